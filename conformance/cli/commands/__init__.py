@@ -1,0 +1,1 @@
+"""One module per ``arbiter`` sub-command; each defines ``command``."""

@@ -1,0 +1,47 @@
+"""Errors a user can cause, each with the exit status the command line reports.
+
+Every error a user can provoke (a malformed FEN, an unknown ruleset, a broken YAML
+file, an impossible game event) is an :class:`ArbiterError`. The command line prints
+``str(error)`` as one line and exits with ``error.exit_code``; it never prints a
+traceback for these.
+"""
+
+from __future__ import annotations
+
+EXIT_OK = 0
+EXIT_FAILURE = 1  #: a check failed, or bad input (FEN, YAML, PGN, ...)
+EXIT_USAGE = 2  #: the command line itself is wrong
+EXIT_ADAPTER = 3  #: the implementation under test could not start
+
+
+class ArbiterError(Exception):
+    """Base class of all user-facing errors."""
+
+    exit_code: int = EXIT_FAILURE
+
+
+class UsageError(ArbiterError):
+    """The command line is wrong (unknown option value, absurd number)."""
+
+    exit_code = EXIT_USAGE
+
+
+class RulesetError(ArbiterError):
+    """A ruleset could not be found, parsed, validated or resolved."""
+
+
+class FenError(ArbiterError, ValueError):
+    """A FEN string is malformed or describes an impossible position."""
+
+    def __init__(self, fen: str, reason: str) -> None:
+        super().__init__(f"invalid FEN {fen!r}: {reason}")
+        self.fen = fen
+        self.reason = reason
+
+
+class IllegalMoveError(ArbiterError, ValueError):
+    """A move is malformed or not legal in the position."""
+
+
+class GameEventError(ArbiterError, ValueError):
+    """An event that is impossible in the game's current state."""
