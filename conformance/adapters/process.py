@@ -1,0 +1,346 @@
+"""The ``cmd:"COMMAND"`` adapter: any program that speaks protocol v1 on stdio.
+
+The program is started with ``shlex.split(COMMAND)`` in its own process group. Each
+request is one JSON line on its stdin; the answer must be one JSON line on its stdout
+(``docs/protocol.md``). stderr is collected (the last few KiB) for error messages.
+
+When the program misbehaves -- it exits, hangs past the timeout, writes something that
+is not a JSON object, answers with another request's id, answers twice, or writes a
+line longer than the line limit -- the request raises :class:`AdapterFault` (the runner
+marks that fixture ``errored`` with the message), the process group is killed, and the
+next request starts a fresh process and replays ``start``. Results already computed are
+never touched.
+"""
+
+from __future__ import annotations
+
+import collections
+import json
+import os
+import selectors
+import shlex
+import signal
+import subprocess
+import threading
+import time
+from typing import Any
+
+from .base import KINDS, PROTOCOL_VERSION, Adapter, AdapterStartError, Skip, StartInfo
+
+DEFAULT_TIMEOUT = 10.0  #: seconds per request
+START_TIMEOUT = 30.0  #: seconds for the answer to ``start``
+STOP_TIMEOUT = 2.0  #: seconds for ``stop`` and the exit that follows
+LINE_LIMIT = 1 << 20  #: longest accepted answer line, bytes
+STDERR_TAIL = 2048  #: bytes of stderr quoted in error messages
+MAX_RESTART_FAILURES = 3  #: consecutive failed restarts before giving up
+
+
+class AdapterFault(Exception):
+    """The program broke the protocol or died; it has been killed."""
+
+
+class AdapterErrored(Exception):
+    """The program answered ``errored``: it tried and failed."""
+
+
+class _Desync(AdapterFault):
+    """A late answer to an earlier request arrived; the request may be retried."""
+
+
+class ProcessAdapter(Adapter):
+    """Protocol v1 over a child process's stdin and stdout."""
+
+    own_timeout = True
+
+    def __init__(
+        self,
+        command: str | list[str],
+        spec: str = "",
+        timeout: float | None = DEFAULT_TIMEOUT,
+        line_limit: int = LINE_LIMIT,
+        validate: bool = False,
+        env: dict[str, str] | None = None,
+    ) -> None:
+        self.argv = shlex.split(command) if isinstance(command, str) else list(command)
+        if not self.argv:
+            raise AdapterStartError("cmd: adapter needs a command, for example cmd:\"./my-adapter\"")
+        self.spec = spec or f"cmd:{shlex.join(self.argv)}"
+        self.timeout = timeout
+        self.line_limit = line_limit
+        self.validate = validate
+        self.env = env
+        self.info: StartInfo | None = None
+        self.restarts = 0
+        self._proc: subprocess.Popen[bytes] | None = None
+        self._buffer = bytearray()
+        self._stderr: collections.deque[bytes] = collections.deque()
+        self._stderr_size = 0
+        self._lock = threading.Lock()
+        self._counter = 0
+        self._failed_restarts = 0
+        self._down_reason: str | None = None
+
+    # -- the Adapter contract ------------------------------------------------------
+
+    def start(self) -> StartInfo:
+        """Start the program and negotiate protocol 1; AdapterStartError if it cannot."""
+        self.info = self._spawn_and_start()
+        return self.info
+
+    def run(self, kind: str, ruleset: str, input: dict[str, Any]) -> dict[str, Any]:
+        """Send one ``run`` request; return its result, raise Skip, AdapterErrored or AdapterFault."""
+        try:
+            return self._run_once(kind, ruleset, input)
+        except _Desync:
+            return self._run_once(kind, ruleset, input)
+
+    def stop(self) -> None:
+        """Ask the program to stop; kill it if it does not exit promptly."""
+        proc = self._proc
+        if proc is None:
+            return
+        if proc.poll() is None:
+            try:
+                self._send({"cmd": "stop"})
+                self._read_line(time.monotonic() + STOP_TIMEOUT)
+                proc.wait(timeout=STOP_TIMEOUT)
+            except (AdapterFault, subprocess.TimeoutExpired, OSError):
+                pass
+        self._kill()
+
+    # -- requests --------------------------------------------------------------------
+
+    def _run_once(self, kind: str, ruleset: str, input: dict[str, Any]) -> dict[str, Any]:
+        self._ensure_running()
+        self._counter += 1
+        request_id = str(self._counter)
+        try:
+            self._send({"cmd": "run", "id": request_id, "kind": kind, "ruleset": ruleset, "input": input})
+            deadline = time.monotonic() + self.timeout if self.timeout else None
+            line = self._read_line(deadline)
+            answer = self._decode(line)
+            got = answer.get("id")
+            if got != request_id:
+                if isinstance(got, str) and got.isdigit() and int(got) < self._counter:
+                    raise _Desync(f"a second answer to earlier request {got} arrived")
+                raise AdapterFault(f"answered with id {got!r}, expected {request_id!r}")
+            if self._buffer:
+                extra = bytes(self._buffer[:80])
+                raise AdapterFault(f"sent more than one line for one request (extra: {extra!r})")
+            if self.validate:
+                _validate("run-answer", answer)
+        except AdapterFault as fault:
+            self._kill()
+            self.restarts += 1
+            if isinstance(fault, _Desync):
+                raise
+            raise AdapterFault(f"{fault}; adapter killed and restarted") from None
+        return _interpret(answer)
+
+    def _decode(self, line: bytes) -> dict[str, Any]:
+        try:
+            answer = json.loads(line)
+        except (json.JSONDecodeError, UnicodeDecodeError):
+            raise AdapterFault(f"wrote a line that is not JSON: {_quote(line)}") from None
+        if not isinstance(answer, dict):
+            raise AdapterFault(f"wrote JSON that is not an object: {_quote(line)}")
+        return answer
+
+    # -- process management -----------------------------------------------------------
+
+    def _ensure_running(self) -> None:
+        if self._proc is not None and self._proc.poll() is None:
+            return
+        if self._down_reason is not None:
+            raise AdapterFault(f"adapter is down, not restarted again: {self._down_reason}")
+        self._kill()
+        try:
+            self._spawn_and_start()
+            self._failed_restarts = 0
+        except AdapterStartError as error:
+            self._failed_restarts += 1
+            if self._failed_restarts >= MAX_RESTART_FAILURES:
+                self._down_reason = str(error)
+            raise AdapterFault(f"adapter could not be restarted: {error}") from None
+
+    def _spawn_and_start(self) -> StartInfo:
+        try:
+            self._proc = subprocess.Popen(
+                self.argv,
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                bufsize=0,
+                env=self.env,
+                start_new_session=True,
+            )
+        except OSError as error:
+            raise AdapterStartError(f"cannot start {self.argv[0]!r}: {error.strerror or error}") from None
+        self._buffer.clear()
+        self._stderr.clear()
+        self._stderr_size = 0
+        threading.Thread(target=self._drain_stderr, args=(self._proc,), daemon=True).start()
+        try:
+            self._send({"cmd": "start", "protocol": PROTOCOL_VERSION})
+            answer = self._decode(self._read_line(time.monotonic() + START_TIMEOUT))
+            if self.validate:
+                _validate("start-answer", answer)
+            info = _start_info(answer)
+        except (AdapterFault, AdapterStartError) as error:
+            self._kill()
+            raise AdapterStartError(f"adapter {self.spec!r} did not start: {error}") from None
+        return info
+
+    def _kill(self) -> None:
+        proc, self._proc = self._proc, None
+        if proc is None:
+            return
+        if proc.poll() is None:
+            try:
+                os.killpg(proc.pid, signal.SIGKILL)
+            except (ProcessLookupError, PermissionError):
+                proc.kill()
+        for stream in (proc.stdin, proc.stdout):
+            try:
+                if stream:
+                    stream.close()
+            except OSError:
+                pass
+        try:
+            proc.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            pass
+        self._buffer.clear()
+
+    def _drain_stderr(self, proc: subprocess.Popen[bytes]) -> None:
+        stream = proc.stderr
+        assert stream is not None
+        while True:
+            try:
+                chunk = stream.read1(65536) if hasattr(stream, "read1") else os.read(stream.fileno(), 65536)
+            except (OSError, ValueError):
+                return
+            if not chunk:
+                return
+            with self._lock:
+                if proc is not self._proc:
+                    continue
+                self._stderr.append(chunk)
+                self._stderr_size += len(chunk)
+                while self._stderr_size - len(self._stderr[0]) >= STDERR_TAIL and len(self._stderr) > 1:
+                    self._stderr_size -= len(self._stderr.popleft())
+
+    def _stderr_tail(self) -> str:
+        with self._lock:
+            data = b"".join(self._stderr)[-STDERR_TAIL:]
+        text = data.decode("utf-8", errors="replace").strip()
+        lines = [line for line in text.splitlines() if line.strip()][-3:]
+        return " | ".join(lines)
+
+    # -- bytes on the wire ------------------------------------------------------------
+
+    def _send(self, message: dict[str, Any]) -> None:
+        proc = self._proc
+        assert proc is not None and proc.stdin is not None
+        data = (json.dumps(message, separators=(",", ":")) + "\n").encode("utf-8")
+        fd = proc.stdin.fileno()
+        try:
+            while data:
+                written = os.write(fd, data)
+                data = data[written:]
+        except (BrokenPipeError, ConnectionResetError, OSError):
+            raise AdapterFault(self._death("exited before reading the request")) from None
+
+    def _read_line(self, deadline: float | None) -> bytes:
+        proc = self._proc
+        assert proc is not None and proc.stdout is not None
+        fd = proc.stdout.fileno()
+        start = 0
+        with selectors.DefaultSelector() as selector:
+            selector.register(fd, selectors.EVENT_READ)
+            while True:
+                newline = self._buffer.find(b"\n", start)
+                if newline >= 0:
+                    line = bytes(self._buffer[:newline])
+                    del self._buffer[: newline + 1]
+                    if len(line) > self.line_limit:
+                        raise AdapterFault(f"wrote a line of {len(line)} bytes, over the {self.line_limit}-byte limit")
+                    return line
+                start = len(self._buffer)
+                if start > self.line_limit:
+                    raise AdapterFault(f"wrote more than {self.line_limit} bytes without a newline (line limit)")
+                remaining = None if deadline is None else deadline - time.monotonic()
+                if remaining is not None and remaining <= 0:
+                    raise AdapterFault(f"no answer within {self._timeout_text(deadline)} (timed out)")
+                if not selector.select(remaining):
+                    continue
+                chunk = os.read(fd, 1 << 16)
+                if not chunk:
+                    raise AdapterFault(self._death("exited without answering"))
+                self._buffer += chunk
+
+    def _timeout_text(self, deadline: float | None) -> str:
+        return f"{self.timeout:g} s" if self.timeout else "the time limit"
+
+    def _death(self, what: str) -> str:
+        proc = self._proc
+        status = None
+        if proc is not None:
+            try:
+                status = proc.wait(timeout=1)
+            except subprocess.TimeoutExpired:
+                status = None
+        text = f"{what} (exit status {status})" if status is not None else what
+        tail = self._stderr_tail()
+        return f"{text}; stderr: {tail}" if tail else text
+
+
+def _start_info(answer: dict[str, Any]) -> StartInfo:
+    """Check the answer to ``start`` and turn it into a StartInfo."""
+    if answer.get("ok") is not True:
+        reason = answer.get("error") or answer.get("message") or "no reason given"
+        raise AdapterStartError(f"refused to start: {reason}")
+    if answer.get("protocol") != PROTOCOL_VERSION:
+        raise AdapterStartError(f"speaks protocol {answer.get('protocol')!r}, the harness speaks {PROTOCOL_VERSION}")
+    implementation = answer.get("implementation")
+    if not isinstance(implementation, dict) or not isinstance(implementation.get("name"), str):
+        raise AdapterStartError("start answer lacks implementation.name")
+    capabilities = answer.get("capabilities")
+    rulesets = answer.get("rulesets", ["*"])
+    if not isinstance(capabilities, list) or not all(isinstance(c, str) for c in capabilities):
+        raise AdapterStartError("start answer: 'capabilities' must be a list of kinds")
+    if not isinstance(rulesets, list) or not all(isinstance(r, str) for r in rulesets):
+        raise AdapterStartError("start answer: 'rulesets' must be a list of ruleset ids")
+    return StartInfo(
+        name=implementation["name"],
+        version=str(implementation.get("version", "")),
+        capabilities=[c for c in capabilities if c in KINDS] + [c for c in capabilities if c not in KINDS],
+        rulesets=list(rulesets),
+    )
+
+
+def _interpret(answer: dict[str, Any]) -> dict[str, Any]:
+    """An in-sync answer: its result, or Skip / AdapterErrored."""
+    if "result" in answer:
+        result = answer["result"]
+        if not isinstance(result, dict):
+            raise AdapterErrored(f"'result' is not an object: {_quote(json.dumps(result).encode())}")
+        return result
+    if "skipped" in answer:
+        raise Skip(str(answer["skipped"]))
+    if "errored" in answer:
+        raise AdapterErrored(f"adapter reported an error: {answer['errored']}")
+    raise AdapterErrored("answer has none of 'result', 'skipped', 'errored'")
+
+
+def _quote(data: bytes, limit: int = 80) -> str:
+    text = data[:limit].decode("utf-8", errors="replace")
+    return repr(text) + ("..." if len(data) > limit else "")
+
+
+def _validate(message: str, answer: dict[str, Any]) -> None:
+    from conformance.harness.protocol import validate
+
+    problem = validate(message, answer)
+    if problem:
+        raise AdapterFault(f"{message} violates the protocol schema: {problem}")

@@ -1,0 +1,114 @@
+"""Turn fixtures into cases (fixture x ruleset), filter them, and shard them (pure).
+
+Filters of one kind are alternatives (``--tag a --tag b``: either tag); different
+filters must all hold. Globs use shell syntax (``perft.*``). Sharding assigns each
+fixture, with all its rulesets, to shard ``hash(id) mod N``, so the shards of a run
+partition it whatever the corpus order, and a fixture never changes shard when other
+fixtures are added.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Iterable, Sequence
+from dataclasses import asdict, dataclass, field
+from fnmatch import fnmatchcase
+from typing import Any
+
+from reference_impl.errors import UsageError
+
+from .fixtures import Fixture, expectation
+
+STAR = "*"
+
+
+@dataclass(frozen=True)
+class Case:
+    """One fixture under one ruleset, with the expectation for that ruleset."""
+
+    fixture: Fixture
+    ruleset: str
+    expect: dict[str, Any] | None
+
+    @property
+    def id(self) -> str:
+        return str(self.fixture["id"])
+
+    @property
+    def kind(self) -> str:
+        return str(self.fixture["kind"])
+
+
+@dataclass
+class Selection:
+    """What the user asked to run. Empty lists select everything."""
+
+    kind: list[str] = field(default_factory=list)
+    ruleset: list[str] = field(default_factory=list)
+    tag: list[str] = field(default_factory=list)
+    id: list[str] = field(default_factory=list)
+    cite: list[str] = field(default_factory=list)
+    shard: tuple[int, int] | None = None
+
+    def as_record(self) -> dict[str, Any]:
+        """The selection as it goes into the report header."""
+        data = asdict(self)
+        data["shard"] = f"{self.shard[0]}/{self.shard[1]}" if self.shard else None
+        return data
+
+
+def parse_shard(text: str) -> tuple[int, int]:
+    """``"2/5"`` -> ``(2, 5)``; K counts from 1."""
+    try:
+        k_text, n_text = text.split("/")
+        k, n = int(k_text), int(n_text)
+    except ValueError:
+        raise UsageError(f"--shard expects K/N (for example 1/4), got {text!r}") from None
+    if n < 1 or not 1 <= k <= n:
+        raise UsageError(f"--shard {text}: need 1 <= K <= N")
+    return k, n
+
+
+def shard_of(fixture_id: str, count: int) -> int:
+    """The shard (1..count) a fixture id belongs to."""
+    digest = hashlib.sha256(fixture_id.encode("utf-8")).digest()
+    return int.from_bytes(digest[:8], "big") % count + 1
+
+
+def fixture_matches(fixture: Fixture, selection: Selection) -> bool:
+    """Whether a fixture passes the kind, tag, id, cite and shard filters."""
+    if selection.kind and fixture["kind"] not in selection.kind:
+        return False
+    if selection.tag and not set(fixture.get("tags", [])) & set(selection.tag):
+        return False
+    if selection.id and not any(fnmatchcase(fixture["id"], g) for g in selection.id):
+        return False
+    if selection.cite and not any(
+        fnmatchcase(c, g) for c in fixture.get("cites", []) for g in selection.cite
+    ):
+        return False
+    if selection.shard and shard_of(fixture["id"], selection.shard[1]) != selection.shard[0]:
+        return False
+    return True
+
+
+def expand(
+    fixtures: Iterable[Fixture], selection: Selection, star: Sequence[str]
+) -> list[Case]:
+    """Every selected fixture once per ruleset, in corpus order.
+
+    ``star`` is what ``"*"`` stands for (see :mod:`conformance.harness.rulesets`).
+    """
+    cases: list[Case] = []
+    wanted = set(selection.ruleset)
+    for fixture in fixtures:
+        if not fixture_matches(fixture, selection):
+            continue
+        seen: set[str] = set()
+        for entry in fixture["rulesets"]:
+            for ruleset in star if entry == STAR else (entry,):
+                if ruleset in seen or (wanted and ruleset not in wanted):
+                    continue
+                seen.add(ruleset)
+                cases.append(Case(fixture, ruleset, expectation(fixture, ruleset)))
+    return cases
