@@ -1,0 +1,168 @@
+"""Shared plumbing for the fixture generators: records, output, command line, oracles.
+
+Generators are deterministic: they read data files named on the command line, use
+fixed seeds, and write JSON Lines in a fixed order, so a rerun reproduces every file
+byte for byte. Expectations come from independent oracles (python-chess, Stockfish,
+published suites, labelled data, the Laws' text), never from ``reference_impl``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Callable, Iterable, Mapping
+from pathlib import Path
+from typing import Any
+
+import chess
+
+from reference_impl.errors import ArbiterError, UsageError
+
+Fixture = dict[str, Any]
+
+ORACLE_VERSION = "1.11.2"
+ORACLE = f"python-chess {ORACLE_VERSION}"
+FIELD_ORDER = ("id", "kind", "description", "rulesets", "input", "expect",
+               "expect_by_ruleset", "cites", "tags", "source")
+
+#: Ruleset lists used across generators.
+STANDARD = ["*"]
+CHESS960 = ["fide-2023-chess960"]
+STANDARD_AND_960 = ["*", "fide-2023-chess960"]
+FIDE_ALL = ["fide-2023", "fide-2023-rapid", "fide-2023-blitz", "fide-2018", "fide-2014"]
+USCF = "uscf-7"
+
+#: Article cited for each move-layer feature a position exhibits.
+TAG_CITES: dict[str, str] = {
+    "castling": "fide-2023:3.8.2",
+    "en-passant": "fide-2023:3.7.3.1",
+    "promotion": "fide-2023:3.7.3.3",
+    "check": "fide-2023:3.9",
+    "chess960": "fide-2023:II.3.2.7.4",
+}
+MOVE_LAYER_CITE = "fide-2023:3.10.1"
+
+
+class DataError(ArbiterError):
+    """A generator's input data is missing or malformed."""
+
+
+class OracleMismatch(ArbiterError):
+    """A published expectation disagrees with the oracle; generation stops."""
+
+
+def fixture(fid: str, kind: str, description: str, rulesets: list[str],
+            inp: Mapping[str, Any], *, expect: Mapping[str, Any] | None = None,
+            expect_by_ruleset: Mapping[str, Mapping[str, Any]] | None = None,
+            cites: Iterable[str] = (), tags: Iterable[str] = (),
+            method: str, detail: str) -> Fixture:
+    """Build one fixture record with its fields in the canonical order."""
+    if (expect is None) == (expect_by_ruleset is None):
+        raise ValueError(f"{fid}: give exactly one of expect / expect_by_ruleset")
+    record: Fixture = {"id": fid, "kind": kind, "description": description,
+                       "rulesets": list(rulesets), "input": dict(inp)}
+    if expect is not None:
+        record["expect"] = dict(expect)
+    else:
+        assert expect_by_ruleset is not None
+        record["expect_by_ruleset"] = {k: dict(v) for k, v in expect_by_ruleset.items()}
+    record["cites"] = sorted(set(cites))
+    record["tags"] = sorted(set(tags))
+    record["source"] = {"method": method, "detail": detail}
+    return record
+
+
+def dumps(record: Fixture) -> str:
+    """One fixture as one JSON line, fields in canonical order."""
+    ordered = {k: record[k] for k in FIELD_ORDER if k in record}
+    return json.dumps(ordered, ensure_ascii=False, separators=(", ", ": "))
+
+
+def write_jsonl(path: Path, records: list[Fixture]) -> None:
+    """Write records to ``path``; ids must be unique within the file."""
+    seen: set[str] = set()
+    for record in records:
+        if record["id"] in seen:
+            raise DataError(f"{path.name}: duplicate fixture id {record['id']!r}")
+        seen.add(record["id"])
+    text = "".join(dumps(r) + "\n" for r in records)
+    path.write_text(text, encoding="utf-8")
+
+
+def full_fen(epd: str) -> str:
+    """A FEN with all six fields (EPD-style four-field strings get ``0 1``)."""
+    fields = epd.split()
+    if len(fields) == 4:
+        fields += ["0", "1"]
+    return " ".join(fields)
+
+
+def uci(board: chess.Board, move: chess.Move) -> str:
+    """UCI text of ``move`` in the board's own mode (king-takes-rook under 960)."""
+    return board.uci(move)
+
+
+def position_tags(board: chess.Board) -> set[str]:
+    """Move-layer features visible in the position's legal moves."""
+    tags: set[str] = set()
+    for move in board.legal_moves:
+        if board.is_castling(move):
+            tags.add("castling")
+        if board.is_en_passant(move):
+            tags.add("en-passant")
+        if move.promotion:
+            tags.add("promotion")
+    if board.is_check():
+        tags.add("check")
+    if board.chess960:
+        tags.add("chess960")
+    return tags
+
+
+def tag_cites(tags: Iterable[str]) -> list[str]:
+    """Articles for a set of move-layer tags, always including the legality article."""
+    return sorted({MOVE_LAYER_CITE} | {TAG_CITES[t] for t in tags if t in TAG_CITES})
+
+
+def check_oracle() -> None:
+    """Refuse to run with another python-chess than the one the corpus records."""
+    if chess.__version__ != ORACLE_VERSION:
+        raise DataError(f"python-chess {ORACLE_VERSION} is required to regenerate "
+                        f"the corpus (found {chess.__version__})")
+
+
+def data_file(data: Path, name: str) -> Path:
+    """``data/name``, or a DataError naming what is missing."""
+    path = data / name
+    if not path.is_file():
+        raise DataError(f"data file not found: {path}")
+    return path
+
+
+Builder = Callable[[Path], dict[str, list[Fixture]]]
+
+
+def main(name: str, build: Builder, argv: list[str] | None = None) -> int:
+    """Command line of one generator: ``--data DIR --out DIR``; returns the exit status."""
+    parser = argparse.ArgumentParser(prog=f"python -m conformance.generate.{name}",
+                                     description=(build.__doc__ or "").strip())
+    parser.add_argument("--data", type=Path, required=True,
+                        help="folder holding the source data files")
+    parser.add_argument("--out", type=Path, required=True,
+                        help="folder to write the .jsonl files into")
+    args = parser.parse_args(argv)
+    try:
+        if not args.data.is_dir():
+            raise UsageError(f"--data: not a directory: {args.data}")
+        if not args.out.is_dir():
+            raise UsageError(f"--out: not a directory: {args.out}")
+        check_oracle()
+        outputs = build(args.data)
+        for filename, records in outputs.items():
+            write_jsonl(args.out / filename, records)
+            print(f"{filename}: {len(records)} fixtures")
+    except ArbiterError as error:
+        print(f"{name}: {error}", file=sys.stderr)
+        return error.exit_code
+    return 0

@@ -1,0 +1,174 @@
+"""Perft fixtures from the published suites, each recomputed with python-chess.
+
+Reads ``tricky.perft``, ``chess960.perft``, ``random.perft`` (python-chess's
+``examples/perft`` format: ``id``, ``epd``, ``perft DEPTH NODES`` lines) and
+``perftsuite.epd`` (``FEN ;D1 n ;D2 n ...``). Every published count that enters the
+corpus is recomputed with python-chess; a mismatch aborts generation.
+
+Run: ``python -m conformance.generate.perft --data conformance/generate/data
+--out conformance/fixtures``.
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+import chess
+
+from .common import (CHESS960, ORACLE, STANDARD_AND_960, DataError, Fixture,
+                     OracleMismatch, data_file, fixture, full_fen, main, position_tags,
+                     tag_cites)
+
+#: Node budgets: the bulk stays under SMALL; a few published depths may reach LARGE.
+SMALL = 50_000
+LARGE = 500_000
+#: Deterministic samples: every N-th entry of the big files gets deeper fixtures.
+CHESS960_DEEP_EVERY = 8  # depth 3 for ids 0, 8, 16, ...
+RANDOM_EVERY = 16  # gentest-1, 17, 33, ... at every depth under SMALL
+#: Status bits python-chess reports that the Laws' FEN validity does not concern.
+IGNORED_STATUS = (chess.STATUS_IMPOSSIBLE_CHECK | chess.STATUS_TOO_MANY_CHECKERS
+                  | chess.STATUS_TOO_MANY_WHITE_PIECES | chess.STATUS_TOO_MANY_BLACK_PIECES
+                  | chess.STATUS_TOO_MANY_WHITE_PAWNS | chess.STATUS_TOO_MANY_BLACK_PAWNS)
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One published position with its counts by depth."""
+
+    name: str
+    fen: str
+    counts: dict[int, int]
+
+
+def read_perft_file(path: Path) -> list[Entry]:
+    """Parse python-chess's ``.perft`` format."""
+    entries: list[Entry] = []
+    name = fen = None
+    counts: dict[int, int] = {}
+    for number, raw in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        line = raw.strip()
+        if not line or line.startswith("#"):
+            continue
+        word, _, rest = line.partition(" ")
+        if word == "id":
+            if name is not None and fen is not None:
+                entries.append(Entry(name, fen, counts))
+            name, fen, counts = rest.strip(), None, {}
+        elif word == "epd":
+            fen = full_fen(rest.strip())
+        elif word == "perft":
+            depth, nodes = rest.split()
+            counts[int(depth)] = int(nodes)
+        else:
+            raise DataError(f"{path.name}:{number}: unexpected line {line!r}")
+    if name is not None and fen is not None:
+        entries.append(Entry(name, fen, counts))
+    return entries
+
+
+def read_suite(path: Path) -> list[Entry]:
+    """Parse ``perftsuite.epd``; entries are named ``l<line>`` by their line number."""
+    entries: list[Entry] = []
+    for number, raw in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        if not raw.strip() or raw.startswith("#"):
+            continue
+        fen, *depths = raw.split(";")
+        counts = {}
+        for item in depths:
+            match = re.fullmatch(r"\s*D(\d+)\s+(\d+)\s*", item)
+            if not match:
+                raise DataError(f"{path.name}:{number}: bad depth field {item!r}")
+            counts[int(match[1])] = int(match[2])
+        entries.append(Entry(f"l{number:03d}", full_fen(fen.strip()), counts))
+    return entries
+
+
+def oracle_perft(board: chess.Board, depth: int) -> int:
+    """Leaf count at exactly ``depth`` plies; no draw rule applies."""
+    if depth == 1:
+        return board.legal_moves.count()
+    total = 0
+    for move in board.legal_moves:
+        board.push(move)
+        total += oracle_perft(board, depth - 1)
+        board.pop()
+    return total
+
+
+def standard_valid(fen: str) -> bool:
+    """True if the FEN is a valid position under orthodox (non-960) castling rules."""
+    board = chess.Board(fen)
+    status = board.status() & ~IGNORED_STATUS
+    return status == chess.STATUS_VALID
+
+
+def rulesets_for(fen: str, chess960_only: bool) -> list[str]:
+    """Standard positions apply everywhere; 960-only castling data applies to Chess960."""
+    return CHESS960 if chess960_only or not standard_valid(fen) else STANDARD_AND_960
+
+
+def entry_fixtures(suite: str, entry: Entry, depths: list[int], chess960_only: bool,
+                   published: str) -> list[Fixture]:
+    """Fixtures for the chosen depths of one entry, verified against the oracle."""
+    rulesets = rulesets_for(entry.fen, chess960_only)
+    modes = [True] if rulesets == CHESS960 else [False, True]
+    tags = position_tags(chess.Board(entry.fen, chess960=rulesets == CHESS960))
+    out = []
+    for depth in depths:
+        expected = entry.counts[depth]
+        for chess960 in modes:
+            got = oracle_perft(chess.Board(entry.fen, chess960=chess960), depth)
+            if got != expected:
+                raise OracleMismatch(f"{published} {entry.name} depth {depth}: published "
+                                     f"{expected}, {ORACLE} (chess960={chess960}) {got}")
+        mode = "chess960=True" if modes == [True] else "both chess960 modes"
+        out.append(fixture(
+            f"perft.{suite}.{entry.name}.d{depth}", "perft",
+            f"{published} {entry.name}: leaf nodes at depth {depth}", rulesets,
+            {"fen": entry.fen, "depth": depth}, expect={"nodes": expected},
+            cites=tag_cites(tags), tags=tags | {"perft", "published"},
+            method="published+oracle",
+            detail=f"{published}; recomputed with {ORACLE} ({mode})"))
+    return out
+
+
+def depths_within(entry: Entry, limit: int) -> list[int]:
+    """Published depths whose count stays within ``limit`` nodes."""
+    return sorted(d for d, n in entry.counts.items() if n <= limit)
+
+
+def build(data: Path) -> dict[str, list[Fixture]]:
+    """Perft fixtures from the four published suites, cross-checked with python-chess."""
+    tricky = [f for e in read_perft_file(data_file(data, "tricky.perft"))
+              for f in entry_fixtures("tricky", e, depths_within(e, LARGE),
+                                      e.name.startswith("xfen"),
+                                      "python-chess tricky.perft")]
+    c960 = []
+    for entry in read_perft_file(data_file(data, "chess960.perft")):
+        deep = int(entry.name) % CHESS960_DEEP_EVERY == 0
+        depths = depths_within(entry, SMALL) if deep else [1, 2]
+        c960 += entry_fixtures("960", _renamed(entry, f"n{int(entry.name):03d}"),
+                               [d for d in depths if d <= 3], True,
+                               "python-chess chess960.perft")
+    random_ = []
+    for entry in read_perft_file(data_file(data, "random.perft")):
+        index = int(entry.name.removeprefix("gentest-"))
+        if (index - 1) % RANDOM_EVERY == 0:
+            random_ += entry_fixtures("random", entry, depths_within(entry, SMALL), False,
+                                      "python-chess random.perft (Rookie 2.0 gentest)")
+    suite = [f for e in read_suite(data_file(data, "perftsuite.epd"))
+             for f in entry_fixtures("suite", e, depths_within(e, SMALL), False,
+                                     "perftsuite.epd")]
+    return {"perft-tricky.jsonl": tricky, "perft-chess960.jsonl": c960,
+            "perft-random.jsonl": random_, "perft-suite.jsonl": suite}
+
+
+def _renamed(entry: Entry, name: str) -> Entry:
+    return Entry(name, entry.fen, entry.counts)
+
+
+if __name__ == "__main__":
+    sys.exit(main("perft", build))
