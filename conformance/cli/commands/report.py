@@ -1,0 +1,47 @@
+"""``arbiter report render REPORT.jsonl``: re-render a saved JSON Lines report.
+
+Prints the terminal summary and, on request, writes JUnit XML and HTML. Exit status 0
+when the report's expectations were all met, 1 otherwise (as ``arbiter run``).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+from rich.console import Console
+
+from conformance.reports import ReportError, html, junit, load, terminal
+from conformance.reports.summary import summarize
+
+
+@click.group(name="report")
+def command() -> None:
+    """Work with saved reports (JSON Lines written by ``arbiter run``)."""
+
+
+@command.command(name="render")
+@click.argument("report", type=click.Path(dir_okay=False, path_type=Path))
+@click.option("--junit", "junit_path", type=click.Path(dir_okay=False, path_type=Path),
+              help="Also write JUnit XML to this file.")
+@click.option("--html", "html_path", type=click.Path(dir_okay=False, path_type=Path),
+              help="Also write a self-contained HTML report to this file.")
+@click.option("--failures", "max_failures", type=click.IntRange(min=0),
+              default=terminal.MAX_FAILURES, show_default=True,
+              help="How many failures to show in the terminal.")
+@click.option("-q", "--quiet", is_flag=True, help="No terminal summary.")
+@click.pass_context
+def render(ctx: click.Context, report: Path, junit_path: Path | None,
+           html_path: Path | None, max_failures: int, quiet: bool) -> None:
+    """Show REPORT's summary; write it as JUnit XML and/or HTML."""
+    records = load(report)
+    if not quiet:
+        terminal.render(records, Console(), max_failures=max_failures)
+    for path, writer in ((junit_path, junit.write), (html_path, html.write)):
+        if path is None:
+            continue
+        try:
+            writer(records, path)
+        except OSError as error:
+            raise ReportError(f"cannot write {path}: {error.strerror or error}") from None
+    ctx.exit(0 if summarize(records).ok else 1)

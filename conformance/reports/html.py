@@ -1,0 +1,253 @@
+"""A static, self-contained HTML report: summary, tables, and every failure as a diagram.
+
+``render(records) -> str`` is pure; ``write(records, path)`` saves it. The page has no
+scripts and loads nothing: styles are inline and the boards are HTML tables with Unicode
+pieces. Every string that comes from the report is passed through :func:`html.escape`.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from collections.abc import Collection, Iterable, Mapping
+from pathlib import Path
+from typing import Any
+
+from .summary import (
+    STATUS_LABELS,
+    STATUSES,
+    Record,
+    Summary,
+    Tally,
+    article_title,
+    compact,
+    describe_adapter,
+    move_difference,
+    percent,
+    summarize,
+)
+
+#: failures shown with diagrams; the rest are listed by id only
+MAX_FAILURES = 500
+#: FEN piece letter -> figurine (the solid set; colour comes from the CSS class)
+FIGURINES: dict[str, str] = {
+    "k": "\u265a", "q": "\u265b", "r": "\u265c", "b": "\u265d", "n": "\u265e", "p": "\u265f",
+}
+#: U+FE0E asks for the text (not emoji) presentation of the pawn and friends
+TEXT_PRESENTATION = "\ufe0e"
+FILES = "abcdefgh"
+UCI_MOVE = re.compile(r"^([a-h][1-8])([a-h][1-8])[qrbnkQRBNK]?$")
+
+STYLE = """
+body{font-family:system-ui,-apple-system,"Segoe UI",sans-serif;margin:1.5em;color:#222;max-width:1200px}
+h1{font-size:1.5em;margin-bottom:.2em} h2{margin-top:1.6em;border-bottom:1px solid #ccc}
+.meta{color:#555;font-size:.9em} .meta span{margin-right:1.5em}
+.verdict{font-weight:bold;padding:.4em .8em;display:inline-block;border-radius:4px}
+.ok{background:#d8f0d8;color:#165016} .bad{background:#f8dada;color:#7a1010}
+table.tally{border-collapse:collapse;margin:.5em 0} table.tally th,table.tally td{border:1px solid #ddd;padding:.2em .6em}
+table.tally td.n{text-align:right} table.tally th{background:#f3f3f3}
+td.passed{color:#186018} td.failed,td.xpassed{color:#a01010;font-weight:bold} td.errored{color:#802080}
+td.skipped{color:#8a6d00} td.unsupported{color:#888} td.xfailed{color:#107070}
+.failure{border:1px solid #ddd;border-left:6px solid #c33;padding:.6em 1em;margin:1em 0;border-radius:4px}
+.failure.errored{border-left-color:#937} .failure.xpassed{border-left-color:#e70}
+.failure h3{margin:.1em 0 .4em;font-size:1.05em} .failure h3 code{font-size:1em}
+.status{font-size:.8em;text-transform:uppercase;padding:.1em .4em;border-radius:3px;background:#eee;margin-right:.5em}
+.cols{display:flex;gap:1.5em;flex-wrap:wrap;align-items:flex-start}
+.cols>div{min-width:200px} .cols h4{margin:.2em 0;font-size:.9em;color:#555}
+pre{background:#f7f7f7;padding:.4em .6em;white-space:pre-wrap;word-break:break-all;max-width:520px;margin:.2em 0}
+table.board{border-collapse:collapse;border:2px solid #555;margin:.2em 0}
+table.board td{width:32px;height:32px;padding:0;text-align:center;vertical-align:middle;
+ font-size:26px;line-height:32px;font-family:"DejaVu Sans","Segoe UI Symbol","Noto Sans Symbols2",serif}
+table.board td.l{background:#f0d9b5} table.board td.d{background:#b58863}
+table.board td.hl.l{background:#f6f669} table.board td.hl.d{background:#baca2b}
+table.board th{font-size:11px;color:#555;font-weight:normal;width:14px;height:14px;padding:0}
+.pw{color:#fff;text-shadow:0 0 1px #000,0 0 1px #000,0 0 2px #000} .pb{color:#000}
+.fen{font-family:monospace;font-size:.8em;color:#444;word-break:break-all;max-width:330px}
+"""
+
+
+def _e(value: object) -> str:
+    return html.escape(str(value), quote=True)
+
+
+def parse_placement(fen: str) -> list[list[str | None]] | None:
+    """The board of a FEN's first field as 8 ranks (rank 8 first) of 8 letters or None.
+
+    Returns None when the field is not a well-formed 8×8 placement; the renderer then
+    shows the FEN text alone.
+    """
+    if not isinstance(fen, str) or not fen.strip():
+        return None
+    ranks = fen.split()[0].split("/")
+    if len(ranks) != 8:
+        return None
+    board: list[list[str | None]] = []
+    for rank in ranks:
+        row: list[str | None] = []
+        for char in rank:
+            if char.isdigit():
+                row.extend([None] * int(char))
+            elif char.lower() in FIGURINES:
+                row.append(char)
+            elif char == "~":  # promoted-piece mark (crazyhouse FEN); ignored
+                continue
+            else:
+                return None
+        if len(row) != 8:
+            return None
+        board.append(row)
+    return board
+
+
+def move_squares(move: object) -> set[str]:
+    """The from and to squares of a UCI move string (empty for anything else)."""
+    match = UCI_MOVE.match(move) if isinstance(move, str) else None
+    return {match.group(1), match.group(2)} if match else set()
+
+
+def board_html(fen: str, highlight: Collection[str] = ()) -> str:
+    """An 8×8 diagram of a FEN's placement with ``highlight`` squares marked."""
+    board = parse_placement(fen)
+    caption = f'<div class="fen">{_e(fen)}</div>'
+    if board is None:
+        return f'<div class="nodiagram">(no diagram: unreadable placement)</div>{caption}'
+    rows = []
+    for index, rank in enumerate(board):
+        rank_number = 8 - index
+        cells = [f"<th>{rank_number}</th>"]
+        for file_index, piece in enumerate(rank):
+            square = f"{FILES[file_index]}{rank_number}"
+            classes = ["l" if (file_index + rank_number) % 2 == 0 else "d"]
+            if square in highlight:
+                classes.append("hl")
+            content = ""
+            if piece is not None:
+                colour = "pw" if piece.isupper() else "pb"
+                content = (f'<span class="{colour}">{FIGURINES[piece.lower()]}'
+                           f"{TEXT_PRESENTATION}</span>")
+            cells.append(f'<td class="{" ".join(classes)}" title="{square}">{content}</td>')
+        rows.append("<tr>" + "".join(cells) + "</tr>")
+    rows.append("<tr><th></th>" + "".join(f"<th>{f}</th>" for f in FILES) + "</tr>")
+    return f'<table class="board">{"".join(rows)}</table>{caption}'
+
+
+def _tally_table(first: str, groups: Mapping[str, Tally], columns: list[str],
+                 titles: Mapping[str, str] | None = None) -> str:
+    head = [f"<th>{_e(first)}</th>"] + (["<th>title</th>"] if titles else [])
+    head += ["<th>total</th>"] + [f"<th>{_e(STATUS_LABELS[s])}</th>" for s in columns]
+    head.append("<th>compliance</th>")
+    rows = []
+    for name, tally in groups.items():
+        cells = [f"<td><code>{_e(name)}</code></td>"]
+        if titles:
+            cells.append(f"<td>{_e(titles.get(name, ''))}</td>")
+        cells.append(f'<td class="n">{tally.total}</td>')
+        cells += [f'<td class="n {s}">{tally.counts[s] or ""}</td>' for s in columns]
+        cells.append(f'<td class="n">{_e(percent(tally.compliance))}</td>')
+        rows.append("<tr>" + "".join(cells) + "</tr>")
+    return (f'<table class="tally"><thead><tr>{"".join(head)}</tr></thead>'
+            f'<tbody>{"".join(rows)}</tbody></table>')
+
+
+def _answer_html(answer: object, input_fen: object) -> str:
+    """One side of the expected/actual comparison: a diagram when it names a position."""
+    if answer is None:
+        return "<pre>null (no answer)</pre>"
+    parts = []
+    if isinstance(answer, Mapping):
+        if isinstance(answer.get("fen"), str):
+            parts.append(board_html(answer["fen"]))
+        elif isinstance(answer.get("move"), str) and isinstance(input_fen, str):
+            parts.append(board_html(input_fen, move_squares(answer["move"])))
+    parts.append(f"<pre>{_e(compact(answer))}</pre>")
+    return "".join(parts)
+
+
+def _failure_html(result: Mapping[str, Any], anchor: int) -> str:
+    status = str(result.get("status"))
+    given = result.get("input")
+    data: Mapping[str, Any] = given if isinstance(given, Mapping) else {}
+    fen = data.get("fen")
+    moves = data.get("moves")
+    first_move = data.get("move") or (moves[0] if isinstance(moves, list) and moves else None)
+    cites = ", ".join(f"<code>{_e(c)}</code>" for c in result.get("cites") or ())
+    out = [f'<section class="failure {_e(status)}" id="f{anchor}">',
+           f'<h3><span class="status">{_e(status)}</span><code>{_e(result.get("id"))}</code>'
+           f' under <code>{_e(result.get("ruleset"))}</code> '
+           f'<small>({_e(result.get("kind"))})</small></h3>']
+    if cites:
+        out.append(f"<div>cites {cites}</div>")
+    if result.get("message"):
+        out.append(f"<pre>{_e(result['message'])}</pre>")
+    out.append('<div class="cols">')
+    if isinstance(fen, str):
+        label = "position" + (" (first move highlighted)" if first_move else "")
+        out.append(f"<div><h4>{label}</h4>{board_html(fen, move_squares(first_move))}</div>")
+    out.append(f"<div><h4>input</h4><pre>{_e(compact(result.get('input')))}</pre></div>")
+    out.append("</div><div class=\"cols\">")
+    out.append(f"<div><h4>expected</h4>{_answer_html(result.get('expect'), fen)}</div>")
+    out.append(f"<div><h4>actual</h4>{_answer_html(result.get('actual'), fen)}</div>")
+    difference = move_difference(result)
+    if difference is not None:
+        missing, extra = difference
+        out.append(f"<div><h4>difference</h4><pre>missing: {_e(' '.join(missing) or '-')}\n"
+                   f"extra:   {_e(' '.join(extra) or '-')}</pre></div>")
+    out.append("</div></section>")
+    return "\n".join(out)
+
+
+def _meta(summary: Summary) -> str:
+    header, footer = summary.header, summary.footer or {}
+    items = [("adapter", describe_adapter(header)),
+             ("corpus", header.get("corpus_revision")),
+             ("harness", header.get("harness_version")),
+             ("protocol", header.get("protocol_version")),
+             ("started", header.get("started")),
+             ("finished", footer.get("finished"))]
+    return "".join(f"<span>{_e(k)}: <b>{_e(v)}</b></span>" for k, v in items if v is not None)
+
+
+def render(records: Iterable[Record], max_failures: int = MAX_FAILURES) -> str:
+    """The complete HTML document for a report."""
+    summary = summarize(records)
+    overall = summary.overall
+    columns = [s for s in STATUSES if s == "passed" or overall.counts[s]]
+    title = f"Arbiter report: {describe_adapter(summary.header)}"
+    verdict = ("all expectations met" if summary.ok
+               else f"{overall.problems} unmet expectation{'s' if overall.problems != 1 else ''}")
+    counts = ", ".join(f"{overall.counts[s]} {STATUS_LABELS[s]}" for s in STATUSES
+                       if overall.counts[s]) or "no results"
+    body = [f"<h1>{_e(title)}</h1>", f'<div class="meta">{_meta(summary)}</div>',
+            f'<p><span class="verdict {"ok" if summary.ok else "bad"}">{_e(verdict)}</span></p>',
+            f"<p>{overall.total} results: {_e(counts)}.<br>Compliance "
+            f"<b>{_e(percent(overall.compliance))}</b> ({overall.conforming} of "
+            f"{overall.applicable} applicable = passed + xpass over all results except "
+            "unsupported; skipped, errored and failed count against).</p>"]
+    if summary.interrupted:
+        body.append('<p class="verdict bad">The run was interrupted: this report is partial.</p>')
+    if summary.results:
+        body += ["<h2>By kind</h2>", _tally_table("kind", summary.by_kind, columns),
+                 "<h2>By ruleset</h2>", _tally_table("ruleset", summary.by_ruleset, columns)]
+        if summary.by_article:
+            titles = {a: article_title(a) or "" for a in summary.by_article}
+            body += ["<h2>By article</h2>",
+                     _tally_table("article", summary.by_article, columns,
+                                  titles if any(titles.values()) else None)]
+    if summary.problems:
+        shown = summary.problems[:max_failures]
+        body.append(f"<h2>Failures ({len(summary.problems)})</h2>")
+        body += [_failure_html(result, index) for index, result in enumerate(shown)]
+        rest = summary.problems[max_failures:]
+        if rest:
+            body.append(f"<p>{len(rest)} more, without diagrams:</p><ul>")
+            body += [f"<li><code>{_e(r.get('id'))}</code> under <code>{_e(r.get('ruleset'))}"
+                     f"</code>: {_e(r.get('status'))}</li>" for r in rest]
+            body.append("</ul>")
+    return ("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+            f"<title>{_e(title)}</title><style>{STYLE}</style></head>\n<body>\n"
+            + "\n".join(body) + "\n</body></html>\n")
+
+
+def write(records: Iterable[Record], path: str | Path, max_failures: int = MAX_FAILURES) -> None:
+    """Write the HTML report for ``records`` to ``path`` (UTF-8)."""
+    Path(path).write_text(render(records, max_failures), encoding="utf-8")

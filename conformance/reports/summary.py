@@ -1,0 +1,201 @@
+"""Aggregation shared by every renderer: counts per status, per kind and per article.
+
+A report is a list of records (see ``docs/harness.md``): one ``header``, one ``result``
+per fixture × ruleset, one ``footer``. :func:`summarize` turns that list into plain data;
+the terminal, JUnit and HTML renderers only format it.
+
+Compliance (documented in ``docs/reports.md``)::
+
+    applicable = total - unsupported
+    conforming = passed + xpassed
+    compliance = conforming / applicable      (undefined when nothing is applicable)
+
+so skips, errors, failures and expected failures all count against an implementation,
+and only what it never claimed to support is left out.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from conformance.harness.records import BAD_STATUSES, STATUSES
+from reference_impl.errors import ArbiterError
+
+#: statuses that mean "an expectation was not met" (the run exits 1 if any occur)
+PROBLEM_STATUSES: frozenset[str] = BAD_STATUSES
+#: statuses in which the implementation's answer matched the fixture
+CONFORMING_STATUSES: frozenset[str] = frozenset({"passed", "xpassed"})
+#: results that do not enter the compliance denominator
+NOT_APPLICABLE_STATUSES: frozenset[str] = frozenset({"unsupported"})
+#: column headings used by the renderers, in :data:`STATUSES` order
+STATUS_LABELS: dict[str, str] = {
+    "passed": "passed", "failed": "failed", "errored": "errored",
+    "skipped": "skipped", "unsupported": "unsupported",
+    "xfailed": "xfail", "xpassed": "xpass",
+}
+
+Record = Mapping[str, Any]
+
+
+@dataclass
+class Tally:
+    """Counts of results per status for one group (all, a kind, an article)."""
+
+    counts: dict[str, int] = field(default_factory=lambda: dict.fromkeys(STATUSES, 0))
+
+    def add(self, status: str) -> None:
+        """Count one result; an unknown status is counted as ``errored``."""
+        self.counts[status if status in self.counts else "errored"] += 1
+
+    @property
+    def total(self) -> int:
+        """Number of results in the group."""
+        return sum(self.counts.values())
+
+    @property
+    def applicable(self) -> int:
+        """Results the implementation declared it supports (total − unsupported)."""
+        return self.total - sum(self.counts[s] for s in NOT_APPLICABLE_STATUSES)
+
+    @property
+    def conforming(self) -> int:
+        """Results whose answer matched the fixture (passed + xpassed)."""
+        return sum(self.counts[s] for s in CONFORMING_STATUSES)
+
+    @property
+    def problems(self) -> int:
+        """Results that break the run's expectations (failed + errored + xpassed)."""
+        return sum(self.counts[s] for s in PROBLEM_STATUSES)
+
+    @property
+    def compliance(self) -> float | None:
+        """conforming / applicable, or None when nothing was applicable."""
+        return self.conforming / self.applicable if self.applicable else None
+
+
+@dataclass
+class Summary:
+    """Everything a renderer needs, derived from the record list alone."""
+
+    header: dict[str, Any]
+    footer: dict[str, Any] | None
+    results: list[dict[str, Any]]
+    overall: Tally
+    by_kind: dict[str, Tally]
+    by_ruleset: dict[str, Tally]
+    by_article: dict[str, Tally]
+    problems: list[dict[str, Any]]
+
+    @property
+    def ok(self) -> bool:
+        """True when every expectation was met (the harness's exit status 0)."""
+        return self.overall.problems == 0
+
+    @property
+    def interrupted(self) -> bool:
+        """True when the run was cut short (Ctrl-C) or the report has no footer."""
+        return self.footer is None or bool(self.footer.get("interrupted"))
+
+
+def _natural_key(text: str) -> tuple[tuple[int, int, str], ...]:
+    """Sort key putting ``fide-2023:3.10`` after ``fide-2023:3.9``."""
+    return tuple((0, int(p), "") if p.isdigit() else (1, 0, p)
+                 for p in re.split(r"[.:]", text))
+
+
+def summarize(records: Iterable[Record]) -> Summary:
+    """Aggregate a report's records; result records keep their original order."""
+    header: dict[str, Any] = {}
+    footer: dict[str, Any] | None = None
+    results: list[dict[str, Any]] = []
+    overall = Tally()
+    by_kind: dict[str, Tally] = {}
+    by_ruleset: dict[str, Tally] = {}
+    by_article: dict[str, Tally] = {}
+    for record in records:
+        kind_of_record = record.get("type")
+        if kind_of_record == "header":
+            header = dict(record)
+        elif kind_of_record == "footer":
+            footer = dict(record)
+        elif kind_of_record == "result":
+            result = dict(record)
+            results.append(result)
+            status = str(result.get("status"))
+            overall.add(status)
+            by_kind.setdefault(str(result.get("kind")), Tally()).add(status)
+            by_ruleset.setdefault(str(result.get("ruleset")), Tally()).add(status)
+            for cite in result.get("cites") or ():
+                by_article.setdefault(str(cite), Tally()).add(status)
+    return Summary(
+        header=header,
+        footer=footer,
+        results=results,
+        overall=overall,
+        by_kind=dict(sorted(by_kind.items())),
+        by_ruleset=dict(sorted(by_ruleset.items())),
+        by_article=dict(sorted(by_article.items(), key=lambda kv: _natural_key(kv[0]))),
+        problems=[r for r in results if r.get("status") in PROBLEM_STATUSES],
+    )
+
+
+def percent(value: float | None) -> str:
+    """Format a compliance ratio as ``97.3%`` (``-`` when undefined)."""
+    if value is None:
+        return "-"
+    text = f"{100 * value:.1f}%"
+    # never round a non-perfect score up to 100.0%
+    return "99.9%" if text == "100.0%" and value < 1 else text
+
+
+def article_title(article_id: str) -> str | None:
+    """The registry title of an article id, or None if unknown or no registry exists."""
+    try:
+        from reference_impl.rules import articles  # type: ignore[attr-defined]
+    except ImportError:
+        return None
+    lookup = getattr(articles, "article_title", None)
+    if lookup is None:
+        return None
+    try:
+        title = lookup(article_id)
+    except (ArbiterError, LookupError, ValueError, OSError):
+        return None  # an unknown id or a broken registry file: show the bare id
+    return str(title) if title else None
+
+
+def compact(value: Any) -> str:
+    """One-line JSON for an expected or actual answer (``null`` for None)."""
+    return json.dumps(value, ensure_ascii=False, sort_keys=True)
+
+
+def move_difference(result: Record) -> tuple[list[str], list[str]] | None:
+    """For a move-list answer: (moves expected but missing, moves answered but not expected).
+
+    None when the result does not hold move lists on both sides.
+    """
+    expect, actual = result.get("expect"), result.get("actual")
+    if not isinstance(expect, Mapping) or not isinstance(actual, Mapping):
+        return None
+    want, got = expect.get("moves"), actual.get("moves")
+    if not isinstance(want, list) or not isinstance(got, list):
+        return None
+    want_set, got_set = {str(m) for m in want}, {str(m) for m in got}
+    return sorted(want_set - got_set), sorted(got_set - want_set)
+
+
+def describe_adapter(header: Record) -> str:
+    """``name version (spec)`` from a report header, for titles."""
+    adapter = header.get("adapter") or {}
+    if not isinstance(adapter, Mapping):
+        return str(adapter)
+    parts = [str(adapter.get("name") or "unknown")]
+    if adapter.get("version"):
+        parts.append(str(adapter["version"]))
+    if adapter.get("spec") and adapter.get("spec") != adapter.get("name"):
+        parts.append(f"({adapter['spec']})")
+    return " ".join(parts)

@@ -1,0 +1,94 @@
+"""Static HTML report on the hand-built sample: tables, diagrams, escaping.
+
+Diagram expectations come from reading the FENs by hand (e.g. Kiwipete has a black
+bishop on a6 and a white bishop on e2; the move e2a6 highlights those two squares).
+"""
+
+from __future__ import annotations
+
+import re
+from html.parser import HTMLParser
+from pathlib import Path
+
+from conformance.reports import html, load
+
+SAMPLE = Path(__file__).parent / "data" / "reporting" / "sample.jsonl"
+
+
+class _Collector(HTMLParser):
+    """Collects tags and script elements; HTMLParser tolerates nothing silently here."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.tags: list[str] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self.tags.append(tag)
+
+
+def _page() -> str:
+    return html.render(load(SAMPLE))
+
+
+def test_page_is_self_contained_and_has_no_script() -> None:
+    page = _page()
+    parser = _Collector()
+    parser.feed(page)
+    assert "script" not in parser.tags
+    assert not re.search(r"""(src|href)=["']?(https?:|//)""", page)
+    assert page.startswith("<!DOCTYPE html>")
+
+
+def test_hostile_strings_are_escaped() -> None:
+    page = _page()
+    assert "<script>" not in page
+    assert "&lt;script&gt;alert(&#x27;x&#x27;)&lt;/script&gt;" in page
+    assert "&lt;b&gt;bold&lt;/b&gt; &amp; &quot;quotes&quot;" in page
+
+
+def test_summary_and_tables() -> None:
+    page = _page()
+    assert "6 unmet expectations" in page
+    assert "<b>36.4%</b>" in page
+    assert "<h2>By kind</h2>" in page and "<h2>By article</h2>" in page
+    assert "<code>fide-2023:3.7.3.1</code>" in page
+    assert "<h2>Failures (6)</h2>" in page
+    assert page.count('<section class="failure') == 6
+
+
+def test_failure_diagram_shows_pieces_and_highlights_move() -> None:
+    page = _page()
+    section = page[page.index("san.hostile"):]
+    section = section[:section.index("</section>")]
+    assert '<td class="l hl" title="a6"><span class="pb">\u265d' in section  # black bishop a6
+    assert '<td class="l hl" title="e2"><span class="pw">\u265d' in section  # white bishop e2
+    assert section.count(" hl\"") == 2
+
+
+def test_board_html_orientation_and_colours() -> None:
+    board = html.board_html("4k3/8/8/8/8/8/8/4K2R w K - 0 1", {"e1", "h1"})
+    assert '<td class="l hl" title="h1"><span class="pw">\u265c' in board   # h1 is light
+    assert '<td class="d" title="a1"></td>' in board                        # a1 is dark
+    assert board.index('title="e8"') < board.index('title="e1"')             # rank 8 on top
+
+
+def test_fen_answers_get_their_own_diagram() -> None:
+    page = _page()
+    section = page[page.index("apply.castle.960"):]
+    section = section[:section.index("</section>")]
+    assert section.count('<table class="board">') == 3  # input, expected, actual
+
+
+def test_unreadable_placement_falls_back_to_text() -> None:
+    assert html.parse_placement("8/8/8 w - - 0 1") is None
+    assert html.parse_placement("rnbqkbnr/ppppxppp/8/8/8/8/PPPPPPPP/RNBQKBNR w") is None
+    assert "(no diagram" in html.board_html("<not a fen>")
+    assert "&lt;not a fen&gt;" in html.board_html("<not a fen>")
+
+
+def test_failures_beyond_limit_are_listed_without_diagrams(tmp_path: Path) -> None:
+    path = tmp_path / "r.html"
+    html.write(load(SAMPLE), path, max_failures=1)
+    page = path.read_text(encoding="utf-8")
+    assert page.count('<section class="failure') == 1
+    assert "5 more, without diagrams" in page

@@ -1,0 +1,66 @@
+"""Terminal summary on the hand-built sample report (counts fixed by construction)."""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+from rich.console import Console
+
+from conformance.reports import load, terminal
+
+SAMPLE = Path(__file__).parent / "data" / "reporting" / "sample.jsonl"
+
+
+def _render(records: list[dict], **kwargs: int) -> str:
+    buffer = io.StringIO()
+    terminal.render(records, Console(file=buffer, width=160, color_system=None), **kwargs)
+    return buffer.getvalue()
+
+
+def test_summary_line_counts_and_compliance() -> None:
+    text = _render(load(SAMPLE))
+    assert "python-chess 1.11.2" in text
+    assert "12 results: 3 passed, 4 failed, 1 errored, 1 skipped, 1 unsupported, " \
+           "1 xfail, 1 xpass" in text
+    assert "compliance 36.4% (4 of 11 applicable" in text
+    assert "6 unmet expectations" in text
+
+
+def test_tables_per_kind_and_article() -> None:
+    text = _render(load(SAMPLE))
+    perft_row = next(line for line in text.splitlines() if "│ perft " in line)
+    assert perft_row.split("│")[2:5] == ["     3 ", "      2 ", "      1 "]
+    assert "66.7%" in perft_row
+    assert "fide-2023:3.7.3.1" in text and "fide-2023:II.3.2" in text
+    article_row = next(line for line in text.splitlines() if "│ fide-2023:6.9 " in line)
+    assert "50.0%" in article_row
+
+
+def test_failures_show_expected_and_actual_or_move_difference() -> None:
+    text = _render(load(SAMPLE))
+    assert "FAILED perft.start.d3 [fide-2023]" in text
+    assert 'expected: {"nodes": 8902}' in text and 'actual:   {"nodes": 8901}' in text
+    assert "extra:    e4d3" in text           # legal_moves shown as a set difference
+    assert "XPASSED timeout.kq.k" in text
+
+
+def test_failure_list_is_limited() -> None:
+    text = _render(load(SAMPLE), max_failures=2)
+    assert "Failures (2 of 6 shown)" in text
+    assert "apply.castle.960" not in text.split("Failures")[1]
+
+
+def test_all_passed_report() -> None:
+    records = [{"type": "header", "adapter": {"name": "x"}},
+               {"type": "result", "id": "a", "kind": "perft", "ruleset": "fide-2023",
+                "status": "passed", "cites": []},
+               {"type": "footer", "counts": {}, "interrupted": False}]
+    text = _render(records)
+    assert "compliance 100.0%" in text and "all expectations met" in text
+    assert "Failures" not in text
+
+
+def test_interrupted_report_says_partial() -> None:
+    text = _render([{"type": "header", "adapter": {"name": "x"}}])
+    assert "0 results: none" in text and "partial" in text
