@@ -1,0 +1,354 @@
+"""The position and its moves: :class:`Board` and :class:`Move`.
+
+A Board plays by the compiled tables of its ruleset (:mod:`.tables`); nothing here
+names a piece. Castling is stored and generated as king-takes-own-rook internally; the
+ruleset's ``castling.uci`` decides how it is written.
+"""
+
+from __future__ import annotations
+
+from typing import Any, NamedTuple
+
+from ..errors import IllegalMoveError
+from . import movegen
+from .movegen import FLAG_CASTLE, FLAG_DOUBLE, FLAG_EN_PASSANT, encode
+from .squares import BLACK, WHITE, Bitboard, Color, Square, parse_square, square_name
+from .tables import MoveTables, move_tables
+
+#: Castling rights are rook squares on the owner's first rank.
+_HOME_RANK = (0xFF, 0xFF << 56)
+
+
+class Move(NamedTuple):
+    """A move: origin, destination and the promoted piece's letter (or ``None``).
+
+    Castling is ``Move(king_square, rook_square)``: the king takes its own rook.
+    """
+
+    from_square: Square
+    to_square: Square
+    promotion: str | None = None
+
+    def __str__(self) -> str:
+        promotion = (self.promotion or "").lower()
+        return square_name(self.from_square) + square_name(self.to_square) + promotion
+
+
+class Piece(NamedTuple):
+    name: str
+    color: Color
+    letter: str  #: upper case for White, lower case for Black
+
+    @property
+    def symbol(self) -> str:
+        return self.letter
+
+
+class Board:
+    """A position under a ruleset, with legal moves, make and unmake."""
+
+    def __init__(self, rules: Any, fen: str | None = None) -> None:
+        self.rules = rules
+        self.tables: MoveTables = move_tables(rules)
+        ntypes = len(self.tables.types)
+        self.bb: list[list[Bitboard]] = [[0] * ntypes, [0] * ntypes]
+        self.occ_co: list[Bitboard] = [0, 0]
+        self.occupied: Bitboard = 0
+        self.mailbox: list[int] = [-1] * 64
+        self.turn: Color = WHITE
+        self.castling_rights: Bitboard = 0
+        self.ep_square: int = -1
+        self.halfmove_clock = 0
+        self.fullmove_number = 1
+        self._stack: list[tuple[int, int, int, int, int]] = []
+        from .fen import set_fen  # local import: fen builds on Board
+
+        set_fen(self, fen if fen is not None else self.tables.initial_fen)
+
+    # -- construction ---------------------------------------------------------------
+
+    @classmethod
+    def from_fen(cls, fen: str, rules: Any) -> "Board":
+        """Parse and validate ``fen`` (FEN, X-FEN or Shredder-FEN); :class:`FenError` if bad."""
+        return cls(rules, fen)
+
+    def copy(self, *, stack: bool = True) -> "Board":
+        board = object.__new__(Board)
+        board.rules, board.tables = self.rules, self.tables
+        board.bb = [self.bb[0][:], self.bb[1][:]]
+        board.occ_co = self.occ_co[:]
+        board.occupied = self.occupied
+        board.mailbox = self.mailbox[:]
+        board.turn, board.castling_rights, board.ep_square = self.turn, self.castling_rights, self.ep_square
+        board.halfmove_clock, board.fullmove_number = self.halfmove_clock, self.fullmove_number
+        board._stack = self._stack[:] if stack else []
+        return board
+
+    def clear(self) -> None:
+        for color in (WHITE, BLACK):
+            self.bb[color] = [0] * len(self.tables.types)
+        self.occ_co = [0, 0]
+        self.occupied = 0
+        self.mailbox = [-1] * 64
+        self.castling_rights = 0
+        self.ep_square = -1
+        self._stack = []
+
+    def _put(self, sq: Square, color: Color, pt: int) -> None:
+        bit = 1 << sq
+        self.bb[color][pt] |= bit
+        self.occ_co[color] |= bit
+        self.occupied |= bit
+        self.mailbox[sq] = color << 4 | pt
+
+    def _remove(self, sq: Square) -> None:
+        code = self.mailbox[sq]
+        bit = 1 << sq
+        self.bb[code >> 4][code & 15] ^= bit
+        self.occ_co[code >> 4] ^= bit
+        self.occupied ^= bit
+        self.mailbox[sq] = -1
+
+    # -- queries ----------------------------------------------------------------------
+
+    def piece_at(self, sq: Square) -> Piece | None:
+        code = self.mailbox[sq]
+        if code < 0:
+            return None
+        piece = self.tables.types[code & 15]
+        letter = piece.letter if code >> 4 == WHITE else piece.letter.lower()
+        return Piece(piece.name, code >> 4, letter)
+
+    def pieces(self, name: str, color: Color) -> Bitboard:
+        return self.bb[color][self.tables.by_name[name]]
+
+    def king(self, color: Color) -> Square | None:
+        bb = self.bb[color][self.tables.royal]
+        return bb.bit_length() - 1 if bb else None
+
+    def attackers(self, color: Color, sq: Square) -> Bitboard:
+        return movegen.attackers(self, color, sq, self.occupied)
+
+    def is_attacked_by(self, color: Color, sq: Square) -> bool:
+        return bool(movegen.attackers(self, color, sq, self.occupied))
+
+    def checkers(self) -> Bitboard:
+        return movegen.checkers(self)
+
+    def is_check(self) -> bool:
+        return bool(movegen.checkers(self))
+
+    def legal_moves(self) -> list[Move]:
+        return [self._to_move(m) for m in movegen.legal_moves(self)]
+
+    def legal_move_count(self) -> int:
+        return movegen.count_legal(self)
+
+    def is_checkmate(self) -> bool:
+        return self.is_check() and not movegen.count_legal(self)
+
+    def is_stalemate(self) -> bool:
+        return not self.is_check() and not movegen.count_legal(self)
+
+    def is_legal(self, move: Move) -> bool:
+        return self._find(move) is not None
+
+    def has_legal_en_passant(self) -> bool:
+        if self.ep_square < 0:
+            return False
+        king = self.king(self.turn)
+        return king is not None and bool(movegen._en_passant_moves(self, self.turn, king))
+
+    def position_key(self) -> tuple:
+        """Identity of the position for repetition (FIDE 9.2.3): side to move, placement,
+        castling rights, and the en passant square only where a legal capture exists."""
+        ep = self.ep_square if self.has_legal_en_passant() else -1
+        return (self.turn, self.castling_rights, ep, tuple(self.bb[WHITE]), tuple(self.bb[BLACK]))
+
+    # -- move classification ----------------------------------------------------------
+
+    def _code(self, move: Move) -> int:
+        internal = self._find(move)
+        if internal is None:
+            raise IllegalMoveError(f"illegal move {move} in {self.fen()}")
+        return internal
+
+    def is_castling(self, move: Move) -> bool:
+        internal = self._find(move)
+        return internal is not None and internal >> 16 == FLAG_CASTLE
+
+    def is_en_passant(self, move: Move) -> bool:
+        internal = self._find(move)
+        return internal is not None and internal >> 16 == FLAG_EN_PASSANT
+
+    def is_capture(self, move: Move) -> bool:
+        internal = self._find(move)
+        if internal is None or internal >> 16 == FLAG_CASTLE:
+            return False
+        return internal >> 16 == FLAG_EN_PASSANT or self.mailbox[internal >> 6 & 63] >= 0
+
+    def is_zeroing(self, move: Move) -> bool:
+        """A pawn move or a capture: it resets the move-rule count (FIDE 9.3)."""
+        internal = self._find(move)
+        if internal is None:
+            return False
+        return (self.mailbox[internal & 63] & 15) == self.tables.pawn or self.is_capture(move)
+
+    def gives_check(self, move: Move) -> bool:
+        self.push(move)
+        try:
+            return self.is_check()
+        finally:
+            self.pop()
+
+    # -- make and unmake --------------------------------------------------------------
+
+    def push(self, move: Move) -> None:
+        """Make a legal move; :class:`IllegalMoveError` otherwise."""
+        self._push(self._code(move))
+
+    def pop(self) -> Move:
+        internal = self._stack[-1][0]
+        self._pop()
+        return self._to_move(internal)
+
+    @property
+    def move_stack(self) -> list[Move]:
+        board = self.copy()
+        moves = []
+        while board._stack:
+            moves.append(board._to_move(board._stack[-1][0]))
+            board._pop()
+        return moves[::-1]
+
+    def _push(self, m: int) -> None:
+        tables = self.tables
+        from_sq, to_sq, promotion, flag = m & 63, m >> 6 & 63, m >> 12 & 15, m >> 16
+        color = self.turn
+        mailbox = self.mailbox
+        code = mailbox[from_sq]
+        pt = code & 15
+        captured = mailbox[to_sq] if flag != FLAG_CASTLE else -1
+        self._stack.append((m, captured, self.castling_rights, self.ep_square, self.halfmove_clock))
+        back_rank = from_sq & ~7
+        if flag == FLAG_CASTLE:
+            side = next(s for s in tables.castling.sides if s.king_side == (to_sq > from_sq))
+            self._remove(from_sq)
+            self._remove(to_sq)
+            self._put(back_rank + side.king_to_file, color, pt)
+            self._put(back_rank + side.rook_to_file, color, tables.castling.rook_type)
+            self.castling_rights &= ~_HOME_RANK[color]
+            self.halfmove_clock += 1
+        else:
+            if captured >= 0:
+                self._remove(to_sq)
+            self._remove(from_sq)
+            self._put(to_sq, color, promotion - 1 if promotion else pt)
+            if flag == FLAG_EN_PASSANT:
+                self._remove(to_sq + tables.pawn_push_delta[color ^ 1])
+            if pt == tables.pawn or captured >= 0:
+                self.halfmove_clock = 0
+            else:
+                self.halfmove_clock += 1
+            if pt == tables.royal:
+                self.castling_rights &= ~_HOME_RANK[color]
+            self.castling_rights &= ~(1 << from_sq | 1 << to_sq)
+        self.ep_square = to_sq - tables.pawn_push_delta[color] if flag == FLAG_DOUBLE else -1
+        if color == BLACK:
+            self.fullmove_number += 1
+        self.turn = color ^ 1
+
+    def _pop(self) -> None:
+        m, captured, rights, ep, halfmove = self._stack.pop()
+        tables = self.tables
+        from_sq, to_sq, promotion, flag = m & 63, m >> 6 & 63, m >> 12 & 15, m >> 16
+        color = self.turn ^ 1
+        self.turn = color
+        if color == BLACK:
+            self.fullmove_number -= 1
+        if flag == FLAG_CASTLE:
+            back_rank = from_sq & ~7
+            side = next(s for s in tables.castling.sides if s.king_side == (to_sq > from_sq))
+            self._remove(back_rank + side.king_to_file)
+            self._remove(back_rank + side.rook_to_file)
+            self._put(from_sq, color, tables.royal)
+            self._put(to_sq, color, tables.castling.rook_type)
+        else:
+            code = self.mailbox[to_sq]
+            self._remove(to_sq)
+            self._put(from_sq, color, tables.pawn if promotion else code & 15)
+            if captured >= 0:
+                self._put(to_sq, captured >> 4, captured & 15)
+            if flag == FLAG_EN_PASSANT:
+                self._put(to_sq + tables.pawn_push_delta[color ^ 1], color ^ 1, tables.pawn)
+        self.castling_rights, self.ep_square, self.halfmove_clock = rights, ep, halfmove
+
+    # -- move conversion --------------------------------------------------------------
+
+    def _to_move(self, m: int) -> Move:
+        promotion = m >> 12 & 15
+        letter = self.tables.types[promotion - 1].letter if promotion else None
+        return Move(m & 63, m >> 6 & 63, letter)
+
+    def _find(self, move: Move) -> int | None:
+        for m in movegen.legal_moves(self):
+            if m & 63 == move.from_square and m >> 6 & 63 == move.to_square:
+                promotion = m >> 12 & 15
+                letter = self.tables.types[promotion - 1].letter if promotion else None
+                if letter == (move.promotion.upper() if move.promotion else None):
+                    return m
+        return None
+
+    def uci(self, move: Move) -> str:
+        """The UCI string of ``move``: castling per the ruleset's ``castling.uci``."""
+        internal = self._find(move)
+        castling = self.tables.castling
+        if internal is not None and internal >> 16 == FLAG_CASTLE and not castling.uci_king_takes_rook:
+            side = next(s for s in castling.sides if s.king_side == (move.to_square > move.from_square))
+            return square_name(move.from_square) + square_name((move.from_square & ~7) + side.king_to_file)
+        return str(move)
+
+    def parse_uci(self, text: str) -> Move:
+        """A legal move from UCI; castling as ``e1g1`` or as king-takes-rook ``e1h1``."""
+        if len(text) not in (4, 5):
+            raise IllegalMoveError(f"invalid UCI move {text!r}")
+        try:
+            from_sq, to_sq = parse_square(text[:2]), parse_square(text[2:4])
+        except ValueError:
+            raise IllegalMoveError(f"invalid UCI move {text!r}") from None
+        promotion = text[4].upper() if len(text) == 5 else None
+        if promotion is not None and promotion not in self.tables.by_letter:
+            raise IllegalMoveError(f"invalid UCI move {text!r}: unknown piece {text[4]!r}")
+        move = Move(from_sq, to_sq, promotion)
+        if self._find(move) is not None:
+            return move
+        castling = self.tables.castling
+        if castling is not None and promotion is None and from_sq == self.king(self.turn):
+            for m in movegen.legal_moves(self):
+                if m >> 16 == FLAG_CASTLE and m & 63 == from_sq:
+                    side = next(s for s in castling.sides if s.king_side == ((m >> 6 & 63) > from_sq))
+                    if (from_sq & ~7) + side.king_to_file == to_sq:
+                        return self._to_move(m)
+        raise IllegalMoveError(f"illegal move {text} in {self.fen()}")
+
+    def push_uci(self, text: str) -> Move:
+        move = self.parse_uci(text)
+        self.push(move)
+        return move
+
+    # -- output -------------------------------------------------------------------------
+
+    def fen(self, *, castling: str = "xfen", en_passant: str = "legal") -> str:
+        from .fen import board_fen
+
+        return board_fen(self, castling=castling, en_passant=en_passant)
+
+    def __repr__(self) -> str:
+        return f"Board({self.fen()!r})"
+
+    def __eq__(self, other: object) -> bool:
+        return (
+            isinstance(other, Board)
+            and self.position_key() == other.position_key()
+            and (self.halfmove_clock, self.fullmove_number) == (other.halfmove_clock, other.fullmove_number)
+        )

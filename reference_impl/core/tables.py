@@ -1,0 +1,363 @@
+"""Compile a ruleset's move layer (``pieces``, ``pawn``, ``castling``) into attack tables.
+
+The YAML states pieces as vectors; this module turns them, once per ruleset, into the
+same kind of tables python-chess uses: a bitboard per square for every leaper, and for
+riders a dictionary per square keyed by the occupancy of the rider's lines. Nothing
+here knows what a knight or a bishop is: a piece is what its vectors say.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Iterable, Mapping
+
+from ..errors import RulesetError
+from .squares import BB_RANKS, BLACK, WHITE, Bitboard, offset
+
+Vector = tuple[int, int]
+
+#: Above this many table entries per rider group, lines get a table each.
+_MAX_GROUP_ENTRIES = 1 << 14
+
+
+def expand_vectors(vectors: Iterable[Iterable[int]], symmetry: str | None) -> list[Vector]:
+    """Apply ``symmetry: all`` (every reflection and rotation) to a list of vectors."""
+    result: list[Vector] = []
+    for raw in vectors:
+        df, dr = (int(v) for v in raw)
+        images = [(df, dr)]
+        if symmetry == "all":
+            images = [(a * x, b * y) for x, y in ((df, dr), (dr, df)) for a in (1, -1) for b in (1, -1)]
+        for image in images:
+            if image != (0, 0) and image not in result:
+                result.append(image)
+    return result
+
+
+def _for_color(vectors: list[Vector], color: int) -> list[Vector]:
+    """Vectors are written from White's side; Black's mirror the rank."""
+    return vectors if color == WHITE else [(df, -dr) for df, dr in vectors]
+
+
+def _leap_table(vectors: list[Vector]) -> list[Bitboard]:
+    table = []
+    for sq in range(64):
+        bb = 0
+        for df, dr in vectors:
+            target = offset(sq, df, dr)
+            if target is not None:
+                bb |= 1 << target
+        table.append(bb)
+    return table
+
+
+def _ray(sq: int, direction: Vector) -> list[int]:
+    squares = []
+    target = offset(sq, *direction)
+    while target is not None:
+        squares.append(target)
+        target = offset(target, *direction)
+    return squares
+
+
+def _subsets(mask: Bitboard) -> Iterable[Bitboard]:
+    subset = 0
+    while True:
+        yield subset
+        subset = (subset - mask) & mask
+        if subset == 0:
+            return
+
+
+@dataclass(frozen=True)
+class RiderGroup:
+    """Slides along ``directions``: ``table[sq][occupied & masks[sq]]`` is the attack set."""
+
+    directions: frozenset[Vector]
+    masks: list[Bitboard]
+    table: list[dict[Bitboard, Bitboard]]
+
+    @classmethod
+    def build(cls, directions: frozenset[Vector]) -> "RiderGroup":
+        masks, table = [], []
+        for sq in range(64):
+            rays = [_ray(sq, d) for d in directions]
+            # The last square of a ray never blocks anything behind it.
+            mask = 0
+            for ray in rays:
+                for target in ray[:-1]:
+                    mask |= 1 << target
+            attacks_by_occupancy: dict[Bitboard, Bitboard] = {}
+            for occupied in _subsets(mask):
+                attacks = 0
+                for ray in rays:
+                    for target in ray:
+                        attacks |= 1 << target
+                        if occupied >> target & 1:
+                            break
+                attacks_by_occupancy[occupied] = attacks
+            masks.append(mask)
+            table.append(attacks_by_occupancy)
+        return cls(directions, masks, table)
+
+    def size(self) -> int:
+        return sum(len(t) for t in self.table)
+
+
+@dataclass
+class PieceType:
+    """One row of the ``pieces`` table, compiled."""
+
+    index: int
+    name: str
+    letter: str
+    royal: bool
+    is_pawn: bool
+    leaps: list[list[Bitboard]] = field(default_factory=list)  #: [color][square]
+    leaps_to: list[list[Bitboard]] = field(default_factory=list)  #: reverse: who attacks sq
+    groups: list[list[RiderGroup]] = field(default_factory=list)  #: [color]
+    groups_to: list[list[RiderGroup]] = field(default_factory=list)
+
+
+@dataclass
+class MoveTables:
+    """The compiled move layer of one ruleset."""
+
+    types: list[PieceType]
+    by_letter: dict[str, int]
+    by_name: dict[str, int]
+    royal: int
+    pawn: int | None
+    #: Every distinct rider group and the piece types using it: (group, [type indices]),
+    #: per colour, for "which pieces attack this square" (groups of reversed vectors).
+    attacker_groups: list[list[tuple[RiderGroup, list[int]]]]
+    leaper_types: list[int]
+    between: list[list[Bitboard]]
+    # pawn
+    pawn_push: list[list[Bitboard]]  #: [color][sq] single step target (empty board)
+    pawn_push_delta: list[int]  #: [color] square difference of one push
+    pawn_double: list[list[Bitboard]]  #: [color][sq] double step target, 0 if not allowed
+    pawn_captures: list[list[Bitboard]]  #: [color][sq]
+    pawn_captured_from: list[list[Bitboard]]  #: [color][sq]: where a color pawn attacks sq
+    en_passant: bool
+    promotion_ranks: list[Bitboard]  #: [color]
+    promotion_types: list[int]
+    forbidden_pawn_ranks: list[Bitboard]  #: [color]
+    double_step_ranks: list[Bitboard]  #: [color] ranks a pawn may double step from
+    castling: "CastlingTable | None"
+    initial_fen: str
+    setup: Mapping[str, Any]
+
+
+@dataclass(frozen=True)
+class CastlingSide:
+    name: str
+    king_to_file: int
+    rook_to_file: int
+    king_side: bool  #: the rook stands on the king's higher-file side
+
+
+@dataclass(frozen=True)
+class CastlingTable:
+    rook_type: int
+    sides: tuple[CastlingSide, ...]
+    rights_require: str
+    empty_king_path: bool
+    empty_rook_path: bool
+    safe_squares: frozenset[str]  #: subset of {"king_from", "king_path", "king_to"}
+    rook_removed: bool
+    uci_king_takes_rook: bool
+
+
+def _section(data: Mapping[str, Any], key: str) -> Any:
+    return data.get(key) if isinstance(data, Mapping) else None
+
+
+def _compile_castling(data: Mapping[str, Any], by_name: dict[str, int]) -> CastlingTable | None:
+    castling = data.get("castling")
+    if not castling:
+        return None
+    rook_name = castling.get("rook", "rook")
+    if rook_name not in by_name:
+        raise RulesetError(f"castling.rook: unknown piece {rook_name!r}")
+    sides = []
+    for side_name, side in (castling.get("sides") or {}).items():
+        king_to, rook_to = side["king_to"], side["rook_to"]
+        sides.append(
+            CastlingSide(side_name, "abcdefgh".index(king_to), "abcdefgh".index(rook_to), king_to > "d")
+        )
+    empty = set((castling.get("must_be_empty") or {}).get("squares", []))
+    safe = castling.get("must_not_be_attacked") or {}
+    return CastlingTable(
+        rook_type=by_name[rook_name],
+        sides=tuple(sides),
+        rights_require=castling.get("rights_require", "initial_squares"),
+        empty_king_path="king_path" in empty,
+        empty_rook_path="rook_path" in empty,
+        safe_squares=frozenset(safe.get("squares", [])),
+        rook_removed=bool(safe.get("rook_removed", False)),
+        uci_king_takes_rook=castling.get("uci") == "king_takes_rook",
+    )
+
+
+def _rank_mask(rank_numbers: Iterable[int], color: int) -> Bitboard:
+    bb = 0
+    for number in rank_numbers:
+        rank_index = int(number) - 1
+        bb |= BB_RANKS[rank_index if color == WHITE else 7 - rank_index]
+    return bb
+
+
+def _lines(directions: list[Vector]) -> list[frozenset[Vector]]:
+    """Split directions into lines: a direction with its opposite, if present."""
+    lines, seen = [], set()
+    for d in directions:
+        if d in seen:
+            continue
+        opposite = (-d[0], -d[1])
+        line = {d} | ({opposite} if opposite in directions else set())
+        seen |= line
+        lines.append(frozenset(line))
+    return lines
+
+
+def compile_move_tables(data: Mapping[str, Any]) -> MoveTables:
+    """Compile the resolved ruleset mapping ``data`` into :class:`MoveTables`."""
+    pieces = data.get("pieces") or {}
+    pawn_section = data.get("pawn") or {}
+    names = sorted(pieces, key=lambda n: (not pieces[n].get("pawn", False), list(pieces).index(n)))
+    group_cache: dict[frozenset[Vector], RiderGroup] = {}
+
+    def group(directions: frozenset[Vector]) -> RiderGroup:
+        if directions not in group_cache:
+            group_cache[directions] = RiderGroup.build(directions)
+        return group_cache[directions]
+
+    def rider_groups(directions: list[Vector]) -> list[RiderGroup]:
+        lines = _lines(directions)
+        straight = [line for line in lines if any(d[0] == 0 or d[1] == 0 for d in line)]
+        others = [line for line in lines if line not in straight]
+        result = [group(line) for line in straight]
+        if others:
+            merged = frozenset().union(*others)
+            candidate = group(merged) if len(others) > 1 else None
+            if candidate is not None and candidate.size() <= _MAX_GROUP_ENTRIES * 4:
+                result.append(candidate)
+            else:
+                result.extend(group(line) for line in others)
+        return result
+
+    types: list[PieceType] = []
+    for index, name in enumerate(names):
+        row = pieces[name]
+        letter = str(row.get("letter", "")).upper()
+        piece = PieceType(index, name, letter, bool(row.get("royal")), bool(row.get("pawn")))
+        symmetry = row.get("symmetry")
+        leaps = expand_vectors(row.get("leaps") or [], symmetry)
+        rides = expand_vectors(row.get("rides") or [], symmetry)
+        for color in (WHITE, BLACK):
+            own = _for_color(leaps, color)
+            piece.leaps.append(_leap_table(own) if own else [])
+            piece.leaps_to.append(_leap_table([(-a, -b) for a, b in own]) if own else [])
+            own_rides = _for_color(rides, color)
+            piece.groups.append(rider_groups(own_rides) if own_rides else [])
+            piece.groups_to.append(rider_groups([(-a, -b) for a, b in own_rides]) if own_rides else [])
+        types.append(piece)
+
+    by_letter = {p.letter: p.index for p in types}
+    by_name = {p.name: p.index for p in types}
+    if len(by_letter) != len(types):
+        raise RulesetError("pieces: two pieces share a letter")
+    royals = [p.index for p in types if p.royal]
+    if len(royals) != 1:
+        raise RulesetError(f"pieces: exactly one royal piece expected, found {len(royals)}")
+    pawn = next((p.index for p in types if p.is_pawn), None)
+
+    attacker_groups: list[list[tuple[RiderGroup, list[int]]]] = []
+    for color in (WHITE, BLACK):
+        users: dict[frozenset[Vector], tuple[RiderGroup, list[int]]] = {}
+        for piece in types:
+            for g in piece.groups_to[color]:
+                users.setdefault(g.directions, (g, []))[1].append(piece.index)
+        attacker_groups.append(list(users.values()))
+    leaper_types = [p.index for p in types if p.leaps[WHITE] and not p.is_pawn]
+
+    between = [[0] * 64 for _ in range(64)]
+    all_directions = {d for g in group_cache.values() for d in g.directions}
+    for sq in range(64):
+        for d in all_directions:
+            passed = 0
+            for target in _ray(sq, d):
+                if not between[sq][target]:
+                    between[sq][target] = passed
+                passed |= 1 << target
+
+    push_section = _section(pawn_section, "push") or {}
+    push = tuple(push_section.get("vector", (0, 1)))
+    captures = [tuple(v) for v in (_section(pawn_section, "captures") or {}).get("vectors", [])]
+    double = _section(pawn_section, "double_step")
+    promotion = _section(pawn_section, "promotion") or {}
+    forbidden = (_section(pawn_section, "forbidden_ranks") or {}).get("ranks", [])
+    pawn_push, pawn_double, pawn_captures, pawn_captured_from = [], [], [], []
+    promotion_ranks, forbidden_ranks, double_ranks = [], [], []
+    for color in (WHITE, BLACK):
+        step = _for_color([push], color)[0]
+        pawn_push.append(_leap_table([step]))
+        caps = _for_color(captures, color)
+        pawn_captures.append(_leap_table(caps))
+        pawn_captured_from.append(_leap_table([(-a, -b) for a, b in caps]))
+        if double:
+            ranks = _rank_mask([double["from_rank"]], color)
+            two = _leap_table([(2 * step[0], 2 * step[1])])
+            pawn_double.append([two[sq] if ranks >> sq & 1 else 0 for sq in range(64)])
+            double_ranks.append(ranks)
+        else:
+            pawn_double.append([0] * 64)
+            double_ranks.append(0)
+        promotion_ranks.append(_rank_mask([promotion["rank"]], color) if promotion else 0)
+        forbidden_ranks.append(_rank_mask(forbidden, color))
+    promotion_types = []
+    for target in promotion.get("to", []) if promotion else []:
+        if target not in by_name:
+            raise RulesetError(f"pawn.promotion.to: unknown piece {target!r}")
+        promotion_types.append(by_name[target])
+
+    setup = data.get("setup") or {}
+    return MoveTables(
+        types=types,
+        by_letter=by_letter,
+        by_name=by_name,
+        royal=royals[0],
+        pawn=pawn,
+        attacker_groups=attacker_groups,
+        leaper_types=leaper_types,
+        between=between,
+        pawn_push=pawn_push,
+        pawn_push_delta=[push[1] * 8 + push[0], -push[1] * 8 + push[0]],
+        pawn_double=pawn_double,
+        pawn_captures=pawn_captures,
+        pawn_captured_from=pawn_captured_from,
+        en_passant=bool(_section(pawn_section, "en_passant")) and double is not None,
+        promotion_ranks=promotion_ranks,
+        promotion_types=promotion_types,
+        forbidden_pawn_ranks=forbidden_ranks,
+        double_step_ranks=double_ranks,
+        castling=_compile_castling(data, by_name),
+        initial_fen=str(setup.get("initial_fen", "")),
+        setup=setup,
+    )
+
+
+_CACHE: dict[int, tuple[object, MoveTables]] = {}
+
+
+def move_tables(rules: Any) -> MoveTables:
+    """The compiled tables of ``rules`` (a Ruleset, or a plain mapping), compiled once."""
+    key = id(rules)
+    hit = _CACHE.get(key)
+    if hit is not None and hit[0] is rules:
+        return hit[1]
+    data = rules.data if hasattr(rules, "data") else rules
+    tables = compile_move_tables(data)
+    _CACHE[key] = (rules, tables)
+    return tables
