@@ -1,0 +1,74 @@
+"""JSON Schema (2020-12) validators for ruleset files, built from ``spec/schema/``.
+
+Two validators share one schema: ``full`` for a resolved ruleset, and ``partial`` for
+a file as written, which states only differences, so ``required`` and
+``minProperties`` are not enforced there (and null values, which remove a key, are
+stripped before it runs).
+"""
+
+from __future__ import annotations
+
+import json
+from functools import lru_cache
+from pathlib import Path
+from typing import Any, Iterator
+
+from jsonschema import Draft202012Validator, validators
+from jsonschema.exceptions import ValidationError, best_match
+from referencing import Registry, Resource
+from referencing.jsonschema import DRAFT202012
+
+from reference_impl.errors import RulesetError
+
+from .paths import spec_dir
+
+#: Base URI under which every file of spec/schema/ is registered.
+BASE_URI = "https://chess-arbiter.invalid/schema/"
+ROOT_SCHEMA = "ruleset.schema.json"
+
+
+def _skip(validator: Any, value: Any, instance: Any, schema: Any) -> Iterator[ValidationError]:
+    return iter(())
+
+
+PartialValidator = validators.extend(
+    Draft202012Validator, {"required": _skip, "minProperties": _skip}
+)
+
+
+@lru_cache(maxsize=4)
+def _validators(directory: Path) -> tuple[Draft202012Validator, Draft202012Validator]:
+    resources = []
+    for path in sorted(directory.glob("*.schema.json")):
+        try:
+            contents = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError) as error:
+            raise RulesetError(f"{path}: unreadable schema: {error}") from None
+        resource = Resource.from_contents(contents, default_specification=DRAFT202012)
+        resources.append((BASE_URI + path.name, resource))
+    registry: Registry = Registry().with_resources(resources)
+    try:
+        root = registry.contents(BASE_URI + ROOT_SCHEMA)
+    except LookupError:
+        raise RulesetError(f"{directory / ROOT_SCHEMA}: schema file missing") from None
+    root = dict(root, **{"$id": BASE_URI + ROOT_SCHEMA})
+    full = Draft202012Validator(root, registry=registry)
+    partial = PartialValidator(root, registry=registry)
+    return full, partial
+
+
+def schema_errors(instance: Any, partial: bool) -> list[tuple[tuple[str | int, ...], str]]:
+    """(key path, message) for every schema violation of ``instance``."""
+    full_v, partial_v = _validators(spec_dir() / "schema")
+    validator = partial_v if partial else full_v
+    out: list[tuple[tuple[str | int, ...], str]] = []
+    for error in sorted(validator.iter_errors(instance), key=lambda e: list(map(str, e.absolute_path))):
+        if error.validator in ("oneOf", "anyOf") and error.context:
+            error = best_match(error.context)
+        out.append((tuple(error.absolute_path), _short(error)))
+    return out
+
+
+def _short(error: ValidationError) -> str:
+    message = error.message
+    return message if len(message) <= 160 else message[:157] + "..."

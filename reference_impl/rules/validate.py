@@ -1,0 +1,251 @@
+"""Validate ruleset files: the JSON Schema, then what a schema cannot express.
+
+Checks: the schema over each file as written and over the resolved ruleset; every
+``cite`` (and ``*_cite``) names an article of the registry; ``extends`` names a known
+ruleset (no cycles); piece letters are unique; exactly one royal piece; promotion
+targets, the castling rook and the Chess960 setup name defined pieces; the Chess960
+numbering is consistent with its back rank; a built-in file is named after its id;
+ids and aliases are unique across files. Each violation reads
+``FILE:LINE: key.path: message``.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+from math import prod
+from pathlib import Path
+from typing import Any, Iterable, Iterator, Sequence
+
+from reference_impl.errors import RulesetError
+
+from .articles import known_cites
+from .loader import RawFile, Ruleset, build, library, read_ruleset_file
+from .merge import strip_nulls
+from .yamlio import format_path
+
+KeyPath = tuple[str | int, ...]
+
+
+@dataclass(frozen=True, order=True)
+class Violation:
+    """One problem in one file; ``str()`` is the one-line report."""
+
+    file: str
+    line: int
+    path: str
+    message: str
+
+    def __str__(self) -> str:
+        if not self.path and not self.line:
+            return self.message
+        return f"{self.file}:{self.line}: {self.path}: {self.message}"
+
+
+def _from_error(error: RulesetError) -> Violation:
+    return Violation("", 0, "", str(error))
+
+
+def _display(path: Path | None) -> str:
+    if path is None:
+        return "(derived ruleset)"
+    try:
+        return str(path.resolve().relative_to(Path.cwd().resolve()))
+    except ValueError:
+        return str(path)
+
+
+def _at(raw: RawFile, path: KeyPath, message: str) -> Violation:
+    return Violation(_display(raw.path), raw.lines.line(path), format_path(path), message)
+
+
+def _walk(value: Any, path: KeyPath = ()) -> Iterator[tuple[KeyPath, Any]]:
+    yield path, value
+    if isinstance(value, dict):
+        for key, child in value.items():
+            yield from _walk(child, path + (str(key),))
+    elif isinstance(value, list):
+        for index, child in enumerate(value):
+            yield from _walk(child, path + (index,))
+
+
+def _cite_values(value: Any) -> list[str]:
+    return [str(v) for v in value] if isinstance(value, list) else [str(value)]
+
+
+def validate_file(raw: RawFile) -> list[Violation]:
+    """Problems of one file as written (no inheritance applied)."""
+    out = [_at(raw, p, m) for p, m in _schema_errors(strip_nulls(raw.data), partial=True)]
+    cites = known_cites()
+    for path, value in _walk(raw.data):
+        if path and isinstance(path[-1], str) and (path[-1] == "cite" or path[-1].endswith("_cite")):
+            for cite in _cite_values(value):
+                if cite not in cites:
+                    out.append(_at(raw, path, f"unknown article {cite!r} (not in spec/articles/)"))
+    lib = library()
+    if raw.path.resolve().parent == lib.directory.resolve() and raw.id != raw.path.stem:
+        out.append(_at(raw, ("id",), f"id {raw.id!r} differs from the file name {raw.path.stem!r}"))
+    return out
+
+
+def _schema_errors(instance: Any, partial: bool) -> list[tuple[KeyPath, str]]:
+    from .schema import schema_errors
+
+    return schema_errors(instance, partial)
+
+
+def _locate(ruleset: Ruleset, path: KeyPath, message: str) -> Violation:
+    """Attribute a problem of the resolved ruleset to the file that set the key."""
+    if ruleset.path is None:
+        return Violation(f"(derived ruleset {ruleset.id})", 0, format_path(path), message)
+    best: tuple[int, RawFile] | None = None
+    for raw in reversed(ruleset.files):
+        depth, node = 0, raw.data
+        for key in path:
+            if isinstance(node, dict) and key in node:
+                node, depth = node[key], depth + 1
+            elif isinstance(node, list) and isinstance(key, int) and key < len(node):
+                node, depth = node[key], depth + 1
+            else:
+                break
+        if depth and (best is None or depth > best[0]):
+            best = (depth, raw)
+    raw = best[1] if best else ruleset.files[-1]
+    return _at(raw, path, message)
+
+
+def semantic_problems(data: dict[str, Any]) -> list[tuple[KeyPath, str]]:
+    """Problems of a resolved mapping that the schema cannot express."""
+    out: list[tuple[KeyPath, str]] = []
+    pieces = data.get("pieces") if isinstance(data.get("pieces"), dict) else {}
+    letters: dict[str, str] = {}
+    royals = []
+    for name, row in pieces.items():
+        if not isinstance(row, dict):
+            continue
+        letter = str(row.get("letter", "")).upper()
+        if letter in letters:
+            out.append((("pieces", name, "letter"), f"letter {letter!r} already used by {letters[letter]}"))
+        letters.setdefault(letter, name)
+        if row.get("royal"):
+            royals.append(name)
+        if row.get("royal") and row.get("pawn"):
+            out.append((("pieces", name), "a piece cannot be both royal and a pawn"))
+    if pieces and len(royals) != 1:
+        out.append((("pieces",), f"exactly one royal piece is needed, found {len(royals)}"))
+
+    def need_piece(path: KeyPath, name: Any) -> None:
+        if name not in pieces:
+            out.append((path, f"{name!r} is not a piece defined in 'pieces'"))
+
+    pawn = data.get("pawn") if isinstance(data.get("pawn"), dict) else {}
+    promotion = pawn.get("promotion") if isinstance(pawn.get("promotion"), dict) else {}
+    for index, target in enumerate(promotion.get("to") or []):
+        need_piece(("pawn", "promotion", "to", index), target)
+    castling = data.get("castling") if isinstance(data.get("castling"), dict) else {}
+    if "rook" in castling:
+        need_piece(("castling", "rook"), castling["rook"])
+    for side, row in (castling.get("sides") or {}).items():
+        if isinstance(row, dict) and row.get("king_to") is not None and row.get("king_to") == row.get("rook_to"):
+            out.append((("castling", "sides", side), "king and rook cannot end on the same file"))
+    setup = data.get("setup") if isinstance(data.get("setup"), dict) else {}
+    fen = setup.get("initial_fen")
+    if isinstance(fen, str) and fen.split():
+        bad = sorted({c for c in fen.split()[0] if c.isalpha() and c.upper() not in letters})
+        if bad:
+            out.append((("setup", "initial_fen"), f"letters {''.join(bad)!r} are not pieces of this ruleset"))
+    if setup.get("kind") == "chess960":
+        out.extend(_chess960_problems(setup, pieces, letters, need_piece))
+    return out
+
+
+def _chess960_problems(setup: dict[str, Any], pieces: dict[str, Any], letters: dict[str, str], need_piece: Any) -> list[tuple[KeyPath, str]]:
+    out: list[tuple[KeyPath, str]] = []
+    back = (setup.get("back_rank") or {}).get("pieces") or {}
+    for name in back:
+        need_piece(("setup", "back_rank", "pieces", name), name)
+    for index, rule in enumerate(setup.get("constraints") or []):
+        for key in ("piece", "outer"):
+            if isinstance(rule, dict) and key in rule:
+                need_piece(("setup", "constraints", index, key), rule[key])
+    numbering = setup.get("numbering") or {}
+    steps = numbering.get("steps") or []
+    placed: Counter[str] = Counter()
+    radices: list[int] = []
+    for index, step in enumerate(steps):
+        if not isinstance(step, dict):
+            continue
+        if "place" in step:
+            need_piece(("setup", "numbering", "steps", index, "place"), step["place"])
+            placed[str(step["place"])] += 1
+            radices.append(len(step.get("files") or []) or int(step.get("nth_empty") or 0))
+        elif "fill_empty" in step:
+            codes = step["fill_empty"]
+            radices.append(len(codes))
+            for code_index, code in enumerate(codes):
+                filled = Counter(letters.get(c, f"?{c}") for c in str(code))
+                if filled + placed != Counter({str(k): int(v) for k, v in back.items()}):
+                    out.append((("setup", "numbering", "steps", index, "fill_empty", code_index),
+                                f"{code!r} with the pieces placed before does not make the back rank {dict(back)}"))
+    if radices and "count" in numbering and prod(radices) != numbering["count"]:
+        out.append((("setup", "numbering", "steps"),
+                    f"the steps give {prod(radices)} numbers, not count {numbering['count']}"))
+    return out
+
+
+def validate_ruleset(ruleset: Ruleset) -> list[Violation]:
+    """Problems of every file in the chain and of the resolved result."""
+    out: list[Violation] = []
+    for raw in ruleset.files:
+        out.extend(validate_file(raw))
+    if not ruleset.abstract:
+        for path, message in _schema_errors(ruleset.data, partial=False):
+            out.append(_locate(ruleset, path, message))
+    else:
+        for path, message in _schema_errors(ruleset.data, partial=True):
+            out.append(_locate(ruleset, path, message))
+    for path, message in semantic_problems(ruleset.data):
+        out.append(_locate(ruleset, path, message))
+    return sorted(set(out))
+
+
+def raise_for(violations: Sequence[Violation]) -> None:
+    """Raise RulesetError naming the first violation (and how many more) if any."""
+    if violations:
+        more = f" (and {len(violations) - 1} more; run 'arbiter rules validate')" if len(violations) > 1 else ""
+        raise RulesetError(f"{violations[0]}{more}")
+
+
+def _unique_names(raws: Iterable[RawFile]) -> list[Violation]:
+    out: list[Violation] = []
+    owner: dict[str, RawFile] = {}
+    for raw in raws:
+        names: list[tuple[KeyPath, str]] = [(("id",), raw.id)]
+        names += [(("aliases", i), str(a)) for i, a in enumerate(raw.data.get("aliases") or [])]
+        for path, name in names:
+            other = owner.get(name)
+            if other is not None and other.path.resolve() != raw.path.resolve():
+                out.append(_at(raw, path, f"{name!r} is already the id or an alias of {_display(other.path)}"))
+            owner.setdefault(name, raw)
+    return out
+
+
+def validate_paths(paths: Sequence[Path] | None = None) -> list[Violation]:
+    """Validate the given files, or every built-in file when ``paths`` is empty."""
+    lib = library()
+    targets = list(paths) if paths else sorted(lib.directory.glob("*.yaml"))
+    out: list[Violation] = []
+    raws: list[RawFile] = []
+    for path in targets:
+        try:
+            raw = read_ruleset_file(path)
+            raws.append(raw)
+            builtin = path.resolve().parent == lib.directory.resolve()
+            out.extend(validate_ruleset(build(raw, builtin, check=False)))
+        except RulesetError as error:
+            out.append(_from_error(error))
+    builtins = [lib.files[i] for i in sorted(lib.files)]
+    extra = [r for r in raws if all(r.path.resolve() != b.path.resolve() for b in builtins)]
+    out.extend(_unique_names(builtins + extra))
+    seen: set[Violation] = set()
+    return [v for v in out if not (v in seen or seen.add(v))]

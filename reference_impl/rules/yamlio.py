@@ -1,0 +1,81 @@
+"""Read YAML safely, keeping the line of every key for error messages.
+
+Only the safe loader is used. :func:`read_yaml` returns the plain data together with a
+:class:`LineMap` that answers "on which line is ``castling.sides.king_side``?".
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Sequence
+
+import yaml
+
+from reference_impl.errors import RulesetError
+
+PathKey = tuple[str | int, ...]
+
+
+@dataclass(frozen=True)
+class LineMap:
+    """1-based line numbers of the nodes of one YAML document, looked up by key path."""
+
+    root: yaml.Node | None
+
+    def line(self, path: Sequence[str | int]) -> int:
+        """The line of the deepest node on ``path`` that exists (1 for an empty file)."""
+        node = self.root
+        if node is None:
+            return 1
+        line = node.start_mark.line + 1
+        for key in path:
+            child = _child(node, key)
+            if child is None:
+                break
+            node, line = child
+        return line
+
+
+def _child(node: yaml.Node, key: str | int) -> tuple[yaml.Node, int] | None:
+    if isinstance(node, yaml.MappingNode):
+        for key_node, value_node in node.value:
+            if isinstance(key_node, yaml.ScalarNode) and key_node.value == str(key):
+                return value_node, key_node.start_mark.line + 1
+    elif isinstance(node, yaml.SequenceNode) and isinstance(key, int):
+        if 0 <= key < len(node.value):
+            item = node.value[key]
+            return item, item.start_mark.line + 1
+    return None
+
+
+def parse_yaml(text: str, name: str) -> tuple[Any, LineMap]:
+    """Parse ``text`` (named ``name`` in errors) with the safe loader."""
+    try:
+        data = yaml.safe_load(text)
+        root = yaml.compose(text, Loader=yaml.SafeLoader)
+    except yaml.YAMLError as error:
+        mark = getattr(error, "problem_mark", None) or getattr(error, "context_mark", None)
+        line = mark.line + 1 if mark is not None else 1
+        problem = getattr(error, "problem", None) or str(error).splitlines()[0]
+        raise RulesetError(f"{name}:{line}: invalid YAML: {problem}") from None
+    return data, LineMap(root)
+
+
+def read_yaml(path: Path) -> tuple[Any, LineMap]:
+    """Read and parse the YAML file at ``path``."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as error:
+        raise RulesetError(f"{path}: cannot read: {error.strerror or error}") from None
+    except UnicodeDecodeError:
+        raise RulesetError(f"{path}: not UTF-8 text") from None
+    return parse_yaml(text, str(path))
+
+
+def format_path(path: Sequence[str | int]) -> str:
+    """``("setup", "constraints", 0, "piece")`` as ``setup.constraints[0].piece``."""
+    out = ""
+    for key in path:
+        out += f"[{key}]" if isinstance(key, int) else (f".{key}" if out else str(key))
+    return out or "(top level)"
