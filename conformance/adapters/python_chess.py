@@ -1,0 +1,189 @@
+"""The ``python-chess`` adapter: the PyPI ``chess`` package, in-process.
+
+Each kind is answered the way a python-chess user would answer it, with the package's
+own API and defaults; where python-chess has no equivalent of a rule, the nearest API
+is used so the report shows the difference. The mapping is documented in
+``docs/adapters.md``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import chess
+
+from .base import Adapter, StartInfo
+
+#: The rulesets claimed, each with python-chess's ``chess960`` flag. python-chess
+#: implements the FIDE Laws since 2014 (75 moves, fivefold repetition) and Chess960;
+#: US Chess rules are not claimed.
+RULESETS: dict[str, bool] = {
+    "fide-2023": False,
+    "fide-2023-rapid": False,
+    "fide-2023-blitz": False,
+    "fide-2018": False,
+    "fide-2014": False,
+    "fide": False,
+    "fide-2023-chess960": True,
+    "chess960": True,
+}
+#: ``Outcome.termination`` -> protocol ``reason`` (INSUFFICIENT_MATERIAL is
+#: python-chess's only dead-position test)
+REASONS: dict[chess.Termination, str] = {
+    chess.Termination.CHECKMATE: "checkmate",
+    chess.Termination.STALEMATE: "stalemate",
+    chess.Termination.INSUFFICIENT_MATERIAL: "dead_position",
+    chess.Termination.SEVENTYFIVE_MOVES: "seventy_five_moves",
+    chess.Termination.FIVEFOLD_REPETITION: "fivefold_repetition",
+}
+#: parse errors -> protocol ``error`` (most specific first)
+MOVE_ERRORS: tuple[tuple[type[ValueError], str], ...] = (
+    (chess.AmbiguousMoveError, "ambiguous"),
+    (chess.IllegalMoveError, "illegal"),
+    (chess.InvalidMoveError, "invalid"),
+)
+COLOURS: dict[str, chess.Color] = {"white": chess.WHITE, "black": chess.BLACK}
+
+
+def _board(ruleset: str, fen: str) -> chess.Board:
+    """``chess.Board(fen, chess960=...)``; python-chess's ValueError means errored."""
+    return chess.Board(fen, chess960=RULESETS.get(ruleset, False))
+
+
+def _error_name(error: ValueError) -> str:
+    for cls, name in MOVE_ERRORS:
+        if isinstance(error, cls):
+            return name
+    return "invalid"
+
+
+def _perft(board: chess.Board, depth: int) -> int:
+    """Leaf count, counting the legal moves at the last ply (python-chess's perft.py)."""
+    if depth < 1:
+        return 1
+    if depth == 1:
+        return board.legal_moves.count()
+    nodes = 0
+    for move in board.legal_moves:
+        board.push(move)
+        nodes += _perft(board, depth - 1)
+        board.pop()
+    return nodes
+
+
+def legal_moves(ruleset: str, data: dict[str, Any]) -> dict[str, Any]:
+    """``board.uci(m)`` for each of ``board.legal_moves``."""
+    board = _board(ruleset, data["fen"])
+    return {"moves": [board.uci(move) for move in board.legal_moves]}
+
+
+def perft(ruleset: str, data: dict[str, Any]) -> dict[str, Any]:
+    """Bulk-counted perft."""
+    return {"nodes": _perft(_board(ruleset, data["fen"]), int(data["depth"]))}
+
+
+def apply_moves(ruleset: str, data: dict[str, Any]) -> dict[str, Any]:
+    """``push_uci`` each move, then ``board.fen()`` (en passant square only if legal)."""
+    board = _board(ruleset, data["fen"])
+    for move in data.get("moves") or ():
+        try:
+            board.push_uci(move)
+        except ValueError as error:
+            return {"fen": None, "error": _error_name(error)}
+    return {"fen": board.fen()}
+
+
+def validate_fen(ruleset: str, data: dict[str, Any]) -> dict[str, Any]:
+    """Parses and ``is_valid()``; ``status`` lists python-chess's reasons when invalid."""
+    try:
+        board = _board(ruleset, data["fen"])
+    except ValueError as error:
+        return {"valid": False, "status": [f"parse: {error}"]}
+    status = board.status()
+    names = [flag.name for flag in chess.Status if flag and flag in status and flag.name]
+    return {"valid": board.is_valid(), "status": names}
+
+
+def status(ruleset: str, data: dict[str, Any]) -> dict[str, Any]:
+    """``is_check()``, ``is_checkmate()``, ``is_stalemate()``."""
+    board = _board(ruleset, data["fen"])
+    return {"check": board.is_check(), "checkmate": board.is_checkmate(),
+            "stalemate": board.is_stalemate()}
+
+
+def san(ruleset: str, data: dict[str, Any]) -> dict[str, Any]:
+    """``board.san(board.parse_uci(move))``."""
+    board = _board(ruleset, data["fen"])
+    return {"san": board.san(board.parse_uci(data["move"]))}
+
+
+def parse_san(ruleset: str, data: dict[str, Any]) -> dict[str, Any]:
+    """``board.uci(board.parse_san(san))``; its exceptions become ``error``."""
+    board = _board(ruleset, data["fen"])
+    try:
+        move = board.parse_san(data["san"])
+    except ValueError as error:
+        return {"move": None, "error": _error_name(error)}
+    return {"move": board.uci(move)}
+
+
+def game_end(ruleset: str, data: dict[str, Any]) -> dict[str, Any]:
+    """``outcome()`` after the moves; draw claims only while the game goes on."""
+    board = _board(ruleset, data["fen"])
+    for move in data.get("moves") or ():
+        board.push_uci(move)
+    outcome = board.outcome()
+    if outcome is not None:
+        return {"result": outcome.result(), "reason": REASONS.get(outcome.termination),
+                "claimable": []}
+    claimable = []
+    if board.can_claim_threefold_repetition():
+        claimable.append("threefold_repetition")
+    if board.can_claim_fifty_moves():
+        claimable.append("fifty_moves")
+    return {"result": "*", "reason": None, "claimable": claimable}
+
+
+def timeout(ruleset: str, data: dict[str, Any]) -> dict[str, Any]:
+    """Draw if the opponent ``has_insufficient_material``, else the opponent wins."""
+    board = _board(ruleset, data["fen"])
+    flagged = COLOURS[data["flagged"]]
+    if board.has_insufficient_material(not flagged):
+        return {"result": "1/2-1/2"}
+    return {"result": "0-1" if flagged == chess.WHITE else "1-0"}
+
+
+def dead_position(ruleset: str, data: dict[str, Any]) -> dict[str, Any]:
+    """``is_insufficient_material()``: python-chess's material-only test."""
+    return {"dead": _board(ruleset, data["fen"]).is_insufficient_material()}
+
+
+def start_position(ruleset: str, data: dict[str, Any]) -> dict[str, Any]:
+    """``Board.from_chess960_pos(number).fen()`` (X-FEN castling)."""
+    number = int(data["number"])
+    if not 0 <= number <= 959:
+        raise ValueError(f"Chess960 position number {number} is not in 0..959")
+    return {"fen": chess.Board.from_chess960_pos(number).fen()}
+
+
+HANDLERS = {
+    "legal_moves": legal_moves, "perft": perft, "apply_moves": apply_moves,
+    "validate_fen": validate_fen, "status": status, "san": san, "parse_san": parse_san,
+    "game_end": game_end, "timeout": timeout, "dead_position": dead_position,
+    "start_position": start_position,
+}
+
+
+class PythonChessAdapter(Adapter):
+    """python-chess, in-process; one call of its API per request."""
+
+    spec = "python-chess"
+
+    def start(self) -> StartInfo:
+        """Declare python-chess's version, the kinds in HANDLERS and the claimed rulesets."""
+        return StartInfo(name="python-chess", version=chess.__version__,
+                         capabilities=list(HANDLERS), rulesets=list(RULESETS))
+
+    def run(self, kind: str, ruleset: str, input: dict[str, Any]) -> dict[str, Any]:
+        """Answer one request; python-chess's exceptions mark the fixture errored."""
+        return HANDLERS[kind](ruleset, input)
