@@ -1,0 +1,330 @@
+"""Standard Algebraic Notation (pgn:8.2.3): canonical export and strict/lenient import.
+
+Export follows pgn:8.2.3.4 exactly: disambiguation is judged on the legal moves only
+(a pinned second knight does not force ``Nce2``), by file, else by rank, else by square.
+Import is strict (the text must be what :func:`to_san` writes, apart from a suffix
+annotation) or lenient: then every deviation from canonical SAN is accepted when exactly
+one legal move fits, and named in :attr:`ParsedMove.leniencies` (see :data:`LENIENCIES`).
+Letters, marks and castling strings come from ``spec/notation/pieces.yaml`` and
+``marks.yaml``; no tradition is spelled here.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Any
+
+from .errors import NotationError
+from .tables import figurines, piece_letters, table
+
+#: Every leniency the reader can name, with what it accepts.
+LENIENCIES = {
+    "zero_castling": "castling written with zeros (0-0, 0-0-0), as FIDE C.13",
+    "lowercase_castling": "castling written with lower-case o",
+    "en_passant_mark": "an e.p. mark after an en passant capture (FIDE C.9.3)",
+    "missing_promotion_equals": "promotion without '=' (d8Q, FIDE C.11)",
+    "lowercase_promotion": "promotion piece in lower case (e8q)",
+    "parenthesised_promotion": "promotion piece in parentheses or after a slash (e8(Q), e8/Q)",
+    "double_check_mark": "'++' as a check or mate mark",
+    "alternative_mate_mark": "a mate mark other than '#' ('×', '‡', '++' on mate)",
+    "missing_check_mark": "no '+' or '#' on a checking or mating move",
+    "wrong_check_mark": "a check or mate mark that does not fit the move",
+    "missing_capture_mark": "a capture without 'x' (FIDE C.9 makes it optional)",
+    "extra_capture_mark": "'x' on a move that captures nothing",
+    "alternative_capture_mark": "':' or '×' as the capture mark",
+    "superfluous_disambiguation": "origin file, rank or square that SAN would not write",
+    "long_algebraic": "both squares written (e2-e4, Ng1-f3, Ng1f3, e2e4)",
+    "long_dash": "a long dash between the squares (e2—e4, Ng1–f3)",
+    "pawn_letter": "a pawn letter before a pawn move (Pe4)",
+    "figurine": "figurine piece symbols (♘f3)",
+    "localized_letters": "piece letters of another language",
+}
+
+_SUFFIXES = ("!!", "??", "!?", "?!", "!", "?")
+_FIGURINE_NAMES = {**{v: k for k, v in figurines(0).items()}, **{v: k for k, v in figurines(1).items()}}
+_MOVE_RE = re.compile(
+    r"(?P<piece>[A-Z])?(?P<ff>[a-h])?(?P<fr>[1-8])?(?P<sep>[-x])?(?P<to>[a-h][1-8])"
+    r"(?P<promo>(?:=|\(|/)?[A-Za-z]\)?)?"
+)
+
+
+@dataclass(frozen=True)
+class ParsedMove:
+    """A move read from text, the leniencies the text needed, and its suffix annotation."""
+
+    move: Any
+    leniencies: list[str] = field(default_factory=list)
+    annotation: str | None = None
+
+
+@lru_cache(maxsize=None)
+def _marks() -> dict[str, Any]:
+    return dict(table("marks")["traditions"]["pgn"])
+
+
+@lru_cache(maxsize=None)
+def _all_marks(kind: str) -> tuple[str, ...]:
+    values: set[str] = set()
+    for tradition in table("marks")["traditions"].values():
+        values.update(tradition.get(kind, []))
+    return tuple(sorted(values, key=len, reverse=True))
+
+
+def _letter(name: str, language: str, board: Any, color: int) -> str:
+    letters = piece_letters(language)
+    if name in letters:
+        return letters[name]
+    return board.tables.types[board.tables.by_name[name]].letter.upper()
+
+
+def castling_side(board: Any, move: Any) -> str:
+    """``"king_side"`` or ``"queen_side"`` for a castling move (king takes own rook)."""
+    return "king_side" if move.to_square > move.from_square else "queen_side"
+
+
+def check_suffix(board: Any, move: Any) -> str:
+    """``"#"``, ``"+"`` or ``""`` for ``move`` (pgn:8.2.3.5)."""
+    marks = _marks()
+    board.push(move)
+    try:
+        if board.is_checkmate():
+            return marks["mate"][0]
+        return marks["check"][0] if board.is_check() else ""
+    finally:
+        board.pop()
+
+
+def _disambiguation(board: Any, move: Any, name: str, legal: list[Any]) -> str:
+    others = [
+        m.from_square
+        for m in legal
+        if m.to_square == move.to_square
+        and m.from_square != move.from_square
+        and not board.is_castling(m)
+        and board.piece_at(m.from_square).name == name
+    ]
+    if not others:
+        return ""
+    files = "abcdefgh"
+    if all(o & 7 != move.from_square & 7 for o in others):
+        return files[move.from_square & 7]
+    if all(o >> 3 != move.from_square >> 3 for o in others):
+        return str((move.from_square >> 3) + 1)
+    return files[move.from_square & 7] + str((move.from_square >> 3) + 1)
+
+
+def to_san(board: Any, move: Any, *, language: str = "en", figurine: bool = False, suffix: bool = True) -> str:
+    """Canonical SAN of the legal ``move`` (pgn:8.2.3); localized letters or figurines on request."""
+    legal = board.legal_moves()
+    if move not in legal:
+        raise NotationError(str(move), "illegal", f"not a legal move in {board.fen()}")
+    marks = _marks()
+    mark = check_suffix(board, move) if suffix else ""
+    if board.is_castling(move):
+        return marks["castling"][castling_side(board, move)] + mark
+    piece = board.piece_at(move.from_square)
+    names = "abcdefgh"
+    to = names[move.to_square & 7] + str((move.to_square >> 3) + 1)
+    capture = marks["capture"][0] if board.is_capture(move) else ""
+
+    def letter(name: str, color: int) -> str:
+        return figurines(color)[name] if figurine else _letter(name, language, board, color)
+
+    if board.tables.pawn is not None and board.tables.by_name.get(piece.name) == board.tables.pawn:
+        text = (names[move.from_square & 7] + capture if capture else "") + to
+        if move.promotion:
+            promoted = board.tables.types[board.tables.by_letter[move.promotion.upper()]].name
+            text += marks["promotion_separator"] + letter(promoted, piece.color)
+        return text + mark
+    return letter(piece.name, piece.color) + _disambiguation(board, move, piece.name, legal) + capture + to + mark
+
+
+# --- reading ----------------------------------------------------------------------------
+
+
+def _strip_suffix(text: str) -> tuple[str, str | None]:
+    for suffix in _SUFFIXES:
+        if text.endswith(suffix) and len(text) > len(suffix):
+            return text[: -len(suffix)], suffix
+    return text, None
+
+
+def _letters_to_english(text: str, language: str, used: list[str]) -> str:
+    """Replace figurines and the language's piece letters by English letters."""
+    english = piece_letters("en")
+    if any(ch in _FIGURINE_NAMES for ch in text):
+        used.append("figurine")
+        text = "".join(english[_FIGURINE_NAMES[ch]] if ch in _FIGURINE_NAMES else ch for ch in text)
+    if language != "en":
+        local = piece_letters(language)
+        for name, letter in sorted(local.items(), key=lambda kv: len(kv[1]), reverse=True):
+            if text.startswith(letter):
+                used.append("localized_letters")
+                text = english[name] + text[len(letter):]
+                break
+        rest = text[1:]
+        for name, letter in local.items():  # promotion piece at the end
+            for sep in ("=", "(", "/", ""):
+                if rest.endswith(sep + letter) or rest.endswith(sep + letter + ")"):
+                    cut = rest.rfind(sep + letter)
+                    text = text[0] + rest[:cut] + sep + english[name] + rest[cut + len(sep + letter):]
+                    return text
+    return text
+
+
+def _split_marks(text: str, used: list[str]) -> tuple[str, str]:
+    """Remove a trailing e.p. and check/mate mark; return (core, mark)."""
+    for ep in _all_marks("en_passant"):
+        for form in (" " + ep, ep):
+            if text.endswith(form):
+                used.append("en_passant_mark")
+                text = text[: -len(form)].rstrip()
+    mark = ""
+    for candidate in (*_all_marks("mate"), *_all_marks("double_check"), *_all_marks("check"), "‡"):
+        if text.endswith(candidate) and len(text) > len(candidate) and text[-len(candidate) - 1] not in "x:×":
+            mark = candidate
+            text = text[: -len(candidate)]
+            break
+    for ep in _all_marks("en_passant"):
+        if text.endswith(ep):
+            used.append("en_passant_mark")
+            text = text[: -len(ep)].rstrip()
+    return text, mark
+
+
+def read_san(board: Any, text: str, *, lenient: bool = False, language: str = "en") -> ParsedMove:
+    """Read a SAN move; strict unless ``lenient``. Raises :class:`NotationError`."""
+    original = text
+    core, annotation = _strip_suffix(text.strip())
+    used: list[str] = []
+    if not core:
+        raise NotationError(original, "invalid", "empty move")
+    work, mark = _split_marks(core, used)
+    work = _letters_to_english(work, language, used)
+    for dash in ("—", "–"):
+        if dash in work:
+            used.append("long_dash")
+            work = work.replace(dash, "-")
+    for cap in (":", "×"):
+        if cap in work:
+            used.append("alternative_capture_mark")
+            work = work.replace(cap, "x")
+    move = _castling(board, work, used, original) or _piece_move(board, work, used, original)
+    _check_mark(board, move, mark, used)
+    parsed = ParsedMove(move, list(dict.fromkeys(used)), annotation)
+    if not lenient:
+        canonical = to_san(board, move)
+        if core != canonical:
+            named = f" (needs leniency: {', '.join(parsed.leniencies)})" if parsed.leniencies else ""
+            raise NotationError(original, "invalid", f"not canonical SAN; SAN is {canonical}{named}")
+    return parsed
+
+
+def parse_san(board: Any, text: str, *, lenient: bool = False, language: str = "en") -> Any:
+    """The legal move ``text`` names (see :func:`read_san`)."""
+    return read_san(board, text, lenient=lenient, language=language).move
+
+
+def _castling(board: Any, work: str, used: list[str], original: str) -> Any | None:
+    forms: dict[str, tuple[str, str | None]] = {}
+    for tradition in table("marks")["traditions"].values():
+        for side, form in tradition["castling"].items():
+            leniency = None if form == _marks()["castling"][side] else "zero_castling"
+            forms.setdefault(form, (side, leniency))
+            forms.setdefault(form.lower(), (side, "lowercase_castling"))
+    if work not in forms:
+        return None
+    side, leniency = forms[work]
+    if leniency:
+        used.append(leniency)
+    for move in board.legal_moves():
+        if board.is_castling(move) and castling_side(board, move) == side:
+            return move
+    raise NotationError(original, "illegal", f"no legal {side.replace('_', '-')} castling in {board.fen()}")
+
+
+def _piece_move(board: Any, work: str, used: list[str], original: str) -> Any:
+    m = _MOVE_RE.fullmatch(work)
+    if not m:
+        raise NotationError(original, "invalid", "not a move in algebraic notation")
+    tables = board.tables
+    english = {v: k for k, v in piece_letters("en").items()}
+    letter = m.group("piece")
+    if letter is not None and letter not in english:
+        raise NotationError(original, "invalid", f"unknown piece letter {letter!r}")
+    name = english[letter] if letter else "pawn"
+    is_pawn = tables.by_name.get(name) == tables.pawn
+    if letter and is_pawn:
+        used.append("pawn_letter")
+    promo = _promotion(m.group("promo"), used, original)
+    if promo is not None:
+        promo = tables.types[tables.by_name[english[promo]]].letter.upper()
+    to = "abcdefgh".index(m.group("to")[0]) + 8 * (int(m.group("to")[1]) - 1)
+    ff, fr, sep = m.group("ff"), m.group("fr"), m.group("sep")
+    candidates = [
+        mv for mv in board.legal_moves()
+        if mv.to_square == to and not board.is_castling(mv)
+        and board.piece_at(mv.from_square).name == name
+        and (ff is None or "abcdefgh"[mv.from_square & 7] == ff)
+        and (fr is None or str((mv.from_square >> 3) + 1) == fr)
+        and (mv.promotion or None) == promo
+    ]
+    if not candidates:
+        raise NotationError(original, "illegal", f"no legal move fits in {board.fen()}")
+    if len(candidates) > 1:
+        shown = ", ".join(to_san(board, c) for c in candidates)
+        raise NotationError(original, "ambiguous", f"fits {len(candidates)} legal moves ({shown})")
+    move = candidates[0]
+    capture = board.is_capture(move)
+    if sep == "x" and not capture:
+        used.append("extra_capture_mark")
+    if capture and sep != "x":
+        used.append("missing_capture_mark")
+    if ff and fr:
+        used.append("long_algebraic")
+    elif sep == "-":
+        raise NotationError(original, "invalid", "'-' needs the full origin square (e2-e4)")
+    elif (ff or fr) and not (is_pawn and ff and capture):
+        canonical = _disambiguation(board, move, name, board.legal_moves())
+        if (ff or "") + (fr or "") != canonical:
+            used.append("superfluous_disambiguation")
+    if is_pawn and capture and not ff:
+        raise NotationError(original, "invalid", "a pawn capture names its origin file (pgn:8.2.3.3)")
+    return move
+
+
+def _promotion(text: str | None, used: list[str], original: str) -> str | None:
+    if not text:
+        return None
+    english = {v: k for k, v in piece_letters("en").items()}
+    letter = text.strip("=(/)")
+    if text.startswith("=") and not text.endswith(")"):
+        pass
+    elif text.startswith("(") and text.endswith(")") or text.startswith("/"):
+        used.append("parenthesised_promotion")
+    elif text == letter:
+        used.append("missing_promotion_equals")
+    else:
+        raise NotationError(original, "invalid", f"malformed promotion {text!r}")
+    if letter.islower():
+        used.append("lowercase_promotion")
+        letter = letter.upper()
+    if letter not in english or english[letter] in ("king", "pawn"):
+        raise NotationError(original, "invalid", f"cannot promote to {letter!r}")
+    return letter
+
+
+def _check_mark(board: Any, move: Any, mark: str, used: list[str]) -> None:
+    actual = check_suffix(board, move)
+    if mark == actual:
+        return
+    if mark == "":
+        used.append("missing_check_mark")
+    elif mark == "++":
+        used.append("double_check_mark" if actual == "+" else "alternative_mate_mark" if actual == "#" else "wrong_check_mark")
+    elif mark in _all_marks("mate") + ("‡",) and actual == "#":
+        used.append("alternative_mate_mark")
+    else:
+        used.append("wrong_check_mark")
