@@ -1,0 +1,1 @@
+"""Adjudication: what ends a game or changes its result, executed from the ruleset tables."""
