@@ -1,9 +1,105 @@
 """Adapters: how the harness talks to an implementation under test.
 
-See :mod:`conformance.adapters.base` for the contract and
-:func:`conformance.adapters.registry.resolve` for the spec strings.
+See :mod:`conformance.adapters.base` for the contract and :func:`resolve` for the
+spec strings (``reference``, ``python-chess``, ``uci:PATH``, ``cmd:COMMAND``,
+``module:package.module:ClassName``).
 """
 
 from .base import KINDS, PROTOCOL_VERSION, Adapter, AdapterStartError, Skip, StartInfo
 
-__all__ = ["KINDS", "PROTOCOL_VERSION", "Adapter", "AdapterStartError", "Skip", "StartInfo"]
+__all__ = ["KINDS", "PROTOCOL_VERSION", "Adapter", "AdapterStartError", "Skip", "StartInfo", "resolve"]
+
+
+def resolve(
+    spec: str,
+    *,
+    timeout: float | None = None,
+    validate_protocol: bool = False,
+    rulesets: list[str] | None = None,
+) -> Adapter:
+    """Build the adapter an ``--adapter`` spec string names (not started yet).
+
+    * ``reference`` -- the reference implementation, in-process (the default);
+    * ``python-chess`` -- the ``chess`` package, in-process;
+    * ``uci:PATH`` -- a UCI engine (perft and legal moves through ``go perft``);
+    * ``cmd:COMMAND`` -- any program speaking protocol v1 on stdio (shell quoting);
+    * ``module:package.module:ClassName`` -- an in-process :class:`Adapter` subclass,
+      constructed without arguments.
+
+    ``rulesets`` restricts the reference adapter to those ids (``arbiter serve --rules``).
+    """
+    from reference_impl.errors import UsageError
+
+    spec = spec.strip()
+    adapter: Adapter
+    if spec == "reference":
+        from .reference import ReferenceAdapter
+
+        adapter = ReferenceAdapter(rulesets=rulesets)
+    elif spec.startswith("cmd:"):
+        from .process import DEFAULT_TIMEOUT, ProcessAdapter
+
+        command = spec[4:].strip()
+        if len(command) >= 2 and command[0] == command[-1] and command[0] in "\"'":
+            command = command[1:-1]
+        adapter = ProcessAdapter(
+            command, spec=spec, timeout=timeout or DEFAULT_TIMEOUT, validate=validate_protocol
+        )
+    elif spec == "python-chess":
+        adapter = _from_module("conformance.adapters.python_chess", None, spec)
+    elif spec.startswith("uci:"):
+        if not spec[4:]:
+            raise UsageError("uci: adapter needs an engine path, for example uci:/usr/bin/stockfish")
+        adapter = _from_module("conformance.adapters.uci", spec[4:], spec)
+    elif spec.startswith("module:"):
+        target = spec[len("module:"):]
+        module_name, _, class_name = target.partition(":")
+        if not module_name or not class_name:
+            raise UsageError(f"adapter {spec!r}: write module:package.module:ClassName")
+        adapter = _from_module(module_name, None, spec, class_name)
+    else:
+        raise UsageError(
+            f"unknown adapter {spec!r}: use reference, python-chess, uci:PATH, cmd:COMMAND "
+            "or module:package.module:ClassName"
+        )
+    adapter.spec = spec
+    if timeout is not None and getattr(adapter, "own_timeout", False):
+        adapter.timeout = timeout  # type: ignore[attr-defined]
+    return adapter
+
+
+def _from_module(module_name: str, argument: str | None, spec: str, class_name: str | None = None) -> Adapter:
+    """Instantiate the adapter a module provides: ``class_name``, ``create(arg)`` or its one subclass."""
+    import importlib
+    import inspect
+
+    try:
+        module = importlib.import_module(module_name)
+    except ImportError as error:
+        raise AdapterStartError(f"adapter {spec!r}: cannot import {module_name} ({error})") from None
+    args = () if argument is None else (argument,)
+    try:
+        if class_name is not None:
+            factory = getattr(module, class_name, None)
+            if factory is None:
+                raise AdapterStartError(f"adapter {spec!r}: {module_name} has no {class_name}")
+        elif callable(getattr(module, "create", None)):
+            factory = module.create
+        else:
+            found = [
+                obj
+                for obj in vars(module).values()
+                if inspect.isclass(obj) and issubclass(obj, Adapter) and obj is not Adapter
+                and obj.__module__ == module.__name__ and not inspect.isabstract(obj)
+            ]
+            if len(found) != 1:
+                raise AdapterStartError(f"adapter {spec!r}: {module_name} defines no single Adapter class")
+            factory = found[0]
+        adapter = factory(*args)
+    except AdapterStartError:
+        raise
+    except Exception as error:  # a third-party constructor failing is a start failure
+        raise AdapterStartError(f"adapter {spec!r} could not be created: {error}") from None
+    if not isinstance(adapter, Adapter):
+        raise AdapterStartError(f"adapter {spec!r}: {module_name} did not give an Adapter instance")
+    return adapter

@@ -66,13 +66,26 @@ def concrete_rulesets() -> tuple[str, ...]:
 @lru_cache(maxsize=1)
 def orthodox_rulesets() -> tuple[str, ...]:
     """The ids ``"*"`` expands to."""
-    table = all_rulesets()
-    ids = tuple(i for i in concrete_rulesets() if _variant(i, table) == ORTHODOX)
+    try:
+        from reference_impl.rules import list_rulesets
+
+        ids = tuple(
+            r.id for r in list_rulesets() if (r.data.get("scope") or {}).get("variant") == ORTHODOX
+        )
+    except Exception:  # the rules package is unusable: read the files
+        table = all_rulesets()
+        ids = tuple(i for i in concrete_rulesets() if _variant(i, table) == ORTHODOX)
     return ids or FALLBACK_ORTHODOX
 
 
 def canonical(ident: str) -> str:
     """The id an alias stands for (``fide`` -> ``fide-2023``); unknown names unchanged."""
+    try:
+        from reference_impl.rules import load_ruleset
+
+        return str(load_ruleset(ident).id)
+    except Exception:  # unknown here; maybe the adapter knows it
+        pass
     for real, entry in all_rulesets().items():
         if ident == real or ident in entry["aliases"]:
             return real

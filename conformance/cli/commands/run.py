@@ -1,0 +1,170 @@
+"""``arbiter run``: the corpus against an implementation; ``arbiter run merge``: join shards.
+
+Exit status: 0 every expectation met; 1 a fixture failed, errored or passed
+unexpectedly (xpassed), or bad input (fixture, expected-failure file); 2 usage error;
+3 the adapter could not start. Ctrl-C stops the run, writes the partial report and
+exits 130.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Any
+
+import click
+
+from reference_impl.errors import ArbiterError
+
+from ...harness import jsonl, records
+from ...harness.select import Selection, parse_shard
+from ...harness.session import Config, execute, plan
+
+DEFAULT_REPORT = "arbiter-report.jsonl"
+EXIT_INTERRUPTED = 130
+
+
+def _console(stderr: bool = False) -> Any:
+    from rich.console import Console
+
+    return Console(stderr=stderr, soft_wrap=True, highlight=False)
+
+
+def render_outputs(
+    found: list[records.Record], junit: str | None, html: str | None, quiet: bool
+) -> None:
+    """The terminal summary and the optional JUnit XML and HTML files."""
+    if not quiet:
+        try:
+            from ...reports import terminal
+        except ImportError:
+            counts = records.count(found)
+            click.echo(" ".join(f"{k}={v}" for k, v in counts.items() if v))
+        else:
+            terminal.render(found, _console())
+    if junit:
+        from ...reports import junit as junit_report
+
+        junit_report.write(found, junit)
+    if html:
+        from ...reports import html as html_report
+
+        html_report.write(found, html)
+
+
+class _RunGroup(click.Group):
+    """``run`` runs when given no sub-command; ``run merge`` merges reports."""
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        if args and args[0] == "merge":
+            ctx.meta["arbiter_merge"] = True
+        return super().parse_args(ctx, args)
+
+
+@click.group(
+    cls=_RunGroup,
+    name="run",
+    invoke_without_command=True,
+    context_settings={"help_option_names": ["-h", "--help"]},
+)
+@click.option("-a", "--adapter", default="reference", show_default=True,
+              help="reference, python-chess, uci:PATH, cmd:COMMAND or module:pkg.mod:Class")
+@click.option("-f", "--fixtures", "fixture_paths", multiple=True, type=click.Path(),
+              help="fixture files or directories (default: the shipped corpus)")
+@click.option("-k", "--kind", multiple=True, help="only this kind (repeatable)")
+@click.option("-r", "--ruleset", "--rules", "ruleset", multiple=True,
+              help="only this ruleset id or alias (repeatable)")
+@click.option("-t", "--tag", multiple=True, help="only fixtures with this tag (repeatable)")
+@click.option("--id", "ids", multiple=True, help="only fixture ids matching this glob (repeatable)")
+@click.option("--cite", multiple=True, help="only fixtures citing an article matching this glob")
+@click.option("--xfail", "xfail_files", multiple=True, type=click.Path(),
+              help="expected-failure file (YAML/JSON: fixture id -> reason)")
+@click.option("-j", "--jobs", default=1, show_default=True, type=int, help="worker processes")
+@click.option("--shard", default=None, help="run only shard K of N (K/N, counted from 1)")
+@click.option("--timeout", default=None, type=float, help="seconds per fixture [default: 10 for cmd:, none in-process]")
+@click.option("-x", "--fail-fast", is_flag=True, help="stop at the first failure")
+@click.option("--max-fail", default=None, type=int, help="stop after N failures")
+@click.option("-o", "--report", default=DEFAULT_REPORT, show_default=True,
+              help="JSON Lines report file ('-' for none)")
+@click.option("--junit", default=None, type=click.Path(), help="also write JUnit XML here")
+@click.option("--html", default=None, type=click.Path(), help="also write an HTML report here")
+@click.option("--validate-protocol", is_flag=True, help="check every adapter message against its schema")
+@click.option("--no-progress", is_flag=True, help="no progress bar")
+@click.option("-q", "--quiet", is_flag=True, help="no terminal summary")
+@click.pass_context
+def command(ctx: click.Context, adapter: str, fixture_paths: tuple[str, ...], kind: tuple[str, ...],
+            ruleset: tuple[str, ...], tag: tuple[str, ...], ids: tuple[str, ...], cite: tuple[str, ...],
+            xfail_files: tuple[str, ...], jobs: int, shard: str | None, timeout: float | None,
+            fail_fast: bool, max_fail: int | None, report: str, junit: str | None, html: str | None,
+            validate_protocol: bool, no_progress: bool, quiet: bool) -> None:
+    """Run the fixture corpus against an implementation and report its compliance."""
+    if ctx.invoked_subcommand is not None or ctx.meta.get("arbiter_merge"):
+        return
+    selection = Selection(list(kind), list(ruleset), list(tag), list(ids), list(cite),
+                          parse_shard(shard) if shard else None)
+    config = Config(adapter, list(fixture_paths), selection, list(xfail_files), timeout,
+                    fail_fast, max_fail, jobs, validate_protocol, argv=sys.argv[1:])
+    the_plan = plan(config)
+    if not the_plan.cases:
+        from reference_impl.errors import UsageError
+
+        raise UsageError("no fixture matches the selection")
+    writer = jsonl.ReportWriter(None if report == "-" else report)
+    progress_bar = _progress(len(the_plan.cases), disabled=no_progress or quiet)
+    task = progress_bar.add_task("fixtures", total=len(the_plan.cases)) if progress_bar else None
+
+    def emit(record: records.Record) -> None:
+        writer.write(record)
+        if progress_bar is not None and record["type"] == "result":
+            progress_bar.advance(task)
+
+    try:
+        if progress_bar is not None:
+            progress_bar.start()
+        found = execute(config, the_plan, emit)
+    finally:
+        if progress_bar is not None:
+            progress_bar.stop()
+        writer.close()
+    render_outputs(found, junit, html, quiet)
+    if report != "-" and not quiet:
+        click.echo(f"report: {report}", err=True)
+    footer = found[-1]
+    if footer.get("interrupted"):
+        click.echo("arbiter: interrupted; the report holds the fixtures that finished", err=True)
+        ctx.exit(EXIT_INTERRUPTED)
+    ctx.exit(records.exit_status(found))
+
+
+def _progress(total: int, disabled: bool) -> Any:
+    if disabled or total == 0:
+        return None
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+    return Progress(TextColumn("[progress.description]{task.description}"), BarColumn(),
+                    MofNCompleteColumn(), TimeRemainingColumn(), console=_console(stderr=True),
+                    transient=True)
+
+
+@command.command("merge")
+@click.argument("reports", nargs=-1, required=True, type=click.Path())
+@click.option("-o", "--output", default=DEFAULT_REPORT, show_default=True, help="merged JSON Lines report")
+@click.option("--junit", default=None, type=click.Path(), help="also write JUnit XML here")
+@click.option("--html", default=None, type=click.Path(), help="also write an HTML report here")
+@click.option("-q", "--quiet", is_flag=True, help="no terminal summary")
+@click.pass_context
+def merge_command(ctx: click.Context, reports: tuple[str, ...], output: str, junit: str | None,
+                  html: str | None, quiet: bool) -> None:
+    """Merge the JSON Lines reports of shards (--shard K/N) into one report."""
+    merged = jsonl.merge((path, jsonl.read(path)) for path in reports)
+    writer = jsonl.ReportWriter(output)
+    try:
+        for record in merged:
+            writer.write(record)
+    finally:
+        writer.close()
+    render_outputs(merged, junit, html, quiet)
+    ctx.exit(records.exit_status(merged))
+
+
+__all__ = ["command", "ArbiterError", "Path"]

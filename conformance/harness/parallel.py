@@ -1,0 +1,118 @@
+"""``-j N``: run chunks of cases in N worker processes, each with its own adapter.
+
+Every worker builds and starts its own adapter from the spec string on its first
+chunk (so ``cmd:`` adapters run as N programs). Chunks are handed out in order and
+their records are emitted in order, so the report is the same as a sequential run's;
+with ``--fail-fast``/``--max-fail`` it is the same prefix of it.
+"""
+
+from __future__ import annotations
+
+import math
+import signal
+from collections.abc import Sequence
+from concurrent.futures import Future, ProcessPoolExecutor
+from dataclasses import dataclass
+from multiprocessing import util as _mp_util
+from typing import Any
+
+from ..adapters import resolve
+from ..adapters.base import Adapter, AdapterStartError, StartInfo
+from . import records
+from .runner import Emit, Options, Progress, run_one
+from .select import Case
+
+#: Largest chunk handed to one worker at a time.
+MAX_CHUNK = 64
+
+
+@dataclass(frozen=True)
+class AdapterRecipe:
+    """Everything a worker needs to build the same adapter as the main process."""
+
+    spec: str
+    timeout: float | None = None
+    validate_protocol: bool = False
+    rulesets: tuple[str, ...] | None = None
+
+    def build(self) -> Adapter:
+        return resolve(
+            self.spec,
+            timeout=self.timeout,
+            validate_protocol=self.validate_protocol,
+            rulesets=list(self.rulesets) if self.rulesets else None,
+        )
+
+
+_state: dict[str, Any] = {}
+
+
+def _init_worker(recipe: AdapterRecipe, info: StartInfo, options: Options) -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the main process handles Ctrl-C
+    _state.update(recipe=recipe, info=info, options=options, adapter=None, error=None)
+
+
+def _worker_adapter() -> Adapter | None:
+    if _state["adapter"] is None and _state["error"] is None:
+        adapter = _state["recipe"].build()
+        try:
+            adapter.start()
+        except AdapterStartError as error:
+            _state["error"] = f"adapter could not start in worker process: {error}"
+            return None
+        _state["adapter"] = adapter
+        _mp_util.Finalize(None, adapter.stop, exitpriority=10)
+    return _state["adapter"]
+
+
+def _run_chunk(cases: list[Case]) -> list[records.Record]:
+    adapter = _worker_adapter()
+    options: Options = _state["options"]
+    if adapter is None:
+        return [
+            records.result(c.fixture, c.ruleset, "errored", c.expect, None, _state["error"], 0.0)
+            for c in cases
+        ]
+    return [run_one(adapter, _state["info"], case, options) for case in cases]
+
+
+def chunked(cases: Sequence[Case], jobs: int) -> list[list[Case]]:
+    """Split cases into ordered chunks, about four per worker, at most MAX_CHUNK long."""
+    if not cases:
+        return []
+    size = max(1, min(MAX_CHUNK, math.ceil(len(cases) / (jobs * 4))))
+    return [list(cases[i : i + size]) for i in range(0, len(cases), size)]
+
+
+def run_parallel(
+    recipe: AdapterRecipe,
+    info: StartInfo,
+    cases: Sequence[Case],
+    options: Options,
+    jobs: int,
+    emit: Emit,
+) -> Progress:
+    """Run ``cases`` in ``jobs`` worker processes; emit records in case order."""
+    progress = Progress()
+    executor = ProcessPoolExecutor(
+        max_workers=jobs, initializer=_init_worker, initargs=(recipe, info, options)
+    )
+    futures: list[Future[list[records.Record]]] = []
+    try:
+        futures = [executor.submit(_run_chunk, chunk) for chunk in chunked(cases, jobs)]
+        for future in futures:
+            stop = False
+            for record in future.result():
+                emit(record)
+                if progress.count(record, options):
+                    stop = True
+                    break
+            if stop:
+                break
+    except KeyboardInterrupt:
+        progress.interrupted = True
+    finally:
+        for future in futures:
+            future.cancel()
+        executor.shutdown(wait=not progress.interrupted, cancel_futures=True)
+    return progress

@@ -1,0 +1,175 @@
+"""Run cases through an adapter and judge each answer.
+
+:func:`judge` is the pure core: one case, the adapter's declaration, what the adapter
+did (an :class:`Outcome`), and the expected-failure entry give one result record.
+:func:`run_cases` is the loop around it (sequential, in this process);
+:mod:`conformance.harness.parallel` runs chunks of it in worker processes. Neither
+prints nor touches files: records go to an ``emit`` callback.
+"""
+
+from __future__ import annotations
+
+import signal
+import threading
+import time
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..adapters.base import Adapter, Skip, StartInfo
+from ..adapters.process import AdapterErrored, AdapterFault
+from . import records, xfail
+from .compare import compare
+from .select import Case
+
+Emit = Callable[[records.Record], None]
+
+
+@dataclass
+class Options:
+    """How to run: per-fixture timeout (seconds), early stop, expected failures."""
+
+    timeout: float | None = None
+    fail_fast: bool = False
+    max_fail: int | None = None
+    xfails: list[xfail.Entry] = field(default_factory=list)
+
+    @property
+    def stop_after(self) -> int | None:
+        """How many bad results stop the run (``None``: never)."""
+        if self.fail_fast:
+            return 1
+        return self.max_fail
+
+
+@dataclass
+class Outcome:
+    """What the adapter did with one request."""
+
+    actual: dict[str, Any] | None = None
+    skipped: str | None = None
+    error: str | None = None
+    duration_ms: float = 0.0
+
+
+class FixtureTimeout(Exception):
+    """An in-process adapter took longer than the per-fixture timeout."""
+
+
+@contextmanager
+def _deadline(seconds: float | None) -> Iterator[None]:
+    """Raise FixtureTimeout in this thread after ``seconds`` (main thread, POSIX only)."""
+    usable = (
+        seconds
+        and hasattr(signal, "setitimer")
+        and threading.current_thread() is threading.main_thread()
+    )
+    if not usable:
+        yield
+        return
+
+    def expire(signum: int, frame: Any) -> None:
+        raise FixtureTimeout(f"no answer within {seconds:g} s (timed out)")
+
+    previous = signal.signal(signal.SIGALRM, expire)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+def execute(adapter: Adapter, case: Case, timeout: float | None) -> Outcome:
+    """Send one case to the adapter and capture what happened (never raises Exception)."""
+    own = getattr(adapter, "own_timeout", False)
+    began = time.perf_counter()
+    outcome = Outcome()
+    try:
+        with _deadline(None if own else timeout):
+            actual = adapter.run(case.kind, case.ruleset, case.fixture["input"])
+        if isinstance(actual, dict):
+            outcome.actual = actual
+        else:
+            outcome.error = f"adapter returned {type(actual).__name__}, not a result object"
+    except Skip as skip:
+        outcome.skipped = skip.reason or "skipped"
+    except (FixtureTimeout, AdapterFault, AdapterErrored) as error:
+        outcome.error = str(error)
+    except Exception as error:  # the implementation under test failed: a verdict, not a crash
+        outcome.error = f"{type(error).__name__}: {error}" if str(error) else f"{type(error).__name__} raised"
+    outcome.duration_ms = (time.perf_counter() - began) * 1000.0
+    return outcome
+
+
+def unsupported_reason(info: StartInfo, case: Case) -> str | None:
+    """Why the adapter will not be sent this case, or ``None`` if it will."""
+    if case.kind not in info.capabilities:
+        return f"adapter does not declare the kind {case.kind!r}"
+    if "*" not in info.rulesets and case.ruleset not in info.rulesets:
+        return f"adapter does not declare the ruleset {case.ruleset!r}"
+    return None
+
+
+def judge(case: Case, outcome: Outcome, xfail_reason: str | None) -> records.Record:
+    """The result record for a case the adapter was sent."""
+    expect = case.expect
+    if outcome.skipped is not None:
+        status, message = "skipped", outcome.skipped
+    elif outcome.error is not None:
+        status, message = "errored", outcome.error
+    elif expect is None:
+        status, message = "errored", f"fixture has no expectation for ruleset {case.ruleset!r}"
+    else:
+        message = compare(case.kind, case.ruleset, expect, outcome.actual)
+        status = "passed" if message is None else "failed"
+    if xfail_reason is not None:
+        if status in ("failed", "errored"):
+            status, message = "xfailed", f"expected failure: {xfail_reason} ({message})"
+        elif status == "passed":
+            status, message = "xpassed", f"listed as an expected failure but passed: {xfail_reason}"
+    return records.result(case.fixture, case.ruleset, status, expect, outcome.actual, message, outcome.duration_ms)
+
+
+def run_one(adapter: Adapter, info: StartInfo, case: Case, options: Options) -> records.Record:
+    """Run and judge one case (unsupported cases are not sent)."""
+    reason = unsupported_reason(info, case)
+    if reason is not None:
+        return records.result(case.fixture, case.ruleset, "unsupported", case.expect, None, reason, 0.0)
+    outcome = execute(adapter, case, options.timeout)
+    return judge(case, outcome, xfail.lookup(options.xfails, case.id, case.ruleset, info.version))
+
+
+@dataclass
+class Progress:
+    """How a run ended."""
+
+    bad: int = 0
+    stopped_early: bool = False
+    interrupted: bool = False
+
+    def count(self, record: records.Record, options: Options) -> bool:
+        """Count a record; True when the run must stop (fail-fast / max-fail)."""
+        if record["status"] in records.BAD_STATUSES:
+            self.bad += 1
+        limit = options.stop_after
+        if limit is not None and self.bad >= limit:
+            self.stopped_early = True
+        return self.stopped_early
+
+
+def run_cases(
+    adapter: Adapter, info: StartInfo, cases: Iterable[Case], options: Options, emit: Emit
+) -> Progress:
+    """Run cases in order in this process; Ctrl-C ends the run with what is done."""
+    progress = Progress()
+    try:
+        for case in cases:
+            record = run_one(adapter, info, case, options)
+            emit(record)
+            if progress.count(record, options):
+                break
+    except KeyboardInterrupt:
+        progress.interrupted = True
+    return progress

@@ -1,0 +1,126 @@
+"""One ``arbiter run``: load, select, start the adapter, run, collect the records.
+
+The caller supplies ``emit`` (write a record, advance a progress bar); this module
+neither prints nor opens report files, so the CLI, the pytest plugin and the tests
+share it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from reference_impl.errors import UsageError
+
+from ..adapters.base import Adapter, StartInfo
+from . import fixtures, records, rulesets, xfail
+from .parallel import AdapterRecipe, run_parallel
+from .runner import Options, Progress, run_cases
+from .select import Case, Selection, expand
+
+
+@dataclass
+class Config:
+    """Everything ``arbiter run`` was asked to do."""
+
+    adapter: str = "reference"
+    fixtures: list[str] = field(default_factory=list)
+    selection: Selection = field(default_factory=Selection)
+    xfail_files: list[str] = field(default_factory=list)
+    timeout: float | None = None
+    fail_fast: bool = False
+    max_fail: int | None = None
+    jobs: int = 1
+    validate_protocol: bool = False
+    validate_fixtures: bool = True
+    argv: list[str] = field(default_factory=list)
+
+
+@dataclass
+class Plan:
+    """What will run: the cases, the corpus revision and the run options."""
+
+    cases: list[Case]
+    revision: str
+    options: Options
+    recipe: AdapterRecipe
+
+
+def plan(config: Config) -> Plan:
+    """Load and select the fixtures, read the expected failures; nothing is started."""
+    if config.jobs < 1:
+        raise UsageError(f"-j must be at least 1, got {config.jobs}")
+    if config.timeout is not None and config.timeout <= 0:
+        raise UsageError(f"--timeout must be positive, got {config.timeout:g}")
+    if config.max_fail is not None and config.max_fail < 1:
+        raise UsageError(f"--max-fail must be at least 1, got {config.max_fail}")
+    corpus = fixtures.load(config.fixtures or None, validate=config.validate_fixtures)
+    selection = config.selection
+    selection.ruleset = [rulesets.canonical(r) for r in selection.ruleset]
+    cases = expand(corpus.fixtures, selection, rulesets.orthodox_rulesets())
+    entries: list[xfail.Entry] = []
+    for path in config.xfail_files:
+        entries.extend(xfail.load(path))
+    options = Options(config.timeout, config.fail_fast, config.max_fail, entries)
+    only = tuple(selection.ruleset) if config.adapter == "reference" and selection.ruleset else None
+    recipe = AdapterRecipe(config.adapter, config.timeout, config.validate_protocol, only)
+    return Plan(cases, corpus.revision, options, recipe)
+
+
+def header_for(config: Config, plan_: Plan, adapter: Adapter, info: StartInfo) -> records.Record:
+    """The report header for this run."""
+    described = {
+        "name": info.name,
+        "version": info.version,
+        "spec": adapter.spec or config.adapter,
+        "capabilities": list(info.capabilities),
+        "rulesets": list(info.rulesets),
+    }
+    selection = config.selection.as_record()
+    selection.update(
+        fixtures=[str(Path(p)) for p in config.fixtures] or ["(shipped corpus)"],
+        xfail=list(config.xfail_files),
+        jobs=config.jobs,
+        timeout=config.timeout,
+        max_fail=config.max_fail,
+        cases=len(plan_.cases),
+    )
+    return records.header(described, plan_.revision, config.argv, selection)
+
+
+def execute(
+    config: Config,
+    plan_: Plan,
+    emit: Callable[[records.Record], None],
+    started: Callable[[records.Record], None] | None = None,
+) -> list[records.Record]:
+    """Start the adapter (AdapterStartError if it cannot), run every case, return all records.
+
+    ``emit`` receives each record as it is made (header, results, footer);
+    ``started`` is called with the header once the adapter is up.
+    """
+    collected: list[records.Record] = []
+
+    def keep(record: records.Record) -> None:
+        collected.append(record)
+        emit(record)
+
+    adapter = plan_.recipe.build()
+    info = adapter.start()
+    head = header_for(config, plan_, adapter, info)
+    keep(head)
+    if started is not None:
+        started(head)
+    progress: Progress
+    try:
+        if config.jobs > 1:
+            adapter.stop()
+            progress = run_parallel(plan_.recipe, info, plan_.cases, plan_.options, config.jobs, keep)
+        else:
+            progress = run_cases(adapter, info, plan_.cases, plan_.options, keep)
+    finally:
+        adapter.stop()
+    results = [r for r in collected if r["type"] == "result"]
+    keep(records.footer(results, progress.interrupted, progress.stopped_early))
+    return collected
