@@ -151,12 +151,17 @@ def chain_of(raw: RawFile, builtin: bool) -> list[RawFile]:
     return files
 
 
+#: Keys shown first in a resolved mapping, in this order.
+HEAD_KEYS = ("id", "title", "aliases", "abstract", "extends", "federation", "edition", "note", "scope")
+
+
 def resolve_chain(files: list[RawFile]) -> dict[str, Any]:
-    """Merge the files of a chain, root first."""
+    """Merge the files of a chain, root first (descriptive keys first in the result)."""
     data: dict[str, Any] = {}
     for raw in files:
         data = inherit(data, raw.data) if data else merge({}, raw.data)
-    return data
+    head = {k: data[k] for k in HEAD_KEYS if k in data}
+    return {**head, **{k: v for k, v in data.items() if k not in head}}
 
 
 def build(raw: RawFile, builtin: bool, check: bool = True) -> Ruleset:

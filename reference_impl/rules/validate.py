@@ -39,6 +39,8 @@ class Violation:
     def __str__(self) -> str:
         if not self.path and not self.line:
             return self.message
+        if not self.line:
+            return f"{self.file}: {self.path}: {self.message}"
         return f"{self.file}:{self.line}: {self.path}: {self.message}"
 
 
@@ -97,7 +99,7 @@ def _schema_errors(instance: Any, partial: bool) -> list[tuple[KeyPath, str]]:
 def _locate(ruleset: Ruleset, path: KeyPath, message: str) -> Violation:
     """Attribute a problem of the resolved ruleset to the file that set the key."""
     if ruleset.path is None:
-        return Violation(f"(derived ruleset {ruleset.id})", 0, format_path(path), message)
+        return Violation(f"derived ruleset {ruleset.id!r}", 0, format_path(path), message)
     best: tuple[int, RawFile] | None = None
     for raw in reversed(ruleset.files):
         depth, node = 0, raw.data

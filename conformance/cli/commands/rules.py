@@ -1,0 +1,103 @@
+"""``arbiter rules``: list, show, validate and compare the rulesets of ``spec/``.
+
+* ``rules list`` - id, aliases, title and parent of every built-in ruleset;
+* ``rules show ID`` - the resolved table (inheritance applied) as YAML or ``--json``;
+* ``rules validate [FILE...]`` - every violation as ``FILE:LINE: key.path: message``;
+  exit 1 if there is any (no files: all built-ins);
+* ``rules diff A B`` - every entry whose resolved value differs, with both cites.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import click
+import yaml
+
+from reference_impl.rules import Ruleset, list_rulesets, load_ruleset
+from reference_impl.rules.loader import library
+from reference_impl.rules.diff import ABSENT, Difference, diff
+from reference_impl.rules.validate import validate_paths
+
+
+@click.group(name="rules")
+def command() -> None:
+    """The rule tables: list, show, validate, diff."""
+
+
+@command.command(name="list")
+@click.option("--all", "show_all", is_flag=True, help="Include abstract bases (orthodox).")
+def list_command(show_all: bool) -> None:
+    """Every built-in ruleset: id, aliases, title, parent."""
+    rulesets = list_rulesets()
+    if show_all:
+        rulesets = [load_ruleset(i) for i in sorted(library().files)]
+    rows = [("ID", "ALIASES", "EXTENDS", "TITLE")]
+    rows += [(r.id, ",".join(r.aliases) or "-", r.extends or "-", r.title) for r in rulesets]
+    widths = [max(len(row[i]) for row in rows) for i in range(3)]
+    for row in rows:
+        click.echo("  ".join(cell.ljust(w) for cell, w in zip(row, widths)) + "  " + row[3])
+
+
+@command.command(name="show")
+@click.argument("ruleset")
+@click.option("--json", "as_json", is_flag=True, help="JSON instead of YAML.")
+def show_command(ruleset: str, as_json: bool) -> None:
+    """RULESET (id, alias or file) after inheritance, as YAML."""
+    rules = load_ruleset(ruleset)
+    if as_json:
+        click.echo(json.dumps(rules.data, indent=2, ensure_ascii=False))
+    else:
+        click.echo(f"# {rules.id}: resolved from {' -> '.join(rules.chain)}")
+        click.echo(yaml.safe_dump(rules.data, sort_keys=False, allow_unicode=True, width=100), nl=False)
+
+
+@command.command(name="validate")
+@click.argument("files", nargs=-1, type=click.Path(path_type=Path))
+@click.pass_context
+def validate_command(ctx: click.Context, files: tuple[Path, ...]) -> None:
+    """Check FILES (default: every built-in) against the schema and the registry."""
+    violations = validate_paths(list(files) or None)
+    for violation in violations:
+        click.echo(str(violation))
+    count = len(files) or len(library().files)
+    if violations:
+        click.echo(f"{len(violations)} problem(s) in {count} file(s)", err=True)
+        ctx.exit(1)
+    click.echo(f"ok: {count} ruleset file(s) valid", err=True)
+
+
+def _value(value: Any) -> str:
+    if value is ABSENT:
+        return "(absent)"
+    return json.dumps(value, ensure_ascii=False)
+
+
+def _as_json(d: Difference, a: Ruleset, b: Ruleset) -> dict[str, Any]:
+    def side(value: Any, cite: str | None) -> dict[str, Any]:
+        return {"value": None if value is ABSENT else value, "absent": value is ABSENT, "cite": cite}
+
+    return {"path": d.key, a.id: side(d.a, d.cite_a), b.id: side(d.b, d.cite_b)}
+
+
+@command.command(name="diff")
+@click.argument("a")
+@click.argument("b")
+@click.option("--json", "as_json", is_flag=True, help="One JSON object per line.")
+@click.option("--annotations", is_flag=True, help="Also list entries whose cite or note alone differs.")
+def diff_command(a: str, b: str, as_json: bool, annotations: bool) -> None:
+    """Every entry whose resolved value differs between A and B, with both cites."""
+    left, right = load_ruleset(a), load_ruleset(b)
+    differences = diff(left.data, right.data, annotations)
+    if as_json:
+        for d in differences:
+            click.echo(json.dumps(_as_json(d, left, right), ensure_ascii=False))
+        return
+    width = max(len(left.id), len(right.id))
+    for d in differences:
+        click.echo(d.key)
+        for rid, value, cite in ((left.id, d.a, d.cite_a), (right.id, d.b, d.cite_b)):
+            click.echo(f"  {rid.ljust(width)}  {_value(value)}" + (f"  [{cite}]" if cite else ""))
+    click.echo(f"{len(differences)} entries differ between {left.id} and {right.id}", err=True)
