@@ -1,0 +1,265 @@
+"""The ``uci:PATH`` adapter: any UCI engine, for ``perft`` and ``legal_moves``.
+
+Both kinds go through the engine's ``go perft N`` command (a de-facto extension that
+Stockfish and most of its descendants implement): the engine prints one
+``move: count`` line per legal move (its "divide") and then ``Nodes searched: N``.
+``legal_moves`` is the divide list at depth 1.
+
+Per request the adapter sends ``setoption name UCI_Chess960 value true|false`` when
+the ruleset's Chess960 flag differs from the engine's current setting, then
+``position fen FEN`` and ``go perft N``. An engine that dies, hangs past the timeout or
+prints nonsense is killed; the fixture is marked errored and the next request starts a
+fresh engine (``uci``/``uciok`` and ``isready``/``readyok`` again).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import selectors
+import signal
+import subprocess
+import tempfile
+import threading
+import time
+from typing import IO, Any
+
+from .base import Adapter, AdapterStartError, Skip, StartInfo
+from .process import AdapterFault
+
+DEFAULT_TIMEOUT = 60.0  #: seconds per request (a deep perft is the engine's real work)
+START_TIMEOUT = 20.0  #: seconds for ``uciok`` and ``readyok``
+LINE_LIMIT = 1 << 16  #: longest engine output line accepted, bytes
+#: Rulesets whose move layer is orthodox chess, with the UCI_Chess960 value each needs.
+RULESETS: dict[str, bool] = {
+    "fide-2023": False, "fide-2023-rapid": False, "fide-2023-blitz": False,
+    "fide-2018": False, "fide-2014": False, "uscf-7": False, "uscf-7-blitz": False,
+    "fide": False, "uscf": False,
+    "fide-2023-chess960": True, "chess960": True,
+}
+CAPABILITIES: tuple[str, ...] = ("legal_moves", "perft")
+DIVIDE_LINE = re.compile(r"^([a-h][1-8][a-h][1-8][qrbn]?)\s*:\s*(\d+)\s*$")
+NODES_LINE = re.compile(r"^Nodes searched\s*:\s*(\d+)\s*$")
+#: anything outside printable ASCII in a FEN would let a request inject UCI commands
+FEN_CHARS = re.compile(r"^[\x20-\x7e]+$")
+
+
+def split_name(id_name: str) -> tuple[str, str]:
+    """``"Stockfish 15.1"`` -> (``"Stockfish"``, ``"15.1"``); no version -> (name, "")."""
+    parts = id_name.split()
+    if len(parts) > 1 and re.match(r"^v?\d[\w.\-+]*$", parts[-1]):
+        return " ".join(parts[:-1]), parts[-1]
+    return id_name.strip(), ""
+
+
+def parse_divide(lines: list[str]) -> tuple[dict[str, int], int]:
+    """The ``move: count`` pairs and the ``Nodes searched`` total from perft output."""
+    divide: dict[str, int] = {}
+    for line in lines:
+        match = DIVIDE_LINE.match(line.strip())
+        if match:
+            divide[match.group(1)] = int(match.group(2))
+        nodes = NODES_LINE.match(line.strip())
+        if nodes:
+            return divide, int(nodes.group(1))
+    raise AdapterFault("perft output has no 'Nodes searched' line")
+
+
+class UciAdapter(Adapter):
+    """A UCI engine as a child process, driven through ``go perft``."""
+
+    own_timeout = True
+
+    def __init__(self, path: str, spec: str = "", timeout: float = DEFAULT_TIMEOUT) -> None:
+        if not path:
+            raise AdapterStartError("uci: adapter needs an engine path, for example uci:/usr/games/stockfish")
+        self.path = path
+        self.spec = spec or f"uci:{path}"
+        self.timeout = timeout
+        self.restarts = 0
+        self.info: StartInfo | None = None
+        self._proc: subprocess.Popen[bytes] | None = None
+        self._stderr: IO[bytes] | None = None
+        self._buffer = bytearray()
+        self._chess960: bool | None = None  # the engine's current UCI_Chess960 value
+        self._has_chess960 = False
+        self._lock = threading.Lock()
+
+    # -- the Adapter contract ------------------------------------------------------
+
+    def start(self) -> StartInfo:
+        """Start the engine, read ``id name``; AdapterStartError if it is not UCI."""
+        name = self._spawn()
+        base, version = split_name(name)
+        rulesets = [r for r, is960 in RULESETS.items() if self._has_chess960 or not is960]
+        self.info = StartInfo(name=base, version=version, capabilities=list(CAPABILITIES),
+                              rulesets=rulesets)
+        return self.info
+
+    def run(self, kind: str, ruleset: str, input: dict[str, Any]) -> dict[str, Any]:
+        """Answer ``perft`` or ``legal_moves``; AdapterFault (errored) if the engine fails."""
+        if kind not in CAPABILITIES:
+            raise Skip(f"a UCI engine answers only {', '.join(CAPABILITIES)}")
+        depth = int(input["depth"]) if kind == "perft" else 1
+        if depth < 1:
+            raise Skip("go perft needs a depth of at least 1")
+        fen = str(input["fen"])
+        if not FEN_CHARS.match(fen):
+            raise ValueError("FEN contains characters that cannot be sent to an engine")
+        with self._lock:
+            divide, nodes = self._perft(fen, depth, RULESETS.get(ruleset, False))
+        if kind == "perft":
+            return {"nodes": nodes}
+        if nodes != len(divide):
+            raise AdapterFault(f"go perft 1 listed {len(divide)} moves but counted {nodes}")
+        return {"moves": list(divide)}
+
+    def stop(self) -> None:
+        """Send ``quit`` and make sure the engine is gone."""
+        if self._proc is not None and self._proc.poll() is None:
+            try:
+                self._send("quit")
+                self._proc.wait(timeout=2)
+            except (AdapterFault, subprocess.TimeoutExpired):
+                pass
+        self._kill()
+
+    # -- one perft request -----------------------------------------------------------
+
+    def _perft(self, fen: str, depth: int, chess960: bool) -> tuple[dict[str, int], int]:
+        if self._proc is None or self._proc.poll() is not None:
+            self._restart()
+        try:
+            if self._chess960 is not chess960:
+                if chess960 and not self._has_chess960:
+                    raise Skip("the engine has no UCI_Chess960 option")
+                if self._has_chess960:
+                    self._send(f"setoption name UCI_Chess960 value {str(chess960).lower()}")
+                self._chess960 = chess960
+            self._send(f"position fen {fen}")
+            self._send(f"go perft {depth}")
+            deadline = time.monotonic() + self.timeout
+            lines: list[str] = []
+            while True:
+                line = self._read_line(deadline)
+                lines.append(line)
+                if NODES_LINE.match(line.strip()):
+                    return parse_divide(lines)
+        except AdapterFault as fault:
+            self._kill()
+            self.restarts += 1
+            raise AdapterFault(f"{fault}; engine killed, it restarts for the next fixture") from None
+
+    # -- process management -----------------------------------------------------------
+
+    def _restart(self) -> None:
+        self._kill()
+        try:
+            self._spawn()
+        except AdapterStartError as error:
+            raise AdapterFault(f"engine could not be restarted: {error}") from None
+
+    def _spawn(self) -> str:
+        """Start the process and run the uci/uciok, isready/readyok handshake."""
+        self._stderr = tempfile.TemporaryFile()
+        try:
+            self._proc = subprocess.Popen(
+                [self.path], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                stderr=self._stderr, bufsize=0, start_new_session=True)
+        except OSError as error:
+            raise AdapterStartError(
+                f"cannot start UCI engine {self.path!r}: {error.strerror or error}") from None
+        self._buffer.clear()
+        self._chess960 = None
+        name = ""
+        try:
+            self._send("uci")
+            deadline = time.monotonic() + START_TIMEOUT
+            while True:
+                line = self._read_line(deadline, START_TIMEOUT).strip()
+                if line.startswith("id name "):
+                    name = line[len("id name "):].strip()
+                elif line.startswith("option name UCI_Chess960 "):
+                    self._has_chess960 = True
+                elif line == "uciok":
+                    break
+            self._send("isready")
+            while self._read_line(deadline, START_TIMEOUT).strip() != "readyok":
+                pass
+        except AdapterFault as fault:
+            self._kill()
+            raise AdapterStartError(f"{self.spec!r} is not a working UCI engine: {fault}") from None
+        return name or os.path.basename(self.path)
+
+    def _kill(self) -> None:
+        proc, self._proc = self._proc, None
+        if proc is not None:
+            if proc.poll() is None:
+                try:
+                    os.killpg(proc.pid, signal.SIGKILL)
+                except (ProcessLookupError, PermissionError):
+                    proc.kill()
+            for stream in (proc.stdin, proc.stdout):
+                if stream is not None:
+                    stream.close()
+            try:
+                proc.wait(timeout=5)
+            except subprocess.TimeoutExpired:
+                pass
+        if self._stderr is not None:
+            self._stderr.close()
+            self._stderr = None
+        self._buffer.clear()
+        self._chess960 = None
+
+    # -- lines on the wire ------------------------------------------------------------
+
+    def _send(self, command: str) -> None:
+        proc = self._proc
+        if proc is None or proc.stdin is None:
+            raise AdapterFault("engine is not running")
+        try:
+            os.write(proc.stdin.fileno(), (command + "\n").encode("ascii"))
+        except OSError:
+            raise AdapterFault(self._death("exited before reading a command")) from None
+
+    def _read_line(self, deadline: float, limit: float | None = None) -> str:
+        proc = self._proc
+        if proc is None or proc.stdout is None:
+            raise AdapterFault("engine is not running")
+        fd = proc.stdout.fileno()
+        with selectors.DefaultSelector() as selector:
+            selector.register(fd, selectors.EVENT_READ)
+            while True:
+                newline = self._buffer.find(b"\n")
+                if newline >= 0:
+                    line = bytes(self._buffer[:newline])
+                    del self._buffer[: newline + 1]
+                    return line.decode("utf-8", errors="replace").rstrip("\r")
+                if len(self._buffer) > LINE_LIMIT:
+                    raise AdapterFault(f"engine wrote over {LINE_LIMIT} bytes without a newline")
+                remaining = deadline - time.monotonic()
+                if remaining <= 0:
+                    seconds = self.timeout if limit is None else limit
+                    raise AdapterFault(f"no answer within {seconds:g} s (timed out)")
+                if not selector.select(remaining):
+                    continue
+                chunk = os.read(fd, 1 << 16)
+                if not chunk:
+                    raise AdapterFault(self._death("engine exited"))
+                self._buffer += chunk
+
+    def _death(self, what: str) -> str:
+        status: int | None = None
+        if self._proc is not None:
+            try:
+                status = self._proc.wait(timeout=1)
+            except subprocess.TimeoutExpired:
+                status = None
+        text = what if status is None else f"{what} (exit status {status})"
+        if self._stderr is not None:
+            self._stderr.seek(0)
+            tail = self._stderr.read()[-400:].decode("utf-8", errors="replace").strip()
+            if tail:
+                text += "; stderr: " + " | ".join(tail.splitlines()[-3:])
+        return text
