@@ -1,0 +1,401 @@
+"""The Game: moves and events in, the arbiter's view out, under one ruleset.
+
+A :class:`Game` takes moves (UCI strings) and events - draw claims with or without an
+intended move, offers and acceptances, resignations, flag falls, completed illegal
+moves, touches, clock readings - and :meth:`Game.status` reports at every point
+whether the game is over, the result, the reason and the article, what the player to
+move could claim (now or with which intended moves) and what a director may declare.
+
+Every event is checked before anything changes: an impossible one (a claim by the
+player not to move, a move after the end, a malformed time control) raises
+:class:`GameEventError` naming the event and leaves the game as it was. Nothing here
+does I/O; all rules come from the ruleset's tables.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Hashable, Sequence
+
+from reference_impl.core import Board, parse_square
+from reference_impl.errors import ArbiterError, GameEventError
+from reference_impl.rules.loader import load_ruleset
+
+from . import repetition as rep
+from . import touch as touchmove
+from . import verdicts
+from .clocks import Clock
+from .tables import illegal_regime, optional, penalty_ms, regime, table
+from .timecontrol import TimeControl, classify, parse
+from .verdicts import DRAW, Ruling, win_for
+
+COLOR_NAMES = ("white", "black")
+#: Reason words of the automatic ends, as the protocol names them.
+AUTOMATIC = ("checkmate", "stalemate", "dead_position", "fivefold_repetition", "seventy_five_moves")
+
+
+@dataclass(frozen=True)
+class Claim:
+    """A draw claim open to the player to move: correct ``now`` and/or with ``moves``."""
+
+    claim: str
+    now: bool
+    moves: tuple[str, ...]
+    cite: str
+
+
+@dataclass(frozen=True)
+class Status:
+    """The arbiter's view of the game at one point."""
+
+    finished: bool
+    result: str
+    reason: str | None
+    cite: str | None
+    ply: int
+    turn: str
+    end_ply: int | None = None
+    note: str | None = None
+    claims: tuple[Claim, ...] = ()
+    discretionary: tuple[tuple[str, str], ...] = ()
+    clock_ms: tuple[int, int] | None = None
+    offer_by: str | None = None
+
+
+@dataclass(frozen=True)
+class ClaimVerdict:
+    """The ruling on a draw claim."""
+
+    correct: bool
+    claim: str | None
+    cite: str
+    penalty_ms: int = 0
+    note: str | None = None
+
+
+def _color(value: int | str, event: str) -> int:
+    if value in (0, 1):
+        return int(value)
+    if isinstance(value, str) and value.lower() in COLOR_NAMES:
+        return COLOR_NAMES.index(value.lower())
+    raise GameEventError(f"{event}: unknown colour {value!r} (white or black)")
+
+
+@dataclass
+class _End:
+    ruling: Ruling
+    ply: int
+
+
+class Game:
+    """A game under a ruleset, from the initial array or a FEN."""
+
+    def __init__(self, rules: Any = "fide-2023", fen: str | None = None,
+                 time_control: str | TimeControl | None = None) -> None:
+        self.rules = load_ruleset(rules)
+        self.board = Board(self.rules) if fen is None else Board.from_fen(fen, self.rules)
+        self.control = parse(time_control) if isinstance(time_control, str) else time_control
+        made_white = self.board.fullmove_number - 1 + self.board.turn
+        made_black = self.board.fullmove_number - 1
+        self._made = [made_white, made_black]
+        self.clock: Clock | None = (
+            Clock.start(self.control, (made_white, made_black)) if self.control and self.control.known else None
+        )
+        self.regime = regime(self.rules, self.control)
+        self.moves: list[str] = []
+        self.events: list[tuple[str, str]] = []
+        self._keys: list[Hashable] = [rep.position_key(self.board, self.rules)]
+        self._dead_cache: dict[Hashable, str] = {}
+        self._end: _End | None = None
+        self._offer: int | None = None
+        self._touches: list[tuple[int, ...]] = []
+        self._illegal = [0, 0]
+        self._end = self._automatic_end()
+
+    # -- queries -------------------------------------------------------------------
+
+    @property
+    def finished(self) -> bool:
+        return self._end is not None
+
+    @property
+    def speed_class(self) -> str | None:
+        """The time control's class (``blitz``, ``rapid``, ``quick``, ...), if known."""
+        if self.control is None or not self.control.known or not optional(self.rules, "speed", "bands"):
+            return None
+        return str(classify(self.control, table(self.rules, "speed"))["class"])
+
+    def status(self) -> Status:
+        """Where the game stands now."""
+        common = dict(
+            ply=len(self.moves),
+            turn=COLOR_NAMES[self.board.turn],
+            clock_ms=self.clock.remaining_ms if self.clock else None,
+            offer_by=COLOR_NAMES[self._offer] if self._offer is not None else None,
+        )
+        if self._end is not None:
+            r = self._end.ruling
+            return Status(True, r.result, r.reason, r.cite, end_ply=self._end.ply, note=r.note, **common)
+        return Status(False, "*", None, None, claims=tuple(self.claims()),
+                      discretionary=tuple(self.discretionary()), **common)
+
+    def claims(self) -> list[Claim]:
+        """Draw claims open to the player to move (none after a touch that forfeits them)."""
+        if self._end is not None:
+            return []
+        found: list[Claim] = []
+        entry = optional(self.rules, "repetition", "claim")
+        if entry and not (self._touches and entry.get("touch_forfeits")):
+            now, moves = rep.repetition_claim_moves(self.board, self._keys, self.rules, int(entry["occurrences"]))
+            moves = moves if entry.get("intended_move") else []
+            if now or moves:
+                found.append(Claim("threefold_repetition", now, tuple(moves), entry["cite"]))
+        entry = optional(self.rules, "move_rule", "claim")
+        if entry and not (self._touches and entry.get("touch_forfeits")):
+            now, moves = rep.move_rule_claim_moves(self.board, int(entry["plies"]))
+            moves = moves if entry.get("intended_move") else []
+            if now or moves:
+                found.append(Claim("fifty_moves", now, tuple(moves), entry["cite"]))
+        return found
+
+    def discretionary(self) -> list[tuple[str, str]]:
+        """Draws a director may declare now (rules of kind ``discretionary``)."""
+        out = []
+        for name in ("fivefold_repetition", "seventy_five_moves"):
+            entry, holds = self._rule_holds(name)
+            if entry is not None and entry.get("kind") == "discretionary" and holds:
+                out.append((name, str(entry["cite"])))
+        return out
+
+    # -- automatic ends ---------------------------------------------------------------
+
+    def _rule_holds(self, name: str) -> tuple[Any, bool]:
+        board = self.board
+        if name == "checkmate":
+            return optional(self.rules, "termination", "checkmate"), board.is_checkmate()
+        if name == "stalemate":
+            return optional(self.rules, "termination", "stalemate"), board.is_stalemate()
+        if name == "dead_position":
+            entry = optional(self.rules, "termination", "dead_position")
+            return entry, entry is not None and self._dead(int(entry.get("node_limit") or 200000))
+        if name == "fivefold_repetition":
+            entry = optional(self.rules, "repetition", "automatic")
+            return entry, entry is not None and rep.automatic_repetition(self._keys, entry)
+        if name == "seventy_five_moves":
+            entry = optional(self.rules, "move_rule", "automatic")
+            return entry, entry is not None and board.halfmove_clock >= int(entry["plies"])
+        raise ValueError(f"unknown end {name!r}")
+
+    def _dead(self, limit: int) -> bool:
+        key = self._keys[-1]
+        if key not in self._dead_cache:
+            self._dead_cache[key] = verdicts.is_dead(self.board, limit)
+        return self._dead_cache[key] == verdicts.CANNOT
+
+    def _automatic_end(self) -> _End | None:
+        order = optional(self.rules, "termination", "precedence", "order") or list(AUTOMATIC)
+        mover = 1 - self.board.turn
+        for name in order:
+            entry, holds = self._rule_holds(name)
+            if entry is None or not holds or entry.get("kind") in ("claim", "discretionary"):
+                continue
+            if name == "checkmate":
+                return _End(Ruling(win_for(mover), name, entry["cite"]), len(self.moves))
+            if name == "seventy_five_moves" and self.board.is_checkmate() and entry.get("checkmate_precedence"):
+                continue
+            return _End(Ruling(DRAW, name, entry["cite"]), len(self.moves))
+        return None
+
+    # -- events ------------------------------------------------------------------------
+
+    def _open(self, event: str) -> None:
+        if self._end is not None:
+            r = self._end.ruling
+            raise GameEventError(f"{event}: the game is over ({r.result}, {r.reason}, {r.cite})")
+
+    def _parse_move(self, uci: str, event: str) -> Any:
+        try:
+            move = self.board.parse_uci(uci)
+        except ArbiterError as error:
+            raise GameEventError(f"{event}: {error}") from None
+        if not self.board.is_legal(move):
+            raise GameEventError(f"{event}: {uci} is not legal in {self.board.fen()}")
+        return move
+
+    def move(self, uci: str, *, seconds: float | None = None) -> Status:
+        """Play ``uci`` for the player to move; ``seconds`` is the time it took."""
+        event = f"move {uci}"
+        self._open(event)
+        move = self._parse_move(uci, event)
+        allowed, cite = touchmove.allowed_moves(self.board, self._touches, self.rules)
+        if move not in allowed:
+            need = " ".join(sorted(self.board.uci(m) for m in allowed))
+            raise GameEventError(f"{event}: touch-move ({cite}) allows only {need}")
+        mover = self.board.turn
+        clock = self.clock
+        if seconds is not None:
+            if clock is None:
+                raise GameEventError(f"{event}: a move time needs a time control")
+            clock = clock.spend(mover, round(seconds * 1000))
+        text = self.board.uci(move)
+        self.board.push(move)
+        self.moves.append(text)
+        self._keys.append(rep.position_key(self.board, self.rules))
+        self._made[mover] += 1
+        self._touches = []
+        if self._offer is not None and self._offer != mover:
+            self._offer = None  # the offer lapses when its receiver moves
+        self.clock = clock
+        self.events.append(("move", uci))
+        self._end = self._automatic_end()
+        if self._end is None and clock is not None and clock.flagged[mover]:
+            # The flag fell during this move; a game-ending move would have stood.
+            self._end = _End(verdicts.flag_fall(self.rules, self.board, mover), len(self.moves))
+        return self.status()
+
+    def touch(self, *squares: int | str) -> Status:
+        """The player to move deliberately touches the pieces on ``squares`` at once."""
+        event = "touch " + " ".join(str(s) for s in squares)
+        self._open(event)
+        try:
+            group = tuple(s if isinstance(s, int) else parse_square(s) for s in squares)
+        except ValueError:
+            raise GameEventError(f"{event}: not a square") from None
+        touchmove.check_touches(self.board, [group])
+        self._touches.append(group)
+        self.events.append(("touch", event[6:]))
+        return self.status()
+
+    def claim_draw(self, color: int | str, intended_move: str | None = None) -> ClaimVerdict:
+        """``color`` claims a draw (threefold or move rule), optionally with a move."""
+        me = _color(color, "claim")
+        event = f"claim by {COLOR_NAMES[me]}" + (f" with {intended_move}" if intended_move else "")
+        self._open(event)
+        rep_entry = table(self.rules, "repetition", "claim")
+        if me != self.board.turn:
+            raise GameEventError(
+                f"{event}: only the player to move ({COLOR_NAMES[self.board.turn]}) may claim ({rep_entry['cite']})"
+            )
+        if intended_move is not None:
+            move = self._parse_move(intended_move, event)
+            allowed, cite = touchmove.allowed_moves(self.board, self._touches, self.rules)
+            if move not in allowed:
+                raise GameEventError(f"{event}: touch-move ({cite}) forbids {intended_move}")
+        if self._touches and rep_entry.get("touch_forfeits"):
+            self.events.append(("claim", event + ": refused, a piece was touched"))
+            return ClaimVerdict(False, None, rep_entry.get("touch_cite") or rep_entry["cite"],
+                                note="a touched piece forfeits the claim on this move")
+        for claim in self.claims():
+            if claim.now or (intended_move is not None and intended_move in claim.moves):
+                self._end = _End(Ruling(DRAW, claim.claim, claim.cite), len(self.moves))
+                self.events.append(("claim", event + f": correct ({claim.claim})"))
+                return ClaimVerdict(True, claim.claim, claim.cite)
+        penalty = penalty_ms(self.rules, self.regime)
+        if self.clock is not None:
+            self.clock = self.clock.add(1 - me, penalty)
+        self.events.append(("claim", event + ": incorrect"))
+        if rep_entry.get("counts_as_draw_offer"):
+            self._offer = me
+        if intended_move is not None:
+            self.move(intended_move)  # an incorrect claim's intended move must be played
+        return ClaimVerdict(False, None, rep_entry.get("incorrect_cite") or rep_entry["cite"], penalty)
+
+    def offer_draw(self, color: int | str) -> Status:
+        me = _color(color, "draw offer")
+        self._open(f"draw offer by {COLOR_NAMES[me]}")
+        self._offer = me
+        self.events.append(("offer", COLOR_NAMES[me]))
+        return self.status()
+
+    def accept_draw(self, color: int | str) -> Status:
+        me = _color(color, "draw acceptance")
+        event = f"draw acceptance by {COLOR_NAMES[me]}"
+        self._open(event)
+        if self._offer != 1 - me:
+            raise GameEventError(f"{event}: {COLOR_NAMES[1 - me]} has no draw offer standing")
+        entry = table(self.rules, "termination", "agreement")
+        need = int(entry.get("min_moves_each") or 0)
+        if min(self._made) < need:
+            raise GameEventError(f"{event}: both players must have made {need} move(s) first ({entry['cite']})")
+        self._end = _End(Ruling(DRAW, "agreement", entry["cite"]), len(self.moves))
+        self.events.append(("agree", COLOR_NAMES[me]))
+        return self.status()
+
+    def resign(self, color: int | str) -> Status:
+        me = _color(color, "resignation")
+        self._open(f"resignation by {COLOR_NAMES[me]}")
+        self._end = _End(verdicts.resignation(self.rules, self.board, me), len(self.moves))
+        self.events.append(("resign", COLOR_NAMES[me]))
+        return self.status()
+
+    def flag(self, color: int | str) -> Status:
+        """``color``'s flag is seen to have fallen (or is claimed)."""
+        me = _color(color, "flag fall")
+        event = f"flag fall of {COLOR_NAMES[me]}"
+        self._open(event)
+        if self.clock is not None and self.clock.remaining_ms[me] > 0 and not self.clock.flagged[me]:
+            raise GameEventError(f"{event}: the clock shows {self.clock.remaining_ms[me] / 1000:g} s left")
+        self._end = _End(verdicts.flag_fall(self.rules, self.board, me), len(self.moves))
+        self.events.append(("flag", COLOR_NAMES[me]))
+        return self.status()
+
+    def both_flags(self, last_period: bool | None = None) -> Status:
+        """Both flags down and which fell first is unknown (FIDE III.3.1, US Chess 14G).
+
+        Without ``last_period`` the clock's period decides; with no clock either, the
+        game is taken to be in its last (sudden-death) period.
+        """
+        self._open("both flags down")
+        entry = table(self.rules, "flag_fall", "both_flags")
+        if last_period is None:
+            last_period = self.clock.in_last_period(self.board.turn) if self.clock else True
+        outcome = entry["last_period" if last_period else "other_period"]
+        cite = entry["cite"] if last_period else entry.get("other_cite") or entry["cite"]
+        if outcome == "draw":
+            self._end = _End(Ruling(DRAW, "both_flags", cite), len(self.moves))
+        self.events.append(("both_flags", outcome))
+        return self.status()
+
+    def illegal_move(self, *, claimed: bool = True) -> Status:
+        """The player to move completed an illegal move; the position is reinstated."""
+        me = self.board.turn
+        event = f"illegal move by {COLOR_NAMES[me]}"
+        self._open(event)
+        entry = illegal_regime(self.rules, self.regime)
+        self._illegal[me] += 1
+        loses_at = entry.get("loses_at")
+        loses = loses_at is not None and self._illegal[me] >= int(loses_at)
+        if loses and (claimed or not entry.get("loss_requires_claim")):
+            ruling = verdicts.losing_illegal_move(self.rules, self.board, me, entry)
+            if ruling.result != verdicts.UNKNOWN:
+                self._end = _End(ruling, len(self.moves))
+        elif not loses and self.clock is not None:
+            self.clock = self.clock.add(1 - me, penalty_ms(self.rules, self.regime))
+        self.events.append(("illegal", f"{COLOR_NAMES[me]} #{self._illegal[me]}"))
+        return self.status()
+
+    def set_clock(self, color: int | str, seconds: float) -> Status:
+        """Record a clock reading for ``color`` (e.g. from a PGN ``%clk`` comment)."""
+        me = _color(color, "clock reading")
+        event = f"clock reading for {COLOR_NAMES[me]}"
+        self._open(event)
+        if self.clock is None:
+            raise GameEventError(f"{event}: the game has no time control")
+        self.clock = self.clock.set_remaining(me, round(seconds * 1000))
+        return self.status()
+
+    def director_draw(self) -> Status:
+        """The director declares a draw under a discretionary rule that holds now."""
+        self._open("director's draw")
+        options = self.discretionary()
+        if not options:
+            raise GameEventError("director's draw: no discretionary draw rule holds now")
+        name, cite = options[0]
+        self._end = _End(Ruling(DRAW, name, cite), len(self.moves))
+        return self.status()
+
+    def play(self, moves: Sequence[str]) -> Status:
+        """Play several UCI moves; the first impossible one raises."""
+        for uci in moves:
+            self.move(uci)
+        return self.status()

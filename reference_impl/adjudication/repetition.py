@@ -1,0 +1,85 @@
+"""Repetition and move-rule counting (FIDE 9.2, 9.3, 9.6; US Chess 14C, 14F, 14K).
+
+A position's identity follows ``repetition.same_position``: with ``en_passant:
+legal`` it is the core Board's :meth:`position_key` (side to move, placement,
+castling rights, and the en passant square only while a legal capture exists). That
+key makes 9.2.3.1 hold by construction: the position right after a double step with
+a legal e.p. reply differs from the same placement later, when the capture has gone.
+Castling rights are in the key, and they only change when king or rook moves
+(9.2.3.2), so a castle that is merely blocked or through check changes nothing.
+
+The initial position of the record counts as an occurrence.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Hashable, Mapping, Sequence
+
+from .tables import optional
+
+
+def position_key(board: Any, rules: Mapping[str, Any]) -> Hashable:
+    """The identity of ``board`` under the ruleset's ``repetition.same_position``."""
+    mode = optional(rules, "repetition", "same_position", "en_passant") or "legal"
+    if mode == "legal":
+        return board.position_key()
+    fields = board.fen(castling="shredder", en_passant="fen").split()
+    return tuple(fields[:4] if mode == "fen" else fields[:3])
+
+
+def occurrences(keys: Sequence[Hashable], key: Hashable) -> int:
+    """How often ``key`` stands in the record ``keys``."""
+    return sum(1 for k in keys if k == key)
+
+
+def consecutive_occurrences(keys: Sequence[Hashable]) -> int:
+    """How many times the last position recurred at each player's alternate moves.
+
+    FIDE 2014 9.6 a / US Chess 14K1: "for at least five consecutive alternate moves by
+    each player". Read here as: the last position also stood 4, 8, 12, ... plies
+    earlier, without a gap; the count stops at the first ply where it did not.
+    """
+    if not keys:
+        return 0
+    last = keys[-1]
+    count = 0
+    index = len(keys) - 1
+    while index >= 0 and keys[index] == last:
+        count += 1
+        index -= 4
+    return count
+
+
+def automatic_repetition(keys: Sequence[Hashable], entry: Mapping[str, Any]) -> bool:
+    """Whether ``repetition.automatic`` (or its discretionary form) holds now."""
+    needed = int(entry["occurrences"])
+    if entry.get("consecutive"):
+        return consecutive_occurrences(keys) >= needed
+    return occurrences(keys, keys[-1]) >= needed
+
+
+def repetition_claim_moves(
+    board: Any, keys: Sequence[Hashable], rules: Mapping[str, Any], needed: int
+) -> tuple[bool, list[str]]:
+    """(claim correct now, intended moves that make it correct) for the player to move."""
+    now = occurrences(keys, keys[-1]) >= needed
+    moves: list[str] = []
+    for move in board.legal_moves():
+        board.push(move)
+        try:
+            key = position_key(board, rules)
+        finally:
+            board.pop()
+        if occurrences(keys, key) + 1 >= needed:
+            moves.append(board.uci(move))
+    return now, sorted(moves)
+
+
+def move_rule_claim_moves(board: Any, plies: int) -> tuple[bool, list[str]]:
+    """(claim correct now, intended moves that make it correct): ``plies`` without a
+    pawn move or capture after the (intended) move (FIDE 9.3, US Chess 14F)."""
+    now = board.halfmove_clock >= plies
+    if board.halfmove_clock + 1 < plies:
+        return now, []
+    moves = [board.uci(m) for m in board.legal_moves() if not board.is_zeroing(m)]
+    return now, sorted(moves)

@@ -1,0 +1,64 @@
+"""Reading the adjudication tables of a resolved ruleset.
+
+Every function takes the resolved ruleset (a mapping, or anything with ``get`` such
+as :class:`reference_impl.rules.loader.Ruleset`) and returns plain values; nothing here
+knows a federation. A missing table is a :class:`RulesetError` naming the key.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+from reference_impl.errors import RulesetError
+
+from .timecontrol import TimeControl, classify
+
+#: Regime used when neither a time control nor ``scope.speed`` says otherwise.
+DEFAULT_REGIME = "standard"
+
+
+def table(rules: Mapping[str, Any], *path: str) -> Any:
+    """The entry at ``path`` (e.g. ``"repetition", "claim"``); error if absent."""
+    node: Any = rules
+    for depth, key in enumerate(path):
+        if not hasattr(node, "get") or node.get(key) is None:
+            name = getattr(rules, "id", None) or rules.get("id", "?")
+            raise RulesetError(f"ruleset {name}: no adjudication entry {'.'.join(path[: depth + 1])}")
+        node = node[key]
+    return node
+
+
+def optional(rules: Mapping[str, Any], *path: str) -> Any:
+    """The entry at ``path``, or ``None`` when any key on the way is absent."""
+    node: Any = rules
+    for key in path:
+        if not hasattr(node, "get") or node.get(key) is None:
+            return None
+        node = node[key]
+    return node
+
+
+def regime(rules: Mapping[str, Any], control: TimeControl | None) -> str:
+    """The regime (``standard``, ``rapid``, ``blitz``) for speed-keyed tables.
+
+    A known time control decides through the ``speed`` bands (FIDE A.1/B.1, US Chess
+    5C); otherwise the ruleset's ``scope.speed``; otherwise ``standard``.
+    """
+    if control is not None and control.known and optional(rules, "speed", "bands"):
+        return str(classify(control, table(rules, "speed"))["regime"])
+    speed = optional(rules, "scope", "speed")
+    return str(speed) if speed in ("standard", "rapid", "blitz") else DEFAULT_REGIME
+
+
+def penalty_ms(rules: Mapping[str, Any], regime_name: str) -> int:
+    """The time added to the opponent for an illegal move or incorrect claim."""
+    entry = optional(rules, "clocks", "penalty", regime_name) or optional(
+        rules, "clocks", "penalty", DEFAULT_REGIME
+    )
+    return int(entry["seconds"]) * 1000 if entry else 0
+
+
+def illegal_regime(rules: Mapping[str, Any], regime_name: str) -> Mapping[str, Any]:
+    """The ``illegal_moves`` entry for a regime (falls back to ``standard``)."""
+    entry = optional(rules, "illegal_moves", regime_name)
+    return entry if entry is not None else table(rules, "illegal_moves", DEFAULT_REGIME)

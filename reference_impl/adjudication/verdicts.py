@@ -1,0 +1,146 @@
+"""Single rulings from the tables: flag fall, resignation, a losing illegal move.
+
+The questions "can this side still checkmate?" and "does this side have a forced
+win?" go to :mod:`reference_impl.adjudication.unwinnability`, imported lazily: while
+it is absent, or when its search hits the table's node limit, the answer is
+``"undetermined"`` and no ruling is built on it.
+
+A ruling is a :class:`Ruling`: the result from White's side (``"1-0"``, ``"0-1"``,
+``"1/2-1/2"``, or ``"*"`` when undetermined), a reason word and the article.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Mapping
+
+from .tables import optional, table
+
+CAN, CANNOT, UNDETERMINED = "can", "cannot", "undetermined"
+RESULTS = ("1-0", "0-1")  #: the result when colour 0 / colour 1 wins
+DRAW, UNKNOWN = "1/2-1/2", "*"
+
+
+@dataclass(frozen=True)
+class Ruling:
+    result: str
+    reason: str
+    cite: str
+    note: str | None = None
+
+
+def win_for(color: int) -> str:
+    return RESULTS[color]
+
+
+def _module() -> Any:
+    try:
+        from . import unwinnability  # type: ignore[attr-defined]
+    except ImportError:
+        return None
+    return unwinnability
+
+
+def _tri(verdict: Any) -> str:
+    if verdict is True:
+        return CANNOT
+    if verdict is False:
+        return CAN
+    name = str(getattr(verdict, "name", verdict)).lower()
+    return name if name in (CAN, CANNOT) else UNDETERMINED
+
+
+def can_checkmate(board: Any, color: int, node_limit: int) -> str:
+    """``"can"``, ``"cannot"`` or ``"undetermined"``: may ``color`` ever mate (helpmate)?"""
+    module = _module()
+    if module is None:
+        return UNDETERMINED
+    return _tri(module.can_checkmate(board, color, node_limit=node_limit))
+
+
+def is_dead(board: Any, node_limit: int) -> str:
+    """``"cannot"`` when neither side can ever mate (dead), ``"can"`` when one can."""
+    module = _module()
+    if module is None:
+        return UNDETERMINED
+    return _tri(module.is_dead_position(board, node_limit=node_limit))
+
+
+def has_forced_win(board: Any, color: int, max_plies: int) -> bool | None:
+    module = _module()
+    if module is None:
+        return None
+    return module.has_forced_win(board, color, max_plies=max_plies)
+
+
+def material(board: Any, color: int) -> dict[str, int]:
+    """Piece name -> count for ``color`` (names from the ruleset's ``pieces``)."""
+    names = board.rules["pieces"].keys()
+    counts = {name: board.pieces(name, color).bit_count() for name in names}
+    return {name: n for name, n in counts.items() if n}
+
+
+def _material_row(board: Any, flagged: int, rows: list[Mapping[str, Any]]) -> Mapping[str, Any] | None:
+    theirs = material(board, 1 - flagged)
+    mine = material(board, flagged)
+    for row in rows:
+        wanted = {k: int(v) for k, v in row["opponent_has"].items() if v}
+        if theirs == wanted and not any(mine.get(p) for p in row.get("player_has_none_of") or ()):
+            return row
+    return None
+
+
+def flag_fall(rules: Mapping[str, Any], board: Any, flagged: int) -> Ruling:
+    """The result when ``flagged``'s flag falls in ``board`` (FIDE 6.9, US Chess 14E)."""
+    entry = table(rules, "flag_fall")
+    loss = Ruling(win_for(1 - flagged), "timeout", entry["cite"])
+    test = entry["draw_test"]
+    if test == "opponent_cannot_checkmate":
+        answer = can_checkmate(board, 1 - flagged, int(entry.get("node_limit") or 200000))
+        if answer == CANNOT:
+            return Ruling(DRAW, "timeout_vs_insufficient", entry["cite"])
+        if answer == UNDETERMINED:
+            return Ruling(UNKNOWN, "timeout", entry["cite"], "helpmate search undetermined")
+        return loss
+    if test == "material_table":
+        row = _material_row(board, flagged, list(entry.get("material_draws") or ()))
+        if row is None:
+            return loss
+        if row.get("unless_forced_win"):
+            plies = int(entry.get("forced_win_max_plies") or 1)
+            if has_forced_win(board, 1 - flagged, plies):
+                return Ruling(loss.result, "timeout", row["cite"], f"forced win within {plies} plies")
+        return Ruling(DRAW, "timeout_vs_insufficient", row["cite"])
+    raise ValueError(f"unknown flag_fall.draw_test {test!r}")
+
+
+def resignation(rules: Mapping[str, Any], board: Any, resigning: int) -> Ruling:
+    """The result of ``resigning``'s resignation (FIDE 2023 5.1.2 vs FIDE 2018, US 13B)."""
+    entry = table(rules, "termination", "resignation")
+    if entry.get("draw_if_opponent_cannot_checkmate"):
+        limit = int(optional(rules, "termination", "dead_position", "node_limit") or 200000)
+        answer = can_checkmate(board, 1 - resigning, limit)
+        if answer == CANNOT:
+            return Ruling(DRAW, "resignation", entry["cite"], "the opponent cannot checkmate")
+        if answer == UNDETERMINED:
+            return Ruling(win_for(1 - resigning), "resignation", entry["cite"],
+                          "whether the opponent can checkmate is undetermined")
+    return Ruling(win_for(1 - resigning), "resignation", entry["cite"])
+
+
+def losing_illegal_move(
+    rules: Mapping[str, Any], board: Any, mover: int, regime_entry: Mapping[str, Any]
+) -> Ruling:
+    """The ruling when ``mover``'s illegal move reaches ``loses_at``."""
+    cite = str(regime_entry["cite"])
+    if regime_entry.get("claimant_needs_mating_material"):
+        # The claimant's mating material is judged as for a win on time (US Chess 13C).
+        if flag_fall(rules, board, mover).result == DRAW:
+            if regime_entry.get("without_mating_material") == "draw":
+                return Ruling(DRAW, "illegal_move", cite, "the claimant has no mating material")
+            return Ruling(UNKNOWN, "illegal_move", cite, "no mating material: the claim fails")
+    if regime_entry.get("draw_if_opponent_cannot_checkmate"):
+        limit = int(optional(rules, "termination", "dead_position", "node_limit") or 200000)
+        if can_checkmate(board, 1 - mover, limit) == CANNOT:
+            return Ruling(DRAW, "illegal_move", cite, "the opponent cannot checkmate")
+    return Ruling(win_for(1 - mover), "illegal_move", cite)
