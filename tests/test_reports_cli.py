@@ -37,6 +37,7 @@ def test_bad_report_is_one_line_not_a_traceback(tmp_path: Path) -> None:
     result = CliRunner().invoke(main, ["report", "render", str(report)])
     assert result.exit_code == 1
     assert result.stderr.strip().endswith("bad.jsonl:2: not JSON (Expecting value)")
+    assert result.stderr.count("\n") == 1
     assert "Traceback" not in result.stderr
 
 
@@ -44,4 +45,5 @@ def test_unwritable_output_is_one_line(tmp_path: Path) -> None:
     result = CliRunner().invoke(
         main, ["report", "render", "-q", str(SAMPLE), "--html", str(tmp_path / "no" / "x.html")])
     assert result.exit_code == 1
-    assert result.stderr.startswith("arbiter: cannot write ") and result.stderr.count("\n") == 1
+    assert result.stderr.startswith("arbiter: ") and "x.html: cannot write" in result.stderr
+    assert result.stderr.count("\n") == 1

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from conformance.reports import ReportError, load, parse
+from conformance.reports import ReportError, load
 from conformance.reports.summary import move_difference, percent, summarize
 
 SAMPLE = Path(__file__).parent / "data" / "reporting" / "sample.jsonl"
@@ -85,11 +85,12 @@ def test_percent_never_rounds_up_to_100() -> None:
 
 
 @pytest.mark.parametrize("lines, where", [
-    (["{not json"], ":1: not JSON"),
-    (['{"type":"header"}', "[1, 2]"], ":2: not a report record"),
-    (['{"type":"header"}', '{"type":"result","id":"a"}'], ":2: result record needs"),
-    (['{"type":"result","id":"a","kind":"perft","status":"passed"}'], "no header record"),
+    (["{not json"], "r.jsonl:1: not JSON"),
+    (['{"type":"header"}', "[1, 2]"], "r.jsonl:2: not a report record"),
+    (['{"type":"result","id":"a","kind":"perft","status":"passed"}'], "starts with a header"),
 ])
-def test_bad_report_lines_name_the_line(lines: list[str], where: str) -> None:
+def test_bad_report_lines_name_the_line(tmp_path: Path, lines: list[str], where: str) -> None:
+    path = tmp_path / "r.jsonl"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
     with pytest.raises(ReportError, match=where):
-        parse(lines, "r.jsonl")
+        load(path)

@@ -13,6 +13,7 @@ from collections.abc import Collection, Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
+from . import save_text
 from .summary import (
     STATUS_LABELS,
     STATUSES,
@@ -249,5 +250,5 @@ def render(records: Iterable[Record], max_failures: int = MAX_FAILURES) -> str:
 
 
 def write(records: Iterable[Record], path: str | Path, max_failures: int = MAX_FAILURES) -> None:
-    """Write the HTML report for ``records`` to ``path`` (UTF-8)."""
-    Path(path).write_text(render(records, max_failures), encoding="utf-8")
+    """Write the HTML report for ``records`` to ``path``; ReportError if it cannot."""
+    save_text(render(records, max_failures), path)

@@ -23,6 +23,7 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
+from . import save_text
 from .summary import Record, compact, summarize
 
 #: (element, counter attribute) per status; None means a plain passing testcase
@@ -135,5 +136,5 @@ def to_string(records: Iterable[Record]) -> str:
 
 
 def write(records: Iterable[Record], path: str | Path) -> None:
-    """Write the JUnit XML document for a report to ``path`` (UTF-8)."""
-    Path(path).write_text(to_string(records), encoding="utf-8")
+    """Write the JUnit XML document for a report to ``path``; ReportError if it cannot."""
+    save_text(to_string(records), path)

@@ -1,5 +1,8 @@
 """``arbiter report render REPORT.jsonl``: re-render a saved JSON Lines report.
 
+(Shard reports are joined by ``arbiter run merge``, which takes the same
+``--junit``/``--html`` options.)
+
 Prints the terminal summary and, on request, writes JUnit XML and HTML. Exit status 0
 when the report's expectations were all met, 1 otherwise (as ``arbiter run``).
 """
@@ -11,7 +14,7 @@ from pathlib import Path
 import click
 from rich.console import Console
 
-from conformance.reports import ReportError, html, junit, load, terminal
+from conformance.reports import html, junit, load, terminal
 from conformance.reports.summary import summarize
 
 
@@ -37,11 +40,8 @@ def render(ctx: click.Context, report: Path, junit_path: Path | None,
     records = load(report)
     if not quiet:
         terminal.render(records, Console(), max_failures=max_failures)
-    for path, writer in ((junit_path, junit.write), (html_path, html.write)):
-        if path is None:
-            continue
-        try:
-            writer(records, path)
-        except OSError as error:
-            raise ReportError(f"cannot write {path}: {error.strerror or error}") from None
+    if junit_path is not None:
+        junit.write(records, junit_path)
+    if html_path is not None:
+        html.write(records, html_path)
     ctx.exit(0 if summarize(records).ok else 1)
