@@ -9,6 +9,7 @@ stripped before it runs).
 from __future__ import annotations
 
 import json
+import re
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, Iterator
@@ -65,8 +66,19 @@ def schema_errors(instance: Any, partial: bool) -> list[tuple[tuple[str | int, .
     for error in sorted(validator.iter_errors(instance), key=lambda e: list(map(str, e.absolute_path))):
         if error.validator in ("oneOf", "anyOf") and error.context:
             error = best_match(error.context)
-        out.append((tuple(error.absolute_path), _short(error)))
+        path = tuple(error.absolute_path)
+        if error.validator == "additionalProperties" and isinstance(error.instance, dict):
+            out.extend((path + (key,), f"unknown key {key!r}") for key in _extra_keys(error))
+        else:
+            out.append((path, _short(error)))
     return out
+
+
+def _extra_keys(error: ValidationError) -> list[str]:
+    schema = error.schema if isinstance(error.schema, dict) else {}
+    known = schema.get("properties") or {}
+    patterns = list((schema.get("patternProperties") or {}).keys())
+    return [str(k) for k in error.instance if k not in known and not any(re.search(p, str(k)) for p in patterns)]
 
 
 def _short(error: ValidationError) -> str:

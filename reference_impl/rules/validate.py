@@ -75,8 +75,25 @@ def _cite_values(value: Any) -> list[str]:
     return [str(v) for v in value] if isinstance(value, list) else [str(value)]
 
 
+_FILE_CACHE: dict[tuple[str, int, int], list[Violation]] = {}
+
+
 def validate_file(raw: RawFile) -> list[Violation]:
-    """Problems of one file as written (no inheritance applied)."""
+    """Problems of one file as written (no inheritance applied); cached while unchanged."""
+    try:
+        stat = raw.path.stat()
+        key: tuple[str, int, int] | None = (str(raw.path.resolve()), stat.st_mtime_ns, stat.st_size)
+    except OSError:
+        key = None
+    if key is not None and key in _FILE_CACHE:
+        return list(_FILE_CACHE[key])
+    out = _validate_file(raw)
+    if key is not None:
+        _FILE_CACHE[key] = out
+    return list(out)
+
+
+def _validate_file(raw: RawFile) -> list[Violation]:
     out = [_at(raw, p, m) for p, m in _schema_errors(strip_nulls(raw.data), partial=True)]
     cites = known_cites()
     for path, value in _walk(raw.data):

@@ -49,21 +49,46 @@ def _child(node: yaml.Node, key: str | int) -> tuple[yaml.Node, int] | None:
     return None
 
 
+#: The safe loader, in C when libyaml is available (same safe semantics).
+SafeLoader: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
 def parse_yaml(text: str, name: str) -> tuple[Any, LineMap]:
     """Parse ``text`` (named ``name`` in errors) with the safe loader."""
+    loader = SafeLoader(text)
     try:
-        data = yaml.safe_load(text)
-        root = yaml.compose(text, Loader=yaml.SafeLoader)
+        root = loader.get_single_node()
+        data = loader.construct_document(root) if root is not None else None
     except yaml.YAMLError as error:
         mark = getattr(error, "problem_mark", None) or getattr(error, "context_mark", None)
         line = mark.line + 1 if mark is not None else 1
         problem = getattr(error, "problem", None) or str(error).splitlines()[0]
         raise RulesetError(f"{name}:{line}: invalid YAML: {problem}") from None
+    finally:
+        loader.dispose()
     return data, LineMap(root)
 
 
+_PARSED: dict[tuple[str, int, int], tuple[Any, LineMap]] = {}
+
+
 def read_yaml(path: Path) -> tuple[Any, LineMap]:
-    """Read and parse the YAML file at ``path``."""
+    """Read and parse the YAML file at ``path`` (cached while the file is unchanged).
+
+    Callers must not modify the returned data.
+    """
+    try:
+        stat = path.stat()
+    except OSError as error:
+        raise RulesetError(f"{path}: cannot read: {error.strerror or error}") from None
+    key = (str(path.resolve()), stat.st_mtime_ns, stat.st_size)
+    hit = _PARSED.get(key)
+    if hit is None:
+        hit = _PARSED[key] = _read_uncached(path)
+    return hit
+
+
+def _read_uncached(path: Path) -> tuple[Any, LineMap]:
     try:
         text = path.read_text(encoding="utf-8")
     except OSError as error:
