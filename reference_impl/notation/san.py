@@ -194,37 +194,48 @@ def _split_marks(text: str, used: list[str]) -> tuple[str, str]:
     return text, mark
 
 
-def read_san(board: Any, text: str, *, lenient: bool = False, language: str = "en") -> ParsedMove:
-    """Read a SAN move; strict unless ``lenient``. Raises :class:`NotationError`."""
+def read_san(
+    board: Any, text: str, *, lenient: bool = False, language: str = "en", figurine: bool = False
+) -> ParsedMove:
+    """Read a SAN move; strict unless ``lenient``. Raises :class:`NotationError`.
+
+    ``language`` selects the piece letters (``de``: ``Sf3``); ``figurine`` expects FAN.
+    Strict means the text is exactly what :func:`to_san` writes in that style.
+    """
     original = text
     core, annotation = _strip_suffix(text.strip())
     used: list[str] = []
     if not core:
         raise NotationError(original, "invalid", "empty move")
     work, mark = _split_marks(core, used)
-    work = _letters_to_english(work, language, used)
-    for dash in ("—", "–"):
-        if dash in work:
-            used.append("long_dash")
-            work = work.replace(dash, "-")
-    for cap in (":", "×"):
-        if cap in work:
-            used.append("alternative_capture_mark")
-            work = work.replace(cap, "x")
-    move = _castling(board, work, used, original) or _piece_move(board, work, used, original)
+    move = _castling(board, work, used, original)  # before letters: Dutch and Uzbek use O
+    if move is None:
+        work = _letters_to_english(work, language, used)
+        for dash in ("—", "–"):
+            if dash in work:
+                used.append("long_dash")
+                work = work.replace(dash, "-")
+        for cap in (":", "×"):
+            if cap in work:
+                used.append("alternative_capture_mark")
+                work = work.replace(cap, "x")
+        move = _piece_move(board, work, used, original)
     _check_mark(board, move, mark, used)
-    parsed = ParsedMove(move, list(dict.fromkeys(used)), annotation)
+    expected = {"figurine"} if figurine else set()
+    if language != "en":
+        expected.add("localized_letters")
+    parsed = ParsedMove(move, [u for u in dict.fromkeys(used) if u not in expected], annotation)
     if not lenient:
-        canonical = to_san(board, move)
+        canonical = to_san(board, move, language=language, figurine=figurine)
         if core != canonical:
             named = f" (needs leniency: {', '.join(parsed.leniencies)})" if parsed.leniencies else ""
             raise NotationError(original, "invalid", f"not canonical SAN; SAN is {canonical}{named}")
     return parsed
 
 
-def parse_san(board: Any, text: str, *, lenient: bool = False, language: str = "en") -> Any:
+def parse_san(board: Any, text: str, *, lenient: bool = False, language: str = "en", figurine: bool = False) -> Any:
     """The legal move ``text`` names (see :func:`read_san`)."""
-    return read_san(board, text, lenient=lenient, language=language).move
+    return read_san(board, text, lenient=lenient, language=language, figurine=figurine).move
 
 
 def _castling(board: Any, work: str, used: list[str], original: str) -> Any | None:

@@ -1,0 +1,183 @@
+"""Move notations other than SAN: LAN, UCI, ICCF numeric and the Uedemann code.
+
+Each writer takes a board and a legal move and returns text; each reader takes a board
+and text and returns the legal move, raising :class:`NotationError` with a category.
+Digits, syllables and marks come from ``spec/notation/`` via :mod:`.codes` and
+:mod:`.tables`.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+from typing import Any, Callable
+
+from . import codes
+from .errors import NotationError
+from .san import castling_side, check_suffix, read_san
+from .tables import piece_letters, table
+
+FILES = "abcdefgh"
+
+
+def _name(sq: int) -> str:
+    return FILES[sq & 7] + str((sq >> 3) + 1)
+
+
+def _legal(board: Any, move: Any) -> None:
+    if move not in board.legal_moves():
+        raise NotationError(str(move), "illegal", f"not a legal move in {board.fen()}")
+
+
+def _promoted_name(board: Any, move: Any) -> str | None:
+    if not move.promotion:
+        return None
+    return board.tables.types[board.tables.by_letter[move.promotion.upper()]].name
+
+
+def king_destination(board: Any, move: Any) -> int:
+    """Where the king ends up after the castling ``move`` (king takes own rook)."""
+    side = next(s for s in board.tables.castling.sides if s.king_side == (castling_side(board, move) == "king_side"))
+    return (move.from_square & ~7) + side.king_to_file
+
+
+# --- LAN --------------------------------------------------------------------------------
+
+
+@lru_cache(maxsize=None)
+def _lan_marks() -> dict[str, Any]:
+    return dict(table("marks")["traditions"]["lan"])
+
+
+def to_lan(board: Any, move: Any) -> str:
+    """Long algebraic: ``e2-e4``, ``Ng1-f3``, ``Rd3xd7+``, ``e7-e8=Q``, ``O-O``."""
+    _legal(board, move)
+    marks = _lan_marks()
+    mark = check_suffix(board, move)
+    if board.is_castling(move):
+        return marks["castling"][castling_side(board, move)] + mark
+    piece = board.piece_at(move.from_square)
+    letter = "" if board.tables.by_name[piece.name] == board.tables.pawn else piece_letters("en")[piece.name]
+    sep = marks["capture"][0] if board.is_capture(move) else marks["move_dash"][0]
+    text = letter + _name(move.from_square) + sep + _name(move.to_square)
+    promoted = _promoted_name(board, move)
+    if promoted:
+        text += marks["promotion_separator"] + piece_letters("en")[promoted]
+    return text + mark
+
+
+def from_lan(board: Any, text: str) -> Any:
+    """Read LAN (the lenient SAN reader accepts it; a short SAN move is rejected here)."""
+    parsed = read_san(board, text, lenient=True)
+    if not board.is_castling(parsed.move) and "long_algebraic" not in parsed.leniencies:
+        raise NotationError(text, "invalid", "LAN names the origin square (e2-e4, Ng1-f3)")
+    return parsed.move
+
+
+# --- UCI --------------------------------------------------------------------------------
+
+
+def to_uci(board: Any, move: Any, *, form: str = "rules") -> str:
+    """UCI text: ``form`` is ``rules`` (the ruleset's castling form), ``standard`` (e1g1)
+    or ``chess960`` (king takes own rook, e1h1)."""
+    _legal(board, move)
+    if board.is_castling(move) and form != "rules":
+        to = king_destination(board, move) if form == "standard" else move.to_square
+        return _name(move.from_square) + _name(to)
+    return board.uci(move)
+
+
+def from_uci(board: Any, text: str) -> Any:
+    """A legal move from UCI; both castling forms are read."""
+    text = text.strip()
+    if not re.fullmatch(r"[a-h][1-8][a-h][1-8][qrbnQRBN]?", text):
+        raise NotationError(text, "invalid", "UCI is from-square, to-square and an optional piece letter (e2e4, e7e8q)")
+    try:
+        return board.parse_uci(text.lower())
+    except Exception as error:  # the core raises IllegalMoveError
+        raise NotationError(text, "illegal", str(error)) from None
+
+
+# --- square-code notations (ICCF, Uedemann) ----------------------------------------------
+
+
+def _coded(board: Any, move: Any, square: Callable[[int], str]) -> tuple[str, str]:
+    _legal(board, move)
+    if board.is_castling(move):
+        to = king_destination(board, move)
+        if to == move.from_square:  # the king stays: name the rook to stay unambiguous
+            to = move.to_square
+        return square(move.from_square), square(to)
+    return square(move.from_square), square(move.to_square)
+
+
+def _find(board: Any, text: str, frm: int, to: int, promotion: str | None, kind: str) -> Any:
+    candidates = []
+    for move in board.legal_moves():
+        if move.from_square != frm:
+            continue
+        if board.is_castling(move):
+            if to in (king_destination(board, move), move.to_square) and promotion is None:
+                candidates.append(move)
+            continue
+        if move.to_square == to and _promoted_name(board, move) == promotion:
+            candidates.append(move)
+    if not candidates:
+        if promotion is None and any(m.from_square == frm and m.to_square == to and m.promotion for m in board.legal_moves()):
+            raise NotationError(text, "invalid", f"{kind}: a promotion needs the new piece")
+        raise NotationError(text, "illegal", f"no legal move fits in {board.fen()}")
+    if len(candidates) > 1:
+        raise NotationError(text, "ambiguous", f"fits {len(candidates)} legal moves")
+    return candidates[0]
+
+
+def to_iccf(board: Any, move: Any) -> str:
+    """ICCF numeric: ``5254``; promotion adds the piece digit (``67682``); castling ``5171``."""
+    frm, to = _coded(board, move, codes.iccf_square)
+    promoted = _promoted_name(board, move)
+    return frm + to + (codes.iccf_promotion_digit(promoted) if promoted else "")
+
+
+_ICCF_RE = re.compile(r"([1-8][1-8])[-–—]?([1-8][1-8])(?:([1-9])|\s*\(([1-8][1-8])\))?")
+
+
+def from_iccf(board: Any, text: str) -> Any:
+    """Read ``5254``, ``67681`` or the older ``6768 (41)`` form."""
+    m = _ICCF_RE.fullmatch(text.strip())
+    if not m:
+        raise NotationError(text, "invalid", "ICCF is four digits 1-8 (5254), a fifth for promotion (67681)")
+    promotion = None
+    if m.group(3):
+        promotion = codes.iccf_piece_for_digit(m.group(3))
+        if promotion is None:
+            raise NotationError(text, "invalid", f"unknown ICCF promotion digit {m.group(3)}")
+    elif m.group(4):
+        promotion = codes.iccf_piece_for_original_square(m.group(4), board.turn)
+        if promotion is None or promotion in ("king", "pawn"):
+            raise NotationError(text, "invalid", f"({m.group(4)}) is no original square of a piece to promote to")
+    frm, to = codes.parse_iccf_square(m.group(1)), codes.parse_iccf_square(m.group(2))
+    return _find(board, text, frm, to, promotion, "ICCF")
+
+
+def to_uedemann(board: Any, move: Any) -> str:
+    """Uedemann code (table of ``uedemann.yaml``): e2-e4 = ``gego``; promotion letter appended."""
+    frm, to = _coded(board, move, codes.uedemann_square)
+    promoted = _promoted_name(board, move)
+    return frm + to + (codes.uedemann_promotion_letter(promoted) if promoted else "")
+
+
+def from_uedemann(board: Any, text: str) -> Any:
+    """Read four letters, optionally a promotion letter (``sewaq``)."""
+    clean = text.strip().lower()
+    if not re.fullmatch(r"[a-z]{4,5}", clean):
+        raise NotationError(text, "invalid", "Uedemann is two syllables of two letters (gego), then an optional piece letter")
+    try:
+        frm, to = codes.parse_uedemann_square(clean[:2]), codes.parse_uedemann_square(clean[2:4])
+    except ValueError as error:
+        raise NotationError(text, "invalid", str(error)) from None
+    promotion = None
+    if len(clean) == 5:
+        promotion = codes.uedemann_piece_for_letter(clean[4])
+        if promotion is None:
+            raise NotationError(text, "invalid", f"unknown promotion letter {clean[4]!r}")
+    return _find(board, text, frm, to, promotion, "Uedemann")
