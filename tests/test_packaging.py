@@ -1,0 +1,59 @@
+"""The wheel carries the rules: installed outside the checkout, the same spec loads.
+
+Builds the wheel with hatchling (the project's build backend), unpacks it into an
+empty directory, and runs Python there from another working directory with only the
+unpacked wheel on the path.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture(scope="module")
+def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    pytest.importorskip("hatchling")
+    out = tmp_path_factory.mktemp("dist")
+    subprocess.run(
+        [sys.executable, "-m", "hatchling", "build", "-t", "wheel", "-d", str(out)],
+        cwd=ROOT, check=True, capture_output=True, timeout=300,
+    )
+    (path,) = out.glob("chess_arbiter-*.whl")
+    return path
+
+
+def test_wheel_ships_spec_schema_and_fixtures(wheel: Path) -> None:
+    names = set(zipfile.ZipFile(wheel).namelist())
+    assert "reference_impl/_spec/rulesets/fide-2023.yaml" in names
+    assert "reference_impl/_spec/rulesets/orthodox.yaml" in names
+    assert any(n.startswith("reference_impl/_spec/schema/") for n in names)
+    assert any(n.startswith("conformance/fixtures/") and n.endswith(".jsonl") for n in names)
+    assert not any(n.startswith("spec/") for n in names)
+
+
+def test_installed_wheel_loads_rules_outside_checkout(wheel: Path, tmp_path: Path) -> None:
+    site = tmp_path / "site"
+    zipfile.ZipFile(wheel).extractall(site)
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    script = (
+        "import reference_impl.rules as r, reference_impl as ri;"
+        "print(r.spec_dir());"
+        "b = ri.Board(ri.load_ruleset('chess960'));"
+        "print(ri.perft(b, 2), r.load_ruleset('uscf').id)"
+    )
+    result = subprocess.run(
+        [sys.executable, "-I", "-c", f"import sys; sys.path.insert(0, {str(site)!r}); {script}"],
+        cwd=elsewhere, capture_output=True, text=True, timeout=120,
+    )
+    assert result.returncode == 0, result.stderr
+    spec_path, numbers = result.stdout.strip().splitlines()
+    assert spec_path.startswith(str(site)) and spec_path.endswith("_spec")
+    assert numbers == "400 uscf-7"
