@@ -1,0 +1,88 @@
+"""Replay a PGN game's main line on a board, and convert move lists between notations.
+
+This is where text meets the board: :func:`replay` reads every main-line move of a
+:class:`~.pgn.PgnGame` (lenient SAN by default, as real files need) and stops at the
+first move that cannot be read, recording a :class:`~.errors.PgnError` that names the
+game, the move number and the reason.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from .api import from_notation, to_notation
+from .errors import NotationError, PgnError
+from .pgn import PgnGame
+from .san import read_san
+
+DEFAULT_RULES = "fide-2023"
+CHESS960_RULES = "fide-2023-chess960"
+
+
+@dataclass
+class Replay:
+    """The start position, the moves read, their leniencies, and the first error if any."""
+
+    start: Any
+    moves: list[Any] = field(default_factory=list)
+    leniencies: list[list[str]] = field(default_factory=list)
+    error: PgnError | None = None
+
+
+def rules_for(game: PgnGame, rules: Any = None) -> Any:
+    """The ruleset to replay ``game`` under: ``rules`` if given, else by its Variant tag."""
+    from reference_impl import load_ruleset
+
+    if rules is None:
+        return load_ruleset(CHESS960_RULES if game.chess960 else DEFAULT_RULES)
+    return load_ruleset(rules) if isinstance(rules, str) else rules
+
+
+def start_board(game: PgnGame, rules: Any = None) -> Any:
+    """The game's starting position (FEN tag or the ruleset's array)."""
+    from reference_impl import Board, FenError
+
+    ruleset = rules_for(game, rules)
+    try:
+        return Board.from_fen(game.fen, ruleset) if game.fen else Board(ruleset)
+    except FenError as error:
+        raise PgnError(game.index, f"FEN tag: {error.reason}", line=game.line) from None
+
+
+def replay(game: PgnGame, rules: Any = None, *, lenient: bool = True, notation: str = "san") -> Replay:
+    """Read the main line; on the first unreadable move record the error and stop."""
+    board = start_board(game, rules)
+    result = Replay(start=board.copy())
+    for ply, pgn_move in enumerate(game.moves):
+        try:
+            if notation == "san":
+                parsed = read_san(board, pgn_move.text, lenient=lenient)
+                move, used = parsed.move, parsed.leniencies
+            else:
+                move, used = from_notation(board, pgn_move.text, notation), []
+        except NotationError as error:
+            label = f"{game.move_label(ply)} {pgn_move.text}"
+            result.error = PgnError(game.index, f"{error.category} move: {error.reason}", move=label, line=pgn_move.line)
+            break
+        result.moves.append(move)
+        result.leniencies.append(used)
+        board.push(move)
+    return result
+
+
+def convert_moves(board: Any, texts: list[str], source: str, target: str) -> list[str]:
+    """Read ``texts`` in ``source`` from ``board`` on, write each in ``target``.
+
+    Raises :class:`NotationError` naming the 1-based index of the first bad move.
+    """
+    board = board.copy()
+    out = []
+    for index, text in enumerate(texts, 1):
+        try:
+            move = from_notation(board, text, source)
+        except NotationError as error:
+            raise NotationError(text, error.category, f"move {index}: {error.reason}") from None
+        out.append(to_notation(board, move, target))
+        board.push(move)
+    return out
