@@ -38,7 +38,9 @@ TAG_CITES: dict[str, str] = {
     "castling": "fide-2023:3.8.2",
     "en-passant": "fide-2023:3.7.3.1",
     "promotion": "fide-2023:3.7.3.3",
-    "check": "fide-2023:3.9",
+    "check": "fide-2023:3.9.1",
+    "double-check": "fide-2023:3.9.1",
+    "pin": "fide-2023:3.9.2",
     "chess960": "fide-2023:II.3.2.7.4",
 }
 MOVE_LAYER_CITE = "fide-2023:3.10.1"
@@ -115,6 +117,11 @@ def position_tags(board: chess.Board) -> set[str]:
             tags.add("promotion")
     if board.is_check():
         tags.add("check")
+        if len(board.checkers()) > 1:
+            tags.add("double-check")
+    if any(board.is_pinned(board.turn, sq) for sq in chess.SquareSet(board.occupied_co[board.turn])
+           if sq != board.king(board.turn)):
+        tags.add("pin")
     if board.chess960:
         tags.add("chess960")
     return tags

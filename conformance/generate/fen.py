@@ -1,0 +1,220 @@
+"""``validate_fen`` fixtures: valid FENs from playouts, invalid ones built on purpose.
+
+Each invalid FEN breaks exactly one requirement and is tagged with the reason. Where
+python-chess has the concept (a parse error or a ``status()`` flag) the generator
+checks that python-chess rejects it too; where the Laws or the FEN standard decide
+and python-chess is lenient (missing fields, fullmove 0, a halfmove clock that
+contradicts the en passant square), ``source`` says so and the fixture is tagged
+``python-chess-differs``.
+
+Run: ``python -m conformance.generate.fen --data conformance/generate/data
+--out conformance/fixtures``.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import chess
+
+from .common import (CHESS960, ORACLE, STANDARD_AND_960, STANDARD, Fixture, OracleMismatch,
+                     fixture, main)
+from .playout import random_samples
+
+START = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR"
+#: (name, FEN, reason tag, cites, python-chess verdict) -- verdict is "error" (ValueError
+#: on parsing), a status flag name, or "accepts" (python-chess is lenient; the Laws decide).
+INVALID: list[tuple[str, str, str, list[str], str]] = [
+    ("three-fields", f"{START} w KQkq", "fen-field-count", ["pgn:16.1"], "accepts"),
+    ("five-fields", f"{START} w KQkq - 0", "fen-field-count", ["pgn:16.1"], "accepts"),
+    ("seven-fields", f"{START} w KQkq - 0 1 x", "fen-field-count", ["pgn:16.1"], "error"),
+    ("empty", "", "fen-field-count", ["pgn:16.1"], "error"),
+    ("letter-x", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNX w Qkq - 0 1",
+     "fen-piece-letter", ["fen:placement"], "error"),
+    ("letter-digit-9", "rnbqkbnr/pppppppp/9/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+     "fen-rank-length", ["fen:placement"], "error"),
+    ("rank-too-long", "rnbqkbnr/ppppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+     "fen-rank-length", ["fen:placement"], "error"),
+    ("rank-too-short", "rnbqkbnr/ppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+     "fen-rank-length", ["fen:placement"], "error"),
+    ("rank-two-digits", "rnbqkbnr/pppppppp/44/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+     "fen-rank-length", ["fen:placement"], "error"),
+    ("seven-ranks", "rnbqkbnr/pppppppp/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+     "fen-rank-length", ["fen:placement"], "error"),
+    ("nine-ranks", "rnbqkbnr/pppppppp/8/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+     "fen-rank-length", ["fen:placement"], "error"),
+    ("side-x", f"{START} x KQkq - 0 1", "fen-side", ["fen:side"], "error"),
+    ("side-upper", f"{START} W KQkq - 0 1", "fen-side", ["fen:side"], "error"),
+    ("no-white-king", "4k3/8/8/8/8/8/8/8 w - - 0 1", "fen-king-count",
+     ["fide-2023:2.3", "fide-2023:3.10.3"], "NO_WHITE_KING"),
+    ("no-black-king", "8/8/8/8/8/8/8/4K3 w - - 0 1", "fen-king-count",
+     ["fide-2023:2.3", "fide-2023:3.10.3"], "NO_BLACK_KING"),
+    ("two-white-kings", "4k3/8/8/8/8/8/8/3KK3 w - - 0 1", "fen-king-count",
+     ["fide-2023:2.3", "fide-2023:3.10.3"], "TOO_MANY_KINGS"),
+    ("two-black-kings", "k3k3/8/8/8/8/8/8/4K3 b - - 0 1", "fen-king-count",
+     ["fide-2023:2.3", "fide-2023:3.10.3"], "TOO_MANY_KINGS"),
+    ("white-pawn-rank-8", "P3k3/8/8/8/8/8/8/4K3 w - - 0 1", "fen-pawn-back-rank",
+     ["fide-2023:3.7.3.3", "fide-2023:3.10.3"], "PAWNS_ON_BACKRANK"),
+    ("white-pawn-rank-1", "4k3/8/8/8/8/8/8/P3K3 w - - 0 1", "fen-pawn-back-rank",
+     ["fide-2023:3.7.1", "fide-2023:3.10.3"], "PAWNS_ON_BACKRANK"),
+    ("black-pawn-rank-1", "4k3/8/8/8/8/8/8/p3K3 b - - 0 1", "fen-pawn-back-rank",
+     ["fide-2023:3.7.3.3", "fide-2023:3.10.3"], "PAWNS_ON_BACKRANK"),
+    ("black-pawn-rank-8", "p3k3/8/8/8/8/8/8/4K3 b - - 0 1", "fen-pawn-back-rank",
+     ["fide-2023:3.7.1", "fide-2023:3.10.3"], "PAWNS_ON_BACKRANK"),
+    ("black-in-check-white-to-move", "4k3/8/8/8/8/8/8/4R1K1 w - - 0 1",
+     "fen-opposite-check", ["fide-2023:3.9.2", "fide-2023:3.10.3"], "OPPOSITE_CHECK"),
+    ("white-in-check-black-to-move", "4k3/8/8/8/8/8/4q3/4K3 b - - 0 1",
+     "fen-opposite-check", ["fide-2023:3.9.2", "fide-2023:3.10.3"], "OPPOSITE_CHECK"),
+    ("castling-garbage", f"{START} w KQkx - 0 1", "fen-castling-rights", ["fen:castling"],
+     "error"),
+    ("castling-k-no-rook", "r3k2r/8/8/8/8/8/8/R3K3 w K - 0 1", "fen-castling-rights",
+     ["fen:castling", "fide-2023:3.8.2.1.2"], "BAD_CASTLING_RIGHTS"),
+    ("castling-q-rook-moved", "r3k2r/8/8/8/8/8/8/1R2K2R w KQkq - 0 1", "fen-castling-rights",
+     ["fen:castling", "fide-2023:3.8.2.1.2"], "BAD_CASTLING_RIGHTS"),
+    ("castling-black-no-king", "r2k3r/8/8/8/8/8/8/R3K2R b KQkq - 0 1", "fen-castling-rights",
+     ["fen:castling", "fide-2023:3.8.2.1.1"], "BAD_CASTLING_RIGHTS"),
+    ("castling-wrong-colour-rook", "4k3/8/8/8/8/8/8/r3K3 w Q - 0 1", "fen-castling-rights",
+     ["fen:castling", "fide-2023:3.8.2.1.2"], "accepts"),
+    ("ep-wrong-rank-for-side", f"{START} w KQkq e3 0 1", "fen-en-passant",
+     ["fen:en_passant", "fide-2023:3.7.3.1"], "INVALID_EP_SQUARE"),
+    ("ep-no-pawn", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR b KQkq e3 0 1",
+     "fen-en-passant", ["fen:en_passant", "fide-2023:3.7.2"], "INVALID_EP_SQUARE"),
+    ("ep-origin-occupied", "rnbqkbnr/pppppppp/8/4P3/8/8/PPPP1PPP/RNBQKBNR w KQkq e6 0 2",
+     "fen-en-passant", ["fen:en_passant", "fide-2023:3.7.2"], "INVALID_EP_SQUARE"),
+    ("ep-passed-square-occupied", "rnbqkbnr/pppp1ppp/4N3/4p3/8/8/PPPPPPPP/R1BQKBNR w KQkq e6 0 2",
+     "fen-en-passant", ["fen:en_passant", "fide-2023:3.7.2"], "INVALID_EP_SQUARE"),
+    ("ep-rank-5", "rnbqkbnr/pppp1ppp/8/4p3/8/8/PPPPPPPP/RNBQKBNR w KQkq e5 0 2",
+     "fen-en-passant", ["fen:en_passant"], "INVALID_EP_SQUARE"),
+    ("ep-malformed", f"{START} w KQkq e9 0 1", "fen-en-passant", ["fen:en_passant"], "error"),
+    ("ep-with-halfmove", "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 5 1",
+     "fen-clock", ["fen:en_passant", "fen:halfmove"], "accepts"),
+    ("halfmove-negative", f"{START} w KQkq - -1 1", "fen-clock", ["fen:halfmove"], "error"),
+    ("halfmove-word", f"{START} w KQkq - x 1", "fen-clock", ["fen:halfmove"], "error"),
+    ("fullmove-zero", f"{START} w KQkq - 0 0", "fen-clock", ["fen:fullmove"], "accepts"),
+    ("fullmove-negative", f"{START} w KQkq - 0 -3", "fen-clock", ["fen:fullmove"], "error"),
+    ("fullmove-word", f"{START} w KQkq - 0 one", "fen-clock", ["fen:fullmove"], "error"),
+]
+#: Castling fields whose validity depends on the ruleset: (name, FEN, standard, Chess960).
+#: Python-chess accepts "king-on-a1-with-right" in Chess960 mode; Guidelines II.2.1 (the
+#: king starts between the rooks) make a right held by a king on a1 impossible.
+LAWS_OVERRIDE = {"king-on-a1-with-right.960"}
+CASTLING_BY_RULESET: list[tuple[str, str, bool, bool]] = [
+    ("king-on-d1", "4k3/8/8/8/8/8/8/R2K4 w Q - 0 1", False, True),
+    ("king-on-f8-rooks-b8-g8", "1r3kr1/8/8/8/8/8/8/4K3 b kq - 0 1", False, True),
+    ("shredder-letters-960", "1r3kr1/8/8/8/8/8/8/4K3 b gb - 0 1", False, True),
+    ("shredder-standard-array", f"{START} w HAha - 0 1", True, True),
+    ("king-on-a1-with-right", "4k3/8/8/8/8/8/8/KR6 w B - 0 1", False, False),
+    ("right-names-empty-file", "4k3/8/8/8/8/8/8/1K5R w C - 0 1", False, False),
+]
+#: Hand-built valid FENs (name, FEN, tags, what).
+VALID: list[tuple[str, str, set[str], str]] = [
+    ("ep-without-capturer", "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1",
+     {"en-passant"}, "PGN writes the e.p. square after every double step, capturer or not"),
+    ("side-to-move-in-check", "4k3/8/8/8/8/8/4r3/4K3 w - - 0 1", {"check"},
+     "the side to move may be in check"),
+    ("promoted-pieces", "QQQQk3/8/8/8/8/8/8/4K3 b - - 0 80", {"promotion"},
+     "four white queens: promotion is not limited to captured pieces (3.7.3.4)"),
+    ("no-castling", "r3k2r/8/8/8/8/8/8/R3K2R w - - 0 1", {"castling"},
+     "kings and rooks home, all rights given up"),
+    ("clocks-large", "8/8/4k3/8/8/4K3/8/R7 w - - 149 300", {"clocks"},
+     "a halfmove clock of 149 is a valid FEN"),
+]
+
+
+def _python_chess_verdict(fen: str, chess960: bool) -> tuple[bool, str]:
+    """(accepted, what python-chess said) for one FEN."""
+    try:
+        board = chess.Board(fen, chess960=chess960)
+    except ValueError as error:
+        return False, f"ValueError: {error}"
+    status = board.status()
+    if status == chess.STATUS_VALID:
+        return True, "status() valid"
+    flags = [name.removeprefix("STATUS_") for name in dir(chess)
+             if name.startswith("STATUS_") and name != "STATUS_VALID"
+             and status & getattr(chess, name)]
+    return False, "status() " + "|".join(sorted(flags))
+
+
+def invalid_fixtures() -> list[Fixture]:
+    """One fixture per rejection reason and variant."""
+    out: list[Fixture] = []
+    for name, fen, tag, cites, verdict in INVALID:
+        accepted, said = _python_chess_verdict(fen, chess960=False)
+        if verdict == "accepts":
+            if not accepted:
+                raise OracleMismatch(f"fen.invalid.{name}: python-chess now rejects ({said})")
+            method, detail = "laws", (f"the FEN standard (PGN 16.1) and the Laws decide; {ORACLE} "
+                                      "accepts this FEN (it fills in or drops the field)")
+            tags = {tag, "python-chess-differs"}
+        else:
+            if accepted or (verdict != "error" and verdict not in said):
+                raise OracleMismatch(f"fen.invalid.{name}: expected {verdict}, got {said}")
+            method, detail = "laws+oracle", f"built by hand; {ORACLE} rejects it: {said}"
+            tags = {tag}
+        out.append(fixture(f"fen.invalid.{name}", "validate_fen", f"invalid: {name}",
+                           STANDARD_AND_960, {"fen": fen}, expect={"valid": False},
+                           cites=cites, tags=tags | {"hand-built"}, method=method,
+                           detail=detail))
+    for name, fen, standard, c960 in CASTLING_BY_RULESET:
+        for suffix, rulesets, want, mode in (("std", STANDARD, standard, False),
+                                            ("960", CHESS960, c960, True)):
+            accepted, said = _python_chess_verdict(fen, chess960=mode)
+            method, detail = "laws+oracle", f"built by hand; {ORACLE} (chess960={mode}) agrees: {said}"
+            tags = {"fen-castling-rights", "hand-built"} | ({"chess960"} if mode else set())
+            if f"{name}.{suffix}" in LAWS_OVERRIDE and accepted != want:
+                method = "laws"
+                detail = (f"Guidelines II.2.1 decide: the king starts between the rooks; "
+                          f"{ORACLE} (chess960={mode}) differs: {said}")
+                tags.add("python-chess-differs")
+            elif accepted != want:
+                raise OracleMismatch(f"fen.castling.{name}.{suffix}: {said}")
+            out.append(fixture(
+                f"fen.castling.{name}.{suffix}", "validate_fen",
+                f"castling field {fen.split()[2]!r} {'valid' if want else 'invalid'} "
+                f"under {'Chess960' if mode else 'standard'} rules", rulesets, {"fen": fen},
+                expect={"valid": want}, cites=["fen:castling", "fen:xfen", "fen:shredder"]
+                + (["fide-2023:II.2.1"] if mode else ["fide-2023:3.8.2"]),
+                tags=tags, method=method, detail=detail))
+    return out
+
+
+def valid_fixtures() -> list[Fixture]:
+    """Valid FENs: hand-built edge cases and playout positions."""
+    out: list[Fixture] = []
+    for name, fen, tags, what in VALID:
+        accepted, said = _python_chess_verdict(fen, chess960=False)
+        if not accepted:
+            raise OracleMismatch(f"fen.valid.{name}: {said}")
+        out.append(fixture(f"fen.valid.{name}", "validate_fen", what, STANDARD_AND_960,
+                           {"fen": fen}, expect={"valid": True}, cites=["pgn:16.1"],
+                           tags=tags | {"valid", "hand-built"}, method="laws+oracle",
+                           detail=f"built by hand; {ORACLE} agrees: {said}"))
+    for sample in random_samples(40, 300, 160):
+        fen = sample.board().fen(en_passant="fen")
+        out.append(fixture(f"fen.valid.random.{sample.key}", "validate_fen",
+                           f"position after {len(sample.moves)} random plies",
+                           STANDARD_AND_960, {"fen": fen}, expect={"valid": True},
+                           cites=["pgn:16.1"], tags={"valid", "random"}, method="oracle",
+                           detail=f"reached by legal moves with {ORACLE}; written with "
+                                  "en_passant='fen'"))
+    for sample in random_samples(41, 100, 60, chess960=True):
+        fen = sample.board().fen(shredder=len(sample.moves) % 2 == 0, en_passant="fen")
+        out.append(fixture(f"fen.valid.random960.{sample.key}", "validate_fen",
+                           f"Chess960 position after {len(sample.moves)} random plies",
+                           CHESS960, {"fen": fen}, expect={"valid": True},
+                           cites=["pgn:16.1", "fen:shredder", "fen:xfen"],
+                           tags={"valid", "random", "chess960"}, method="oracle",
+                           detail=f"reached by legal moves with {ORACLE} (chess960=True)"))
+    return out
+
+
+def build(data: Path) -> dict[str, list[Fixture]]:
+    """validate_fen fixtures: invalid ones per reason, valid ones from playouts."""
+    del data
+    return {"validate_fen.jsonl": invalid_fixtures() + valid_fixtures()}
+
+
+if __name__ == "__main__":
+    sys.exit(main("fen", build))
