@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from reference_impl.rules import spec_dir
-from reference_impl.rules.validate import validate_paths
+from reference_impl.rules.validate import validate_articles, validate_paths
 
 BUILTINS = sorted((spec_dir() / "rulesets").glob("*.yaml"))
 
@@ -142,3 +142,23 @@ def test_builtin_file_named_after_its_id(tmp_path: Path) -> None:
     """Only built-in files must be named after their id; a user's file may be named freely."""
     path = write(tmp_path, "other-name.yaml", "id: my-rules\ntitle: M\nextends: fide-2023\n")
     assert lines([path]) == []
+
+
+def test_builtin_article_registry_is_well_formed() -> None:
+    assert validate_articles() == []
+
+
+def test_registry_file_problems_are_reported_with_lines(tmp_path: Path) -> None:
+    path = write(tmp_path, "rulebook.yaml", """\
+        document: other
+        title: A rulebook
+        articles:
+          "1.1": {title: Fine}
+          "1 2": {title: Bad id}
+          "1.3": {}
+        """)
+    found = [str(v) for v in validate_articles(tmp_path)]
+    assert f"{path}:1: document: document must be the file name 'rulebook'" in found
+    assert f"{path}:1: source: a non-empty string is required" in found
+    assert any(v.startswith(f"{path}:5: articles.1 2: article id '1 2' must match") for v in found)
+    assert f"{path}:6: articles.1.3: each article needs a non-empty title" in found

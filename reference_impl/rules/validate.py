@@ -11,6 +11,7 @@ ids and aliases are unique across files. Each violation reads
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from dataclasses import dataclass
 from math import prod
@@ -249,8 +250,47 @@ def _unique_names(raws: Iterable[RawFile]) -> list[Violation]:
     return out
 
 
+ARTICLE_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*$")
+
+
+def validate_articles(directory: Path | None = None) -> list[Violation]:
+    """Problems of the citation registry files (``spec/articles/*.yaml``)."""
+    from .paths import spec_dir
+    from .yamlio import read_yaml
+
+    out: list[Violation] = []
+    for path in sorted((directory or spec_dir() / "articles").glob("*.yaml")):
+        try:
+            data, lines = read_yaml(path)
+        except RulesetError as error:
+            out.append(_from_error(error))
+            continue
+        raw = RawFile(path, data if isinstance(data, dict) else {}, lines)
+        if not isinstance(data, dict):
+            out.append(_at(raw, (), "a registry file must be a YAML mapping"))
+            continue
+        if data.get("document") != path.stem:
+            out.append(_at(raw, ("document",), f"document must be the file name {path.stem!r}"))
+        for key in ("title", "source"):
+            if not isinstance(data.get(key), str) or not data[key].strip():
+                out.append(_at(raw, (key,), "a non-empty string is required"))
+        articles = data.get("articles")
+        if not isinstance(articles, dict) or not articles:
+            out.append(_at(raw, ("articles",), "a non-empty mapping of article -> {title: ...} is required"))
+            continue
+        for number, entry in articles.items():
+            where = ("articles", str(number))
+            if not ARTICLE_ID.match(str(number)):
+                out.append(_at(raw, where, f"article id {number!r} must match {ARTICLE_ID.pattern}"))
+            if not isinstance(entry, dict) or not isinstance(entry.get("title"), str) or not entry["title"].strip():
+                out.append(_at(raw, where, "each article needs a non-empty title"))
+            elif set(entry) - {"title", "note"}:
+                out.append(_at(raw, where, f"unknown keys {sorted(set(entry) - {'title', 'note'})}"))
+    return out
+
+
 def validate_paths(paths: Sequence[Path] | None = None) -> list[Violation]:
-    """Validate the given files, or every built-in file when ``paths`` is empty."""
+    """Validate the given files, or every built-in file and the registry when ``paths`` is empty."""
     lib = library()
     targets = list(paths) if paths else sorted(lib.directory.glob("*.yaml"))
     out: list[Violation] = []
@@ -266,5 +306,7 @@ def validate_paths(paths: Sequence[Path] | None = None) -> list[Violation]:
     builtins = [lib.files[i] for i in sorted(lib.files)]
     extra = [r for r in raws if all(r.path.resolve() != b.path.resolve() for b in builtins)]
     out.extend(_unique_names(builtins + extra))
+    if not paths:
+        out.extend(validate_articles())
     seen: set[Violation] = set()
     return [v for v in out if not (v in seen or seen.add(v))]
