@@ -162,3 +162,22 @@ def test_registry_file_problems_are_reported_with_lines(tmp_path: Path) -> None:
     assert f"{path}:1: source: a non-empty string is required" in found
     assert any(v.startswith(f"{path}:5: articles.1 2: article id '1 2' must match") for v in found)
     assert f"{path}:6: articles.1.3: each article needs a non-empty title" in found
+
+
+def test_duplicate_key_is_reported_at_its_second_line(tmp_path: Path) -> None:
+    path = write(tmp_path, "dup.yaml", """\
+        id: dup
+        title: D
+        extends: fide-2023
+        castling:
+          uci: king_takes_rook
+          uci: king_to_destination
+        """)
+    assert lines([path]) == [f"{path}:6: castling.uci: duplicate key (only the last one counts)"]
+
+
+def test_unsafe_yaml_tag_is_rejected_in_one_line(tmp_path: Path) -> None:
+    path = write(tmp_path, "evil.yaml", "id: evil\ntitle: !!python/object/apply:os.system [echo hi]\n")
+    found = lines([path])
+    assert len(found) == 1
+    assert found[0].startswith(f"{path}:2: invalid YAML:")

@@ -12,7 +12,6 @@ An array is the White back rank as a string of piece letters, file a first
 
 from __future__ import annotations
 
-from functools import lru_cache
 from itertools import permutations
 from math import prod
 from typing import Any, Mapping

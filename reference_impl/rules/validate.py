@@ -96,6 +96,8 @@ def validate_file(raw: RawFile) -> list[Violation]:
 
 def _validate_file(raw: RawFile) -> list[Violation]:
     out = [_at(raw, p, m) for p, m in _schema_errors(strip_nulls(raw.data), partial=True)]
+    for path, line in raw.lines.duplicate_keys():
+        out.append(Violation(_display(raw.path), line, format_path(path), "duplicate key (only the last one counts)"))
     cites = known_cites()
     for path, value in _walk(raw.data):
         if path and isinstance(path[-1], str) and (path[-1] == "cite" or path[-1].endswith("_cite")):

@@ -37,6 +37,28 @@ class LineMap:
         return line
 
 
+    def duplicate_keys(self) -> list[tuple[PathKey, int]]:
+        """(key path, line) of every mapping key that appears a second time."""
+        out: list[tuple[PathKey, int]] = []
+        if self.root is not None:
+            _duplicates(self.root, (), out)
+        return out
+
+
+def _duplicates(node: yaml.Node, path: PathKey, out: list[tuple[PathKey, int]]) -> None:
+    if isinstance(node, yaml.MappingNode):
+        seen: set[str] = set()
+        for key_node, value_node in node.value:
+            key = str(key_node.value) if isinstance(key_node, yaml.ScalarNode) else "?"
+            if key in seen:
+                out.append((path + (key,), key_node.start_mark.line + 1))
+            seen.add(key)
+            _duplicates(value_node, path + (key,), out)
+    elif isinstance(node, yaml.SequenceNode):
+        for index, item in enumerate(node.value):
+            _duplicates(item, path + (index,), out)
+
+
 def _child(node: yaml.Node, key: str | int) -> tuple[yaml.Node, int] | None:
     if isinstance(node, yaml.MappingNode):
         for key_node, value_node in node.value:
