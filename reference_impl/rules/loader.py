@@ -192,7 +192,8 @@ def load_ruleset(name: "str | Path | Ruleset") -> Ruleset:
     if isinstance(name, Path) or _is_path(text):
         path = Path(text)
         if not path.is_file():
-            raise RulesetError(f"{path}: no such ruleset file")
+            what = "a directory, not a ruleset file" if path.is_dir() else "no such ruleset file"
+            raise RulesetError(f"{path}: {what}")
         stat = path.stat()
         key = ("path", str(path.resolve()), stat.st_mtime_ns, stat.st_size)
         if key not in _CACHE:

@@ -228,7 +228,8 @@ def validate_ruleset(ruleset: Ruleset) -> list[Violation]:
             out.append(_locate(ruleset, path, message))
     for path, message in semantic_problems(ruleset.data):
         out.append(_locate(ruleset, path, message))
-    return sorted(set(out))
+    own = _display(ruleset.path) if ruleset.path is not None else None
+    return sorted(set(out), key=lambda v: (v.file != own, v))
 
 
 def raise_for(violations: Sequence[Violation]) -> None:
