@@ -1,0 +1,203 @@
+"""``dead_position`` and ``timeout`` fixtures from labelled unwinnability data.
+
+``labelled.txt`` holds positions labelled by the Chess Unwinnability Analyzer:
+``WB`` both sides can still checkmate by some series of legal moves, ``W-`` only
+White, ``-B`` only Black, ``--`` neither (a dead position, FIDE 5.2.2).
+
+* ``dead_position``: ``--`` gives ``{"dead": true}``, every other label ``false``; plus
+  the classic material cases from the Laws' text (K v K, K+minor v K, same-coloured
+  bishops, and the look-alikes that are not dead).
+* ``timeout`` (FIDE 6.9): the flagging player loses unless the opponent cannot
+  checkmate by any series of legal moves; checkmate, stalemate and a dead position
+  come first. US Chess 7 (14E) expectations are added only where the text decides
+  without a "forced win" judgement: a lone king (14E1, draw), or an opponent holding
+  more than K, K+B, K+N or K+N+N who can checkmate (a loss); otherwise the fixture
+  does not list ``uscf-7``.
+
+Run: ``python -m conformance.generate.unwinnable --data conformance/generate/data
+--out conformance/fixtures``.
+"""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+import chess
+
+from .common import (FIDE_ALL, ORACLE, STANDARD_AND_960, USCF, DataError, Fixture, data_file,
+                     fixture, full_fen, main)
+
+LABELS = {"WB": (True, True), "W-": (True, False), "-B": (False, True), "--": (False, False)}
+FIDE_TIMEOUT = FIDE_ALL + ["fide-2023-chess960"]
+LABEL_DETAIL = ("labelled.txt (Chess Unwinnability Analyzer test vectors, M. Ambrona, "
+                "FUN 2022)")
+#: Material whose holder US Chess 14E may treat as unable to win on time.
+USCF_WEAK = [[], [chess.BISHOP], [chess.KNIGHT], [chess.KNIGHT, chess.KNIGHT]]
+#: Classic cases from the Laws' text: (name, FEN, dead, what).
+CLASSIC: list[tuple[str, str, bool, str]] = [
+    ("k-v-k", "8/8/3k4/8/8/4K3/8/8 w - - 0 1", True, "king against king"),
+    ("kb-v-k", "8/8/3k4/8/8/4KB2/8/8 b - - 0 1", True, "king and bishop against king"),
+    ("kn-v-k", "8/8/3k4/8/8/4KN2/8/8 w - - 0 1", True, "king and knight against king"),
+    ("k-v-kn", "8/5n2/3k4/8/8/4K3/8/8 w - - 0 1", True, "king against king and knight"),
+    ("kb-v-kb-same-colour", "8/8/3k1b2/8/8/4K1B1/8/8 w - - 0 1", True,
+     "bishops on squares of one colour"),
+    ("kbb-v-kb-same-colour", "8/8/3k1b2/8/8/4K1B1/7B/8 w - - 0 1", True,
+     "three bishops, all on squares of one colour"),
+    ("kb-v-kb-opposite-colour", "8/8/3k1b2/8/8/4KB2/8/8 w - - 0 1", False,
+     "bishops on opposite colours: a helpmate exists"),
+    ("kn-v-kn", "8/5n2/3k4/8/8/4KN2/8/8 w - - 0 1", False, "knight against knight: helpmate"),
+    ("knn-v-k", "8/8/3k4/8/8/4KN2/6N1/8 w - - 0 1", False,
+     "two knights against a bare king: mate is possible, not forced"),
+    ("kb-v-kn", "8/5n2/3k4/8/8/4KB2/8/8 w - - 0 1", False, "bishop against knight: helpmate"),
+    ("kp-v-k", "8/8/3k4/8/8/4K3/4P3/8 w - - 0 1", False, "a pawn can promote"),
+]
+
+
+@dataclass(frozen=True)
+class Labelled:
+    """One labelled position."""
+
+    line: int
+    fen: str
+    white_can_mate: bool
+    black_can_mate: bool
+
+
+def read_labels(path: Path) -> list[Labelled]:
+    """Parse ``labelled.txt``; comment lines start with ``#``."""
+    out = []
+    for number, raw in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        if not raw.strip() or raw.startswith("#"):
+            continue
+        label, _, fen = raw.partition(" ")
+        if label not in LABELS:
+            raise DataError(f"{path.name}:{number}: unknown label {label!r}")
+        white, black = LABELS[label]
+        out.append(Labelled(number, full_fen(fen.strip()), white, black))
+    return out
+
+
+def usable(fen: str) -> bool:
+    """A position the Laws' FEN validity accepts (python-chess status, piece counts aside)."""
+    board = chess.Board(fen)
+    ignored = (chess.STATUS_TOO_MANY_WHITE_PIECES | chess.STATUS_TOO_MANY_BLACK_PIECES
+               | chess.STATUS_TOO_MANY_WHITE_PAWNS | chess.STATUS_TOO_MANY_BLACK_PAWNS
+               | chess.STATUS_IMPOSSIBLE_CHECK)
+    return board.status() & ~ignored == chess.STATUS_VALID
+
+
+def dead_fixtures(entries: list[Labelled]) -> list[Fixture]:
+    """dead_position fixtures from the labels and the classic cases."""
+    out = []
+    for entry in entries:
+        dead = not (entry.white_can_mate or entry.black_can_mate)
+        board = chess.Board(entry.fen)
+        tags = {"labelled"} | ({"dead-position"} if dead else set())
+        if dead and board.pawns:
+            tags.add("blocked-pawns")
+        if board.is_insufficient_material() != dead:
+            tags.add("python-chess-differs")
+        out.append(fixture(f"dead.labelled.l{entry.line:04d}", "dead_position",
+                           "dead position" if dead else "some side can still checkmate",
+                           STANDARD_AND_960, {"fen": entry.fen}, expect={"dead": dead},
+                           cites=["fide-2023:5.2.2", "uscf-7:14D4"], tags=tags,
+                           method="labelled", detail=LABEL_DETAIL))
+    for name, fen, dead, what in CLASSIC:
+        board = chess.Board(fen)
+        if board.is_insufficient_material() != dead:
+            raise DataError(f"dead.classic.{name}: python-chess disagrees")
+        cites = ["fide-2023:5.2.2"] + (["uscf-7:14D1", "uscf-7:14D2", "uscf-7:14D3"]
+                                       if dead else [])
+        out.append(fixture(f"dead.classic.{name}", "dead_position", what, STANDARD_AND_960,
+                           {"fen": fen}, expect={"dead": dead}, cites=cites,
+                           tags={"hand-built", "insufficient-material"}
+                           | ({"dead-position"} if dead else set()),
+                           method="laws+oracle",
+                           detail="from the text of FIDE 5.2.2 and US Chess 14D; "
+                                  f"{ORACLE} is_insufficient_material agrees"))
+    return out
+
+
+def _others(board: chess.Board, color: chess.Color) -> list[int]:
+    """Piece types of ``color`` other than the king, sorted."""
+    return sorted(p.piece_type for p in board.piece_map().values()
+                  if p.color == color and p.piece_type != chess.KING)
+
+
+def timeout_result(board: chess.Board, flagged: chess.Color, opponent_can_mate: bool,
+                   dead: bool) -> tuple[str, str, list[str]]:
+    """FIDE 6.9 result, the reason in words, and the cites."""
+    if board.is_checkmate():
+        return ("1-0" if board.turn == chess.BLACK else "0-1", "the position is checkmate",
+                ["fide-2023:5.1.1", "fide-2023:6.9"])
+    if board.is_stalemate():
+        return "1/2-1/2", "the position is stalemate", ["fide-2023:5.2.1", "fide-2023:6.9"]
+    if dead:
+        return "1/2-1/2", "the position is dead", ["fide-2023:5.2.2", "fide-2023:6.9"]
+    if opponent_can_mate:
+        return ("0-1" if flagged == chess.WHITE else "1-0",
+                "the opponent can still checkmate", ["fide-2023:6.9"])
+    return "1/2-1/2", "the opponent cannot checkmate", ["fide-2023:6.9"]
+
+
+def uscf_result(board: chess.Board, flagged: chess.Color, opponent_can_mate: bool,
+                dead: bool, fide: str) -> tuple[str, str] | None:
+    """US Chess 7 result where the text decides without judgement, else None."""
+    if board.is_checkmate() or board.is_stalemate():
+        return fide, "uscf-7:13A" if board.is_checkmate() else "uscf-7:14A"
+    if dead:
+        return "1/2-1/2", "uscf-7:14D4"
+    material = _others(board, not flagged)
+    if not material:
+        return "1/2-1/2", "uscf-7:14E1"
+    if material not in USCF_WEAK and opponent_can_mate:
+        return fide, "uscf-7:14E"
+    return None
+
+
+def timeout_fixtures(entries: list[Labelled]) -> list[Fixture]:
+    """Two timeout fixtures per labelled position: White flags, Black flags."""
+    out = []
+    for entry in entries:
+        board = chess.Board(entry.fen)
+        dead = not (entry.white_can_mate or entry.black_can_mate)
+        for flagged, name in ((chess.WHITE, "white"), (chess.BLACK, "black")):
+            can_mate = entry.black_can_mate if flagged == chess.WHITE else entry.white_can_mate
+            result, why, cites = timeout_result(board, flagged, can_mate, dead)
+            uscf = uscf_result(board, flagged, can_mate, dead, result)
+            tags = {"labelled", "flag-fall"} | ({"dead-position"} if dead else set())
+            if not _others(board, not flagged):
+                tags.add("lone-king")
+            pc_draw = board.has_insufficient_material(not flagged)
+            if (result == "1/2-1/2") != pc_draw and not board.is_game_over():
+                tags.add("python-chess-differs")
+            rulesets = FIDE_TIMEOUT + ([USCF] if uscf else [])
+            expect_by = None
+            if uscf and uscf[0] != result:
+                expect_by = {r: {"result": result} for r in FIDE_TIMEOUT}
+                expect_by[USCF] = {"result": uscf[0]}
+            detail = (f"{LABEL_DETAIL}; FIDE 6.9 applied by hand: {why}"
+                      + (f"; US Chess by {uscf[1]}" if uscf else "; US Chess omitted: "
+                         "14E2/14E3 need a forced-win judgement"))
+            out.append(fixture(
+                f"timeout.labelled.l{entry.line:04d}.{name}", "timeout",
+                f"{name} oversteps the time limit; {why}", rulesets,
+                {"fen": entry.fen, "flagged": name},
+                expect=None if expect_by else {"result": result}, expect_by_ruleset=expect_by,
+                cites=cites + ([uscf[1]] if uscf else []), tags=tags,
+                method="labelled+laws", detail=detail))
+    return out
+
+
+def build(data: Path) -> dict[str, list[Fixture]]:
+    """dead_position and timeout fixtures from labelled.txt and the Laws' text."""
+    entries = read_labels(data_file(data, "labelled.txt"))
+    entries = [e for e in entries if usable(e.fen)]
+    return {"dead_position.jsonl": dead_fixtures(entries),
+            "timeout.jsonl": timeout_fixtures(entries)}
+
+
+if __name__ == "__main__":
+    sys.exit(main("unwinnable", build))
