@@ -129,3 +129,18 @@ def test_diff_unknown_id_exit_1() -> None:
     result = run("diff", "fide", "nope")
     assert result.exit_code == 1
     assert "unknown ruleset 'nope'" in result.stderr
+
+
+def test_articles_lists_cites_with_titles() -> None:
+    result = run("articles", "fide-2023")
+    assert result.exit_code == 0
+    rows = dict(line.split("\t", 1) for line in result.stdout.splitlines())
+    assert "fide-2023:3.8.2.2.1" in rows and "fide-2023:II.3.2.7.4" in rows
+    assert all(cite.startswith("fide-2023:") for cite in rows)
+    assert "uscf-7:14E2" in run("articles").stdout
+
+
+def test_articles_unknown_document_is_a_usage_error() -> None:
+    result = run("articles", "fide-1999")
+    assert result.exit_code == 2
+    assert "unknown document 'fide-1999'" in result.stderr

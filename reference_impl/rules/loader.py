@@ -157,9 +157,9 @@ HEAD_KEYS = ("id", "title", "aliases", "abstract", "extends", "federation", "edi
 
 def resolve_chain(files: list[RawFile]) -> dict[str, Any]:
     """Merge the files of a chain, root first (descriptive keys first in the result)."""
-    data: dict[str, Any] = {}
-    for raw in files:
-        data = inherit(data, raw.data) if data else merge({}, raw.data)
+    data = merge({}, files[0].data)
+    for raw in files[1:]:
+        data = inherit(data, raw.data)
     head = {k: data[k] for k in HEAD_KEYS if k in data}
     return {**head, **{k: v for k, v in data.items() if k not in head}}
 

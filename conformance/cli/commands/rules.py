@@ -4,7 +4,8 @@
 * ``rules show ID`` - the resolved table (inheritance applied) as YAML or ``--json``;
 * ``rules validate [FILE...]`` - every violation as ``FILE:LINE: key.path: message``;
   exit 1 if there is any (no files: all built-ins);
-* ``rules diff A B`` - every entry whose resolved value differs, with both cites.
+* ``rules diff A B`` - every entry whose resolved value differs, with both cites;
+* ``rules articles [DOCUMENT]`` - the citation registry: cite and title per article.
 """
 
 from __future__ import annotations
@@ -101,3 +102,18 @@ def diff_command(a: str, b: str, as_json: bool, annotations: bool) -> None:
         for rid, value, cite in ((left.id, d.a, d.cite_a), (right.id, d.b, d.cite_b)):
             click.echo(f"  {rid.ljust(width)}  {_value(value)}" + (f"  [{cite}]" if cite else ""))
     click.echo(f"{len(differences)} entries differ between {left.id} and {right.id}", err=True)
+
+
+@command.command(name="articles")
+@click.argument("document", required=False)
+def articles_command(document: str | None) -> None:
+    """The cites of the registry (all, or DOCUMENT's: fide-2023, uscf-7, pgn, ...)."""
+    from reference_impl.errors import UsageError
+    from reference_impl.rules.articles import documents, registry
+
+    known = documents()
+    if document is not None and document not in known:
+        raise UsageError(f"unknown document {document!r} (known: {', '.join(sorted(known))})")
+    for cite, article in registry().items():
+        if document is None or article.document == document:
+            click.echo(f"{cite}\t{article.title}")
