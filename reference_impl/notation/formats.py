@@ -105,23 +105,29 @@ def _coded(board: Any, move: Any, square: Callable[[int], str]) -> tuple[str, st
     _legal(board, move)
     if board.is_castling(move):
         to = king_destination(board, move)
-        if to == move.from_square:  # the king stays: name the rook to stay unambiguous
+        plain = any(m.from_square == move.from_square and m.to_square == to and not board.is_castling(m)
+                    for m in board.legal_moves())
+        if to == move.from_square or plain:  # name the rook so that the text stays unambiguous
             to = move.to_square
         return square(move.from_square), square(to)
     return square(move.from_square), square(move.to_square)
 
 
 def _find(board: Any, text: str, frm: int, to: int, promotion: str | None, kind: str) -> Any:
-    candidates = []
+    candidates, by_destination = [], []
     for move in board.legal_moves():
         if move.from_square != frm:
             continue
         if board.is_castling(move):
-            if to in (king_destination(board, move), move.to_square) and promotion is None:
+            if promotion is None and to == move.to_square:
                 candidates.append(move)
+            elif promotion is None and to == king_destination(board, move):
+                by_destination.append(move)
             continue
         if move.to_square == to and _promoted_name(board, move) == promotion:
             candidates.append(move)
+    if not candidates:  # the king's destination names castling only when no plain move has it
+        candidates = by_destination
     if not candidates:
         if promotion is None and any(m.from_square == frm and m.to_square == to and m.promotion for m in board.legal_moves()):
             raise NotationError(text, "invalid", f"{kind}: a promotion needs the new piece")
