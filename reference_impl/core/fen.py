@@ -144,6 +144,9 @@ def _set_castling(board: "Board", fen: str, field: str) -> None:
             raise FenError(fen, f"castling right {char!r} but {who}'s king is not on its first rank")
         if require_initial and not (1 << king) & initial_kings[color]:
             raise FenError(fen, f"castling right {char!r} but {who}'s king is not on its initial square")
+        if not require_initial and king & 7 in (0, 7):
+            # A king that never moved stands between its two rooks, never in a corner.
+            raise FenError(fen, f"castling right {char!r} but {who}'s king on the edge cannot be between rooks")
         upper = char.upper()
         if upper in "KQ":
             side = rooks & ~((2 << king) - 1) if upper == "K" else rooks & ((1 << king) - 1)
