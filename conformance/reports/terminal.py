@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from rich import box
 from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
@@ -34,6 +35,11 @@ STYLES: dict[str, str] = {
     "passed": "green", "failed": "red", "errored": "magenta", "skipped": "yellow",
     "unsupported": "dim", "xfailed": "cyan", "xpassed": "bold red",
 }
+#: short column headings, so every table fits an 80-column CI log
+LABELS: dict[str, str] = {
+    "passed": "pass", "failed": "fail", "errored": "error", "skipped": "skip",
+    "unsupported": "unsup", "xfailed": "xfail", "xpassed": "xpass",
+}
 #: longest input/answer text shown per failure before it is cut
 MAX_VALUE_CHARS = 400
 
@@ -43,20 +49,35 @@ def _columns(summary: Summary) -> list[str]:
     return [s for s in STATUSES if s == "passed" or summary.overall.counts[s]]
 
 
+def _title_budget(console: Console, groups: dict[str, Tally], columns: list[str],
+                  first: str) -> int:
+    """Characters left for an article title once the other columns fit (0: no room)."""
+    widths = [max([len(first)] + [len(name) for name in groups]), len("total")]
+    widths += [max(len(LABELS[s]), 5) for s in columns] + [len("score")]
+    used = sum(w + 2 for w in widths) + 2  # one space and one rule between columns
+    budget = min(48, console.width - used)
+    return budget if budget >= 16 else 0
+
+
 def _tally_table(title: str, first: str, groups: dict[str, Tally], columns: list[str],
-                 titles: dict[str, str] | None = None) -> Table:
-    table = Table(title=title, title_justify="left", expand=False)
-    table.add_column(first, no_wrap=True)
+                 titles: dict[str, str] | None = None, title_width: int = 40) -> Table:
+    table = Table(title=title, title_justify="left", expand=False, box=box.SIMPLE_HEAD,
+                  show_edge=False, pad_edge=False, collapse_padding=True)
+    # only the name column may fold when the console is too narrow; numbers never do
+    table.add_column(first, overflow="fold")
     if titles is not None:
-        table.add_column("title", overflow="fold", max_width=40)
-    table.add_column("total", justify="right")
+        table.add_column("title", no_wrap=True, overflow="ellipsis", max_width=title_width)
+    table.add_column("total", justify="right", no_wrap=True)
     for status in columns:
-        table.add_column(STATUS_LABELS[status], justify="right", style=STYLES[status])
-    table.add_column("compliance", justify="right")
+        table.add_column(LABELS[status], justify="right", style=STYLES[status], no_wrap=True)
+    table.add_column("score", justify="right", no_wrap=True)
     for name, tally in groups.items():
         row = [escape(name)]
         if titles is not None:
-            row.append(escape(titles.get(name, "")))
+            text = titles.get(name, "")
+            if len(text) > title_width:
+                text = text[: title_width - 1] + "\u2026"
+            row.append(escape(text))
         row.append(str(tally.total))
         row += [str(tally.counts[s]) if tally.counts[s] else "" for s in columns]
         row.append(percent(tally.compliance))
@@ -105,22 +126,27 @@ def render(records: Iterable[Record], console: Console,
     console.print(f"{overall.total} results: {counts or 'none'}")
     console.print(
         f"compliance [bold]{percent(overall.compliance)}[/] "
-        f"({overall.conforming} of {overall.applicable} applicable; "
-        "skipped, errored and failed count against)"
+        f"({overall.conforming} of {overall.applicable} applicable)"
     )
     if summary.interrupted:
         console.print("[bold yellow]run interrupted: this report is partial[/]")
     if not summary.results:
         return
+    console.print()
     console.print(_tally_table("By kind", "kind", summary.by_kind, columns))
     if len(summary.by_ruleset) > 1:
+        console.print()
         console.print(_tally_table("By ruleset", "ruleset", summary.by_ruleset, columns))
     if summary.by_article:
         titles = {a: article_title(a) or "" for a in summary.by_article}
-        console.print(_tally_table("By article", "article", summary.by_article, columns,
-                                   titles if any(titles.values()) else None))
+        width = _title_budget(console, summary.by_article, columns, "article")
+        console.print()
+        console.print(_tally_table(
+            "By article", "article", summary.by_article, columns,
+            titles if width and any(titles.values()) else None, width))
     if summary.problems:
         shown = summary.problems[:max_failures]
+        console.print()
         console.print(f"[bold]Failures[/] ({len(shown)} of {len(summary.problems)} shown)")
         for result in shown:
             _print_failure(console, result)
