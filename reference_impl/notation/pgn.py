@@ -26,6 +26,7 @@ _SUFFIX_RE = re.compile(r"(!!|\?\?|!\?|\?!|!|\?)$")
 _TOKEN_RE = re.compile(
     r"""
     (?P<ws>\s+)
+  | (?P<escape>(?m:^%[^\n]*))
   | (?P<tag>\[[ \t]*(?P<tname>[A-Za-z0-9_+#=:-]+)[ \t]*"(?P<tval>(?:[^"\\\n]|\\.)*)"[ \t]*\])
   | (?P<badtag>\[[^\]\n]*\]?)
   | (?P<comment>\{[^}]*\})
@@ -149,10 +150,8 @@ class _Reader:
         text = self.text
         for m in _TOKEN_RE.finditer(text):
             kind, pos = m.lastgroup, m.start()
-            if kind == "ws":
+            if kind in ("ws", "escape"):  # escape lines: pgn:6
                 continue
-            if kind == "symbol" and pos > 0 and text[pos] == "%" and text[pos - 1] == "\n":
-                continue  # escape line (pgn:6); the rest of the line is one token
             if kind == "tag":
                 if self.in_movetext:
                     self.finish(pos, None)
@@ -210,6 +209,9 @@ class _Reader:
         elif kind == "open":
             if last is None:
                 self.error(pos, "variation '(' before any move")
+            elif self.pending:
+                last.comments.extend(self.pending)
+                self.pending = []
             variation: list[PgnMove] = []
             if last is not None:
                 last.variations.append(variation)
