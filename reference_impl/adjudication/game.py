@@ -105,7 +105,7 @@ class Game:
         self.moves: list[str] = []
         self.events: list[tuple[str, str]] = []
         self._keys: list[Hashable] = [rep.position_key(self.board, self.rules)]
-        self._dead_cache: dict[Hashable, str] = {}
+        self._dead_cache: dict[Hashable, bool] = {}
         self._end: _End | None = None
         self._offer: int | None = None
         self._touches: list[tuple[int, ...]] = []
@@ -177,7 +177,7 @@ class Game:
             return optional(self.rules, "termination", "stalemate"), board.is_stalemate()
         if name == "dead_position":
             entry = optional(self.rules, "termination", "dead_position")
-            return entry, entry is not None and self._dead(int(entry.get("node_limit") or 200000))
+            return entry, entry is not None and self._dead(int(entry.get("move_node_limit") or 0))
         if name == "fivefold_repetition":
             entry = optional(self.rules, "repetition", "automatic")
             return entry, entry is not None and rep.automatic_repetition(self._keys, entry)
@@ -189,8 +189,8 @@ class Game:
     def _dead(self, limit: int) -> bool:
         key = self._keys[-1]
         if key not in self._dead_cache:
-            self._dead_cache[key] = verdicts.is_dead(self.board, limit)
-        return self._dead_cache[key] == verdicts.CANNOT
+            self._dead_cache[key] = verdicts.is_dead_cheap(self.board, limit)
+        return self._dead_cache[key]
 
     def _automatic_end(self) -> _End | None:
         order = optional(self.rules, "termination", "precedence", "order") or list(AUTOMATIC)
@@ -233,10 +233,10 @@ class Game:
             raise GameEventError(f"{event}: touch-move ({cite}) allows only {need}")
         mover = self.board.turn
         clock = self.clock
-        if seconds is not None:
-            if clock is None:
-                raise GameEventError(f"{event}: a move time needs a time control")
-            clock = clock.spend(mover, round(seconds * 1000))
+        if seconds is not None and clock is None:
+            raise GameEventError(f"{event}: a move time needs a time control")
+        if clock is not None:  # a move without a time counts as instantaneous
+            clock = clock.spend(mover, round((seconds or 0) * 1000))
         text = self.board.uci(move)
         self.board.push(move)
         self.moves.append(text)

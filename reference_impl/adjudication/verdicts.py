@@ -3,10 +3,12 @@
 The questions "can this side still checkmate?" and "does this side have a forced
 win?" go to :mod:`reference_impl.adjudication.unwinnability`, imported lazily: while
 it is absent, or when its search hits the table's node limit, the answer is
-``"undetermined"`` and no ruling is built on it.
+``"undetermined"``. The exceptions that turn a loss into a draw (FIDE 5.1.2, 6.9,
+7.5.5) need a proof that the opponent cannot mate; when undetermined, the loss stands
+and the ruling carries a note saying so.
 
 A ruling is a :class:`Ruling`: the result from White's side (``"1-0"``, ``"0-1"``,
-``"1/2-1/2"``, or ``"*"`` when undetermined), a reason word and the article.
+``"1/2-1/2"``, ``"*"`` for no ruling), a reason word and the article.
 """
 
 from __future__ import annotations
@@ -66,6 +68,24 @@ def is_dead(board: Any, node_limit: int) -> str:
     return _tri(module.is_dead_position(board, node_limit=node_limit))
 
 
+def is_dead_cheap(board: Any, node_limit: int) -> bool:
+    """Dead, proven cheaply enough to ask after every move.
+
+    The static proof (no search) runs for both sides; only when it already shows one
+    side cannot mate does a search of ``node_limit`` moves try the other. True only
+    with a proof for both sides; a position this misses is simply not declared dead.
+    """
+    if _module() is None:
+        return False
+    static = [can_checkmate(board, color, 0) for color in (0, 1)]
+    if static == [CANNOT, CANNOT]:
+        return True
+    if static.count(CANNOT) == 1 and node_limit > 0:
+        other = static.index(CANNOT) ^ 1
+        return can_checkmate(board, other, node_limit) == CANNOT
+    return False
+
+
 def has_forced_win(board: Any, color: int, max_plies: int) -> bool | None:
     module = _module()
     if module is None:
@@ -99,8 +119,8 @@ def flag_fall(rules: Mapping[str, Any], board: Any, flagged: int) -> Ruling:
         answer = can_checkmate(board, 1 - flagged, int(entry.get("node_limit") or 200000))
         if answer == CANNOT:
             return Ruling(DRAW, "timeout_vs_insufficient", entry["cite"])
-        if answer == UNDETERMINED:
-            return Ruling(UNKNOWN, "timeout", entry["cite"], "helpmate search undetermined")
+        if answer == UNDETERMINED:  # the draw needs a proof; without one the loss stands
+            return Ruling(loss.result, "timeout", entry["cite"], "helpmate search undetermined")
         return loss
     if test == "material_table":
         row = _material_row(board, flagged, list(entry.get("material_draws") or ()))

@@ -1,0 +1,63 @@
+"""The adjudication kinds of the adapter protocol (v1): ``game_end``, ``timeout``,
+``dead_position``. Each takes a resolved ruleset (or its id) and returns the result
+object of the protocol; bad input raises an :class:`ArbiterError` subclass.
+
+* ``game_end`` reports only what ends a game by itself: ``reason`` is one of the
+  automatic ends or ``None``; rules of kind ``discretionary`` (US Chess 14K) are never
+  reported as ends. ``claimable`` lists the claims the player to move could make now
+  or with an intended move (FIDE 9.2.1, 9.3.1).
+* ``timeout`` answers FIDE 6.9 / US Chess 14E for the side whose flag fell; ``"*"``
+  when the helpmate search is undetermined at its node limit.
+* ``dead_position`` is true when neither side can checkmate (FIDE 5.2.2); an
+  undetermined search is an error, never a guess.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+from reference_impl.core import Board
+from reference_impl.errors import ArbiterError, GameEventError
+from reference_impl.rules.loader import load_ruleset
+
+from . import verdicts
+from .game import AUTOMATIC, Game
+from .tables import optional
+
+CLAIMS = ("threefold_repetition", "fifty_moves")
+_COLOURS = {"white": 0, "black": 1}
+
+
+def game_end(rules: Any, fen: str, moves: Sequence[str]) -> dict[str, Any]:
+    """``{"result", "reason", "claimable"}`` after ``moves`` from ``fen``."""
+    game = Game(rules, fen)
+    game.play(list(moves))
+    status = game.status()
+    if status.finished:
+        reason = status.reason if status.reason in AUTOMATIC else None
+        return {"result": status.result, "reason": reason, "claimable": []}
+    claimable = [c.claim for c in status.claims]
+    return {"result": "*", "reason": None, "claimable": [c for c in CLAIMS if c in claimable]}
+
+
+def timeout(rules: Any, fen: str, flagged: str) -> dict[str, Any]:
+    """``{"result"}`` when ``flagged`` (``"white"``/``"black"``) runs out of time."""
+    if flagged not in _COLOURS:
+        raise GameEventError(f"timeout: flagged must be 'white' or 'black', not {flagged!r}")
+    ruleset = load_ruleset(rules)
+    game = Game(ruleset, fen)
+    status = game.status()
+    if status.finished:  # checkmate, stalemate or dead position come first (6.9)
+        return {"result": status.result}
+    return {"result": verdicts.flag_fall(ruleset, game.board, _COLOURS[flagged]).result}
+
+
+def dead_position(rules: Any, fen: str) -> dict[str, Any]:
+    """``{"dead"}``: neither side can checkmate by any series of legal moves."""
+    ruleset = load_ruleset(rules)
+    board = Board.from_fen(fen, ruleset)
+    limit = int(optional(ruleset, "termination", "dead_position", "node_limit") or 200000)
+    answer = verdicts.is_dead(board, limit)
+    if answer == verdicts.UNDETERMINED:
+        raise ArbiterError(f"dead position undetermined for {fen!r} (node limit {limit})")
+    return {"dead": answer == verdicts.CANNOT}
