@@ -1,0 +1,320 @@
+"""``game_end`` fixtures: hand-built sequences judged by the Laws, per ruleset family.
+
+Each case states the expected verdict for the FIDE 2018/2023 family, for FIDE 2014
+and for US Chess 7 (where the text decides), written from the articles: checkmate,
+stalemate and dead positions end the game; threefold and fifty are claims (also with
+an intended move, FIDE 9.2.1/9.3.1); fivefold and seventy-five are automatic under
+FIDE (2014: five *consecutive alternate* moves); under US Chess 14K both are left to
+the director's discretion, so they are not automatic. The FIDE verdicts are checked
+against python-chess (``outcome()``, ``can_claim_*``); where python-chess differs
+from the Laws the fixture says which is right and is tagged ``python-chess-differs``.
+
+Run: ``python -m conformance.generate.game_end --data conformance/generate/data
+--out conformance/fixtures``.
+"""
+
+from __future__ import annotations
+
+import random
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import chess
+
+from .common import ORACLE, Fixture, OracleMismatch, fixture, main
+
+FIDE_NEW = ["fide-2023", "fide-2023-rapid", "fide-2023-blitz", "fide-2018"]
+FAMILIES: dict[str, list[str]] = {"fide": FIDE_NEW, "fide-2014": ["fide-2014"],
+                                  "uscf": ["uscf-7"], "uscf-blitz": ["uscf-7-blitz"],
+                                  "chess960": ["fide-2023-chess960"]}
+START = chess.STARTING_FEN
+SHUFFLE = "Nf3 Nf6 Ng1 Ng8"
+Verdict = tuple[str, str | None, tuple[str, ...]]
+ONGOING: Verdict = ("*", None, ())
+THREEFOLD: Verdict = ("*", None, ("threefold_repetition",))
+FIFTY: Verdict = ("*", None, ("fifty_moves",))
+BOTH: Verdict = ("*", None, ("threefold_repetition", "fifty_moves"))
+DRAW_DEAD: Verdict = ("1/2-1/2", "dead_position", ())
+FIVEFOLD: Verdict = ("1/2-1/2", "fivefold_repetition", ())
+SEVENTY_FIVE: Verdict = ("1/2-1/2", "seventy_five_moves", ())
+
+
+@dataclass(frozen=True)
+class Case:
+    """One sequence and its verdict per ruleset family (a missing family is omitted)."""
+
+    name: str
+    fen: str
+    san: str
+    description: str
+    verdicts: dict[str, Verdict]
+    cites: tuple[str, ...]
+    tags: tuple[str, ...] = ()
+    python_chess: str = ""  # non-empty: python-chess differs, and why the Laws win
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+def every(verdict: Verdict, uscf_blitz: bool = False, chess960: bool = True) -> dict[str, Verdict]:
+    """The same verdict under every family."""
+    out = {"fide": verdict, "fide-2014": verdict, "uscf": verdict}
+    if uscf_blitz:
+        out["uscf-blitz"] = verdict
+    if chess960:
+        out["chess960"] = verdict
+    return out
+
+
+CASES: list[Case] = [
+    Case("fools-mate", START, "f3 e5 g4 Qh4#", "Black mates on move 2",
+         every(("0-1", "checkmate", ()), uscf_blitz=True), ("fide-2023:5.1.1", "uscf-7:13A"),
+         ("checkmate",)),
+    Case("scholars-mate", START, "e4 e5 Bc4 Nc6 Qh5 Nf6 Qxf7#", "White mates on move 4",
+         every(("1-0", "checkmate", ()), uscf_blitz=True), ("fide-2023:5.1.1", "uscf-7:13A"),
+         ("checkmate",)),
+    Case("loyd-stalemate", START,
+         "e3 a5 Qh5 Ra6 Qxa5 h5 h4 Rah6 Qxc7 f6 Qxd7+ Kf7 Qxb7 Qd3 Qxb8 Qh7 Qxc8 Kg6 Qe6",
+         "the ten-move stalemate (S. Loyd)", every(("1/2-1/2", "stalemate", ()), uscf_blitz=True),
+         ("fide-2023:5.2.1", "uscf-7:14A"), ("stalemate",)),
+    Case("queen-stalemate", "7k/5Q2/8/8/8/8/8/K7 w - - 0 1", "Qg6", "Qg6 leaves Black no move",
+         every(("1/2-1/2", "stalemate", ()), uscf_blitz=True), ("fide-2023:5.2.1", "uscf-7:14A"),
+         ("stalemate",)),
+    Case("capture-to-k-v-k", "4k3/8/8/8/8/8/3q4/4K3 w - - 0 1", "Kxd2",
+         "the last capture leaves king against king", every(DRAW_DEAD),
+         ("fide-2023:5.2.2", "uscf-7:14D1"), ("dead-position", "insufficient-material")),
+    Case("capture-to-kb-v-k", "4k3/8/8/8/8/8/3n4/4KB2 w - - 0 1", "Kxd2",
+         "the capture leaves king and bishop against king", every(DRAW_DEAD),
+         ("fide-2023:5.2.2", "uscf-7:14D2"), ("dead-position", "insufficient-material")),
+    Case("capture-to-same-colour-bishops", "4k3/8/5b2/8/8/8/3n4/4K1B1 w - - 0 1", "Kxd2",
+         "bishops on squares of one colour remain", every(DRAW_DEAD),
+         ("fide-2023:5.2.2", "uscf-7:14D3"), ("dead-position", "insufficient-material")),
+    Case("opposite-bishops-live", "4k3/8/4b3/8/8/8/3n4/4K1B1 w - - 0 1", "Kxd2",
+         "bishops on opposite colours: not dead", every(ONGOING),
+         ("fide-2023:5.2.2",), ("insufficient-material",)),
+    Case("blocked-pawns-dead", "8/2k5/8/1p1p2p1/1P1P2P1/8/2K5/8 w - - 0 1", "",
+         "a locked pawn wall no king can pass: dead (labelled '--' in the unwinnability data)",
+         {"fide": DRAW_DEAD, "fide-2014": DRAW_DEAD, "chess960": DRAW_DEAD},
+         ("fide-2023:5.2.2",), ("dead-position", "blocked-pawns"),
+         python_chess="python-chess reports only material draws; FIDE 5.2.2 makes any "
+                      "position dead in which neither side can checkmate (labelled data)"),
+    Case("threefold-start", START, f"{SHUFFLE} {SHUFFLE}",
+         "the initial position for the third time (it counts as an occurrence)",
+         every(THREEFOLD), ("fide-2023:9.2.2", "fide-2023:9.2.3", "uscf-7:14C"),
+         ("threefold-repetition",)),
+    Case("threefold-intended-move", START, "Nf3 Nf6 Ng1 Ng8 Nf3 Nf6 Ng1",
+         "Black may claim by writing Ng8, which repeats the position a third time",
+         every(THREEFOLD), ("fide-2023:9.2.1", "uscf-7:14C"), ("threefold-repetition",)),
+    Case("twofold-only", START, SHUFFLE, "the initial position twice: no claim",
+         every(ONGOING), ("fide-2023:9.2",), ("threefold-repetition",)),
+    Case("threefold-ep-unavailable", START, "e4 e5 Nf3 Nf6 Ng1 Ng8 Nf3 Nf6 Ng1 Ng8",
+         "the e.p. square written after 1...e5 allows no capture, so the position "
+         "after 1...e5 occurs three times", every(THREEFOLD),
+         ("fide-2023:9.2.3", "fide-2023:9.2.3.1"), ("threefold-repetition",
+                                                     "repetition-en-passant")),
+    Case("threefold-ep-pinned", "8/8/8/8/4p3/8/R2P3k/K7 w - - 0 37",
+         "d4 Kh3 Ra3 Kh2 Ra2 Kh1 Ra3 Kh2 Ra2",
+         "the e.p. capture after d4 was illegal (pinned), so it does not count",
+         every(THREEFOLD), ("fide-2023:9.2.3.1",), ("threefold-repetition",
+                                                    "repetition-en-passant")),
+    Case("ep-first-position-differs", "4k3/8/8/8/3p4/8/4P3/4K1N1 w - - 0 1",
+         "e4 Kd7 Nf3 Ke8 Ng1 Kf7 Nh3 Ke8 Ng1",
+         "the same placement three times, but the first had a legal e.p. capture: only two "
+         "occurrences in law, and no move makes a third", every(ONGOING),
+         ("fide-2023:9.2.3.1",), ("threefold-repetition", "repetition-en-passant")),
+    Case("ep-first-position-then-third", "4k3/8/8/8/3p4/8/4P3/4K1N1 w - - 0 1",
+         "e4 Kd7 Nf3 Ke8 Ng1 Kf7 Nh3 Ke8 Ng1 Kd7 Nf3 Ke8 Ng1",
+         "after one more cycle the position without e.p. occurs a third time",
+         every(THREEFOLD), ("fide-2023:9.2.3.1",),
+         ("threefold-repetition", "repetition-en-passant")),
+    Case("ep-fivefold-needs-law", "4k3/8/8/8/3p4/8/4P3/4K1N1 w - - 0 1",
+         "e4 " + " ".join(["Kd7 Nf3 Ke8 Ng1"] * 4),
+         "five identical placements, the first with a legal e.p. capture: four in law, "
+         "so no automatic draw", every(THREEFOLD),
+         ("fide-2023:9.2.3.1", "fide-2023:9.6.1"), ("fivefold-repetition",
+                                                    "repetition-en-passant")),
+    Case("castling-rights-differ", START, "Nf3 Nf6 Rg1 Rg8 Rh1 Rh8 Rg1 Rg8 Rh1 Rh8",
+         "the rooks went back, but castling rights were lost: only two occurrences",
+         every(ONGOING), ("fide-2023:9.2.3.2",), ("repetition-castling",)),
+    Case("castling-rights-differ-third", START,
+         "Nf3 Nf6 Rg1 Rg8 Rh1 Rh8 Rg1 Rg8 Rh1 Rh8 Rg1 Rg8 Rh1 Rh8",
+         "without castling rights the position occurs a third time", every(THREEFOLD),
+         ("fide-2023:9.2.3.2",), ("repetition-castling", "threefold-repetition")),
+    Case("fivefold-consecutive", START, " ".join([SHUFFLE] * 4),
+         "the initial position five times in consecutive alternate moves",
+         {"fide": FIVEFOLD, "fide-2014": FIVEFOLD, "uscf": THREEFOLD, "chess960": FIVEFOLD},
+         ("fide-2023:9.6.1", "fide-2014:9.6.a", "uscf-7:14K1"),
+         ("fivefold-repetition", "discretionary")),
+    Case("fivefold-not-consecutive", START,
+         f"{SHUFFLE} {SHUFFLE} Nf3 Nf6 Nc3 Nc6 Nb1 Nb8 Ng1 Ng8 {SHUFFLE}",
+         "five occurrences with a longer cycle in between: fivefold since 2017, but not "
+         "'five consecutive alternate moves' (FIDE 2014, US Chess 14K1)",
+         {"fide": FIVEFOLD, "fide-2014": THREEFOLD, "uscf": THREEFOLD, "chess960": FIVEFOLD},
+         ("fide-2023:9.6.1", "fide-2014:9.6.a", "uscf-7:14K1"),
+         ("fivefold-repetition", "discretionary")),
+    Case("seventy-five", "7k/8/6K1/8/8/8/8/1Q6 w - - 149 150", "Qb7",
+         "the 75th move by each player without pawn move or capture",
+         {"fide": SEVENTY_FIVE, "fide-2014": SEVENTY_FIVE, "uscf": FIFTY,
+          "chess960": SEVENTY_FIVE},
+         ("fide-2023:9.6.2", "fide-2014:9.6.b", "uscf-7:14K2"),
+         ("seventy-five-moves", "discretionary")),
+    Case("mate-on-75th", "7k/8/6K1/8/8/8/8/1Q6 w - - 149 150", "Qb8#",
+         "checkmate on the move that completes 75 moves takes precedence",
+         every(("1-0", "checkmate", ()), uscf_blitz=True),
+         ("fide-2023:9.6.2", "fide-2023:5.1.1", "uscf-7:14K2"),
+         ("seventy-five-moves", "mate-beats-move-rule", "checkmate")),
+    Case("mate-on-50th", "7k/8/6K1/8/8/8/8/1Q6 w - - 99 150", "Qb8#",
+         "checkmate on the 100th ply ends the game before any fifty-move claim",
+         every(("1-0", "checkmate", ()), uscf_blitz=True), ("fide-2023:5.1.1", "fide-2023:9.3"),
+         ("fifty-moves", "mate-beats-move-rule", "checkmate")),
+    Case("fifty-completed", "8/7k/8/6R1/1r3B2/5K2/8/8 b - - 100 119", "",
+         "fifty moves by each player completed: the player to move may claim",
+         every(FIFTY), ("fide-2023:9.3.2", "uscf-7:14F1"), ("fifty-moves",)),
+    Case("fifty-intended-move", "6R1/7k/8/8/1r3B2/5K2/8/8 w - - 99 119", "",
+         "White may claim by writing a move that completes the fifty",
+         {"fide": FIFTY, "fide-2014": FIFTY, "chess960": FIFTY}, ("fide-2023:9.3.1",),
+         ("fifty-moves",)),
+    Case("fifty-not-yet", "6R1/7k/8/8/1r3B2/5K2/8/8 w - - 98 119", "",
+         "one ply short even with an intended move", every(ONGOING), ("fide-2023:9.3",),
+         ("fifty-moves",)),
+    Case("fifty-and-threefold", "4k3/8/8/8/8/8/8/4K1NR w - - 96 80",
+         "Nf3 Ke7 Ng1 Ke8 Nf3 Ke7 Ng1 Ke8",
+         "both a threefold repetition and fifty moves may be claimed", every(BOTH),
+         ("fide-2023:9.2.2", "fide-2023:9.3.2", "uscf-7:14C", "uscf-7:14F1"),
+         ("fifty-moves", "threefold-repetition")),
+    Case("fifty-reset-by-capture", "4k3/8/8/8/8/8/3q4/4K1NR w - - 99 80", "Kxd2",
+         "a capture on the 100th ply resets the count", every(ONGOING),
+         ("fide-2023:9.3",), ("fifty-moves",)),
+]
+
+
+def _outcome(board: chess.Board) -> Verdict:
+    """python-chess's verdict in the kind's vocabulary."""
+    reasons = {chess.Termination.CHECKMATE: "checkmate", chess.Termination.STALEMATE: "stalemate",
+               chess.Termination.INSUFFICIENT_MATERIAL: "dead_position",
+               chess.Termination.FIVEFOLD_REPETITION: "fivefold_repetition",
+               chess.Termination.SEVENTYFIVE_MOVES: "seventy_five_moves"}
+    outcome = board.outcome()
+    if outcome is not None:
+        return outcome.result(), reasons[outcome.termination], ()
+    claims = []
+    if board.can_claim_threefold_repetition():
+        claims.append("threefold_repetition")
+    if board.can_claim_fifty_moves():
+        claims.append("fifty_moves")
+    return "*", None, tuple(claims)
+
+
+def _as_result(verdict: Verdict) -> dict[str, Any]:
+    return {"result": verdict[0], "reason": verdict[1], "claimable": list(verdict[2])}
+
+
+def case_fixture(case: Case) -> Fixture:
+    """One fixture per case, cross-checked against python-chess for FIDE 2018/2023."""
+    board = chess.Board(case.fen)
+    moves = []
+    for san in case.san.split():
+        move = board.parse_san(san)
+        moves.append(move.uci())
+        board.push(move)
+    oracle = _outcome(board)
+    fide = case.verdicts["fide"]
+    if (oracle != fide) != bool(case.python_chess):
+        raise OracleMismatch(f"game.{case.name}: Laws {fide}, {ORACLE} {oracle}")
+    by_ruleset = {r: _as_result(v) for family, v in case.verdicts.items()
+                  for r in FAMILIES[family]}
+    rulesets = list(by_ruleset)
+    same = len({str(v) for v in by_ruleset.values()}) == 1
+    detail = ("Laws' text applied by hand; " + (
+        f"{ORACLE} outcome()/can_claim_* agree for FIDE 2018/2023" if not case.python_chess
+        else f"{ORACLE} says {oracle}: {case.python_chess}"))
+    return fixture(f"game.{case.name}", "game_end", case.description, rulesets,
+                   {"fen": case.fen, "moves": moves},
+                   expect=_as_result(fide) if same else None,
+                   expect_by_ruleset=None if same else by_ruleset,
+                   cites=case.cites, tags=set(case.tags) | {"hand-built"}
+                   | ({"python-chess-differs"} if case.python_chess else set()),
+                   method="laws+oracle" if not case.python_chess else "laws+labelled",
+                   detail=detail)
+
+
+#: How many random games to keep per python-chess termination.
+RANDOM_QUOTA = {"checkmate": 60, "stalemate": 30, "dead_position": 50,
+                "seventy_five_moves": 40, "fivefold_repetition": 0}  # fivefold: too rare
+
+
+def random_fixtures(seed: int = 70, games: int = 3000) -> list[Fixture]:
+    """Random games played until python-chess's ``outcome()`` ends them.
+
+    FIDE 2018/2023 take python-chess's verdict (it implements 5.1.1, 5.2.1, 9.6.1,
+    9.6.2 and a sound subset of 5.2.2). FIDE 2014 agrees except on fivefold (omitted
+    there); US Chess agrees on mate, stalemate and dead positions, while 14K leaves
+    fivefold and seventy-five moves to the director: "*" with the claims open.
+    """
+    rng = random.Random(seed)
+    kept: dict[str, int] = {k: 0 for k in RANDOM_QUOTA}
+    out = []
+    for game in range(games):
+        board = chess.Board()
+        while board.outcome() is None:
+            board.push(rng.choice(list(board.legal_moves)))
+        verdict = _outcome(board)
+        reason = str(verdict[1])
+        if kept[reason] >= RANDOM_QUOTA[reason]:
+            continue
+        kept[reason] += 1
+        moves = [m.uci() for m in board.move_stack]
+        castled = any(_replay_is_castling(board.move_stack))
+        fide = _as_result(verdict)
+        by_ruleset = {r: fide for r in FIDE_NEW}
+        if reason != "fivefold_repetition":
+            by_ruleset["fide-2014"] = fide
+        if reason in ("fivefold_repetition", "seventy_five_moves"):
+            claims = [name for name, ok in (
+                ("threefold_repetition", board.can_claim_threefold_repetition()),
+                ("fifty_moves", board.can_claim_fifty_moves())) if ok]
+            by_ruleset["uscf-7"] = {"result": "*", "reason": None, "claimable": claims}
+        else:
+            by_ruleset["uscf-7"] = fide
+        if not castled:
+            by_ruleset["fide-2023-chess960"] = fide
+        same = len({str(v) for v in by_ruleset.values()}) == 1
+        cites = {"checkmate": ["fide-2023:5.1.1", "uscf-7:13A"],
+                 "stalemate": ["fide-2023:5.2.1", "uscf-7:14A"],
+                 "dead_position": ["fide-2023:5.2.2", "uscf-7:14D"],
+                 "seventy_five_moves": ["fide-2023:9.6.2", "fide-2014:9.6.b", "uscf-7:14K2"],
+                 "fivefold_repetition": ["fide-2023:9.6.1", "uscf-7:14K1"]}[reason]
+        tags = {"random", {"checkmate": "checkmate", "stalemate": "stalemate",
+                           "dead_position": "dead-position",
+                           "seventy_five_moves": "seventy-five-moves",
+                           "fivefold_repetition": "fivefold-repetition"}[reason]}
+        out.append(fixture(
+            f"game.random.s{seed}-{game:04d}", "game_end",
+            f"random game of {len(moves)} plies ending by {reason}", list(by_ruleset),
+            {"fen": chess.STARTING_FEN, "moves": moves},
+            expect=fide if same else None, expect_by_ruleset=None if same else by_ruleset,
+            cites=cites, tags=tags, method="oracle+laws",
+            detail=f"{ORACLE} outcome() for FIDE 2018/2023; other rulesets by hand from "
+                   "their articles (2014 fivefold omitted; US Chess 14K not automatic)"))
+        if all(kept[k] >= q for k, q in RANDOM_QUOTA.items()):
+            break
+    return out
+
+
+def _replay_is_castling(moves: list[chess.Move]) -> list[bool]:
+    board = chess.Board()
+    flags = []
+    for move in moves:
+        flags.append(board.is_castling(move))
+        board.push(move)
+    return flags
+
+
+def build(data: Path) -> dict[str, list[Fixture]]:
+    """game_end fixtures: hand-built cases and random games."""
+    del data
+    return {"game_end.jsonl": [case_fixture(case) for case in CASES] + random_fixtures()}
+
+
+if __name__ == "__main__":
+    sys.exit(main("game_end", build))
