@@ -33,7 +33,7 @@ class Config:
     max_fail: int | None = None
     jobs: int = 1
     validate_protocol: bool = False
-    validate_fixtures: bool = True
+    validate_fixtures: bool = False
     argv: list[str] = field(default_factory=list)
 
 

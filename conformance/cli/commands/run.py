@@ -89,6 +89,7 @@ class _RunGroup(click.Group):
 @click.option("--junit", default=None, type=click.Path(), help="also write JUnit XML here")
 @click.option("--html", default=None, type=click.Path(), help="also write an HTML report here")
 @click.option("--validate-protocol", is_flag=True, help="check every adapter message against its schema")
+@click.option("--validate-fixtures", is_flag=True, help="check every fixture against fixture.schema.json (slow)")
 @click.option("--no-progress", is_flag=True, help="no progress bar")
 @click.option("-q", "--quiet", is_flag=True, help="no terminal summary")
 @click.pass_context
@@ -96,14 +97,14 @@ def command(ctx: click.Context, adapter: str, fixture_paths: tuple[str, ...], ki
             ruleset: tuple[str, ...], tag: tuple[str, ...], ids: tuple[str, ...], cite: tuple[str, ...],
             xfail_files: tuple[str, ...], jobs: int, shard: str | None, timeout: float | None,
             fail_fast: bool, max_fail: int | None, report: str, junit: str | None, html: str | None,
-            validate_protocol: bool, no_progress: bool, quiet: bool) -> None:
+            validate_protocol: bool, validate_fixtures: bool, no_progress: bool, quiet: bool) -> None:
     """Run the fixture corpus against an implementation and report its compliance."""
     if ctx.invoked_subcommand is not None or ctx.meta.get("arbiter_merge"):
         return
     selection = Selection(list(kind), list(ruleset), list(tag), list(ids), list(cite),
                           parse_shard(shard) if shard else None)
     config = Config(adapter, list(fixture_paths), selection, list(xfail_files), timeout,
-                    fail_fast, max_fail, jobs, validate_protocol, argv=sys.argv[1:])
+                    fail_fast, max_fail, jobs, validate_protocol, validate_fixtures, argv=sys.argv[1:])
     the_plan = plan(config)
     if not the_plan.cases:
         from reference_impl.errors import UsageError
