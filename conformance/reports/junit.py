@@ -8,8 +8,9 @@ Status mapping (CI tools know only pass, failure, error and skipped):
 ``xpassed``     ``<failure type="xpassed">`` (an expected failure passed)
 ``errored``     ``<error type="errored">``
 ``skipped``     ``<skipped type="skipped">``
-``unsupported`` ``<skipped type="unsupported">``
 ``xfailed``     ``<skipped type="xfailed">`` (as pytest reports expected failures)
+``unsupported`` no testcase: never sent, since the implementation did not claim
+                it; counted in the suite property ``unsupported``
 ==============  ====================================================
 
 The adapter and run metadata go into ``<properties>`` of every suite.
@@ -33,7 +34,6 @@ ELEMENT_BY_STATUS: dict[str, tuple[str, str] | None] = {
     "xpassed": ("failure", "failures"),
     "errored": ("error", "errors"),
     "skipped": ("skipped", "skipped"),
-    "unsupported": ("skipped", "skipped"),
     "xfailed": ("skipped", "skipped"),
 }
 #: header fields copied into each suite's properties
@@ -67,7 +67,8 @@ def _run_properties(header: Mapping[str, Any]) -> list[tuple[str, object]]:
 
 
 def _detail(result: Mapping[str, Any]) -> str:
-    return (f"input:    {compact(result.get('input'))}\n"
+    return (f"cites:    {', '.join(str(c) for c in result.get('cites') or ()) or '-'}\n"
+            f"input:    {compact(result.get('input'))}\n"
             f"expected: {compact(result.get('expect'))}\n"
             f"actual:   {compact(result.get('actual'))}\n")
 
@@ -81,8 +82,6 @@ def _testcase(suite: ET.Element, result: Mapping[str, Any]) -> str | None:
         classname=_clean(f"arbiter.{result.get('kind')}"),
         time=f"{seconds:.6f}",
     )
-    _properties(case, [("ruleset", result.get("ruleset"))]
-                + [("cite", cite) for cite in result.get("cites") or ()])
     status = str(result.get("status"))
     element = ELEMENT_BY_STATUS.get(status, ("error", "errors"))
     if element is None:
@@ -105,13 +104,17 @@ def build(records: Iterable[Record]) -> ET.Element:
     for result in summary.results:
         by_kind.setdefault(str(result.get("kind")), []).append(result)
     for kind in sorted(by_kind):
+        tests = [r for r in by_kind[kind] if r.get("status") != "unsupported"]
+        if not tests:
+            continue
         suite = ET.SubElement(root, "testsuite", name=_clean(kind))
         if summary.header.get("started"):
             suite.set("timestamp", _clean(summary.header["started"]))
-        _properties(suite, _run_properties(summary.header))
+        _properties(suite, _run_properties(summary.header)
+                    + [("unsupported", len(by_kind[kind]) - len(tests))])
         counts = dict.fromkeys(("tests", "failures", "errors", "skipped"), 0)
         seconds = 0.0
-        for result in by_kind[kind]:
+        for result in tests:
             counter = _testcase(suite, result)
             counts["tests"] += 1
             if counter is not None:

@@ -107,6 +107,13 @@ def _natural_key(text: str) -> tuple[tuple[int, int, str], ...]:
                  for p in re.split(r"[.:]", text))
 
 
+def _group(groups: dict[str, Tally], name: str) -> Tally:
+    tally = groups.get(name)
+    if tally is None:
+        tally = groups[name] = Tally()
+    return tally
+
+
 def summarize(records: Iterable[Record]) -> Summary:
     """Aggregate a report's records; result records keep their original order."""
     header: dict[str, Any] = {}
@@ -127,10 +134,10 @@ def summarize(records: Iterable[Record]) -> Summary:
             results.append(result)
             status = str(result.get("status"))
             overall.add(status)
-            by_kind.setdefault(str(result.get("kind")), Tally()).add(status)
-            by_ruleset.setdefault(str(result.get("ruleset")), Tally()).add(status)
+            _group(by_kind, str(result.get("kind"))).add(status)
+            _group(by_ruleset, str(result.get("ruleset"))).add(status)
             for cite in result.get("cites") or ():
-                by_article.setdefault(str(cite), Tally()).add(status)
+                _group(by_article, str(cite)).add(status)
     return Summary(
         header=header,
         footer=footer,
