@@ -12,6 +12,7 @@ other tags in ASCII order, movetext wrapped below 80 characters (pgn:4.3, pgn:8.
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Iterator
@@ -104,6 +105,7 @@ class _Reader:
 
     def __init__(self, text: str) -> None:
         self.text = text
+        self.newlines = [m.start() for m in re.finditer("\n", text)]
         self.games: list[PgnGame] = []
         self.game: PgnGame | None = None
         self.stack: list[list[PgnMove]] = []
@@ -111,7 +113,7 @@ class _Reader:
         self.in_movetext = False
 
     def line_of(self, pos: int) -> int:
-        return self.text.count("\n", 0, pos) + 1
+        return bisect_right(self.newlines, pos) + 1
 
     def start(self, pos: int) -> PgnGame:
         game = PgnGame(index=len(self.games) + 1, line=self.line_of(pos))

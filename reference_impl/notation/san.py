@@ -72,6 +72,20 @@ def _all_marks(kind: str) -> tuple[str, ...]:
     return tuple(sorted(values, key=len, reverse=True))
 
 
+def is_castling(board: Any, move: Any) -> bool:
+    """Castling is stored as the king taking its own rook (see the Board API)."""
+    target = board.piece_at(move.to_square)
+    return target is not None and target.color == board.turn
+
+
+def is_capture(board: Any, move: Any) -> bool:
+    """An enemy piece on the destination, or the en passant square reached by a pawn."""
+    target = board.piece_at(move.to_square)
+    if target is not None:
+        return target.color != board.turn
+    return move.to_square == board.ep_square and board.tables.by_name[board.piece_at(move.from_square).name] == board.tables.pawn
+
+
 def _letter(name: str, language: str, board: Any, color: int) -> str:
     letters = piece_letters(language)
     if name in letters:
@@ -89,9 +103,9 @@ def check_suffix(board: Any, move: Any) -> str:
     marks = _marks()
     board.push(move)
     try:
-        if board.is_checkmate():
-            return marks["mate"][0]
-        return marks["check"][0] if board.is_check() else ""
+        if not board.is_check():
+            return ""
+        return marks["mate"][0] if board.is_checkmate() else marks["check"][0]
     finally:
         board.pop()
 
@@ -102,8 +116,8 @@ def _disambiguation(board: Any, move: Any, name: str, legal: list[Any]) -> str:
         for m in legal
         if m.to_square == move.to_square
         and m.from_square != move.from_square
-        and not board.is_castling(m)
         and board.piece_at(m.from_square).name == name
+        and not (name == "king" and is_castling(board, m))
     ]
     if not others:
         return ""
@@ -122,12 +136,12 @@ def to_san(board: Any, move: Any, *, language: str = "en", figurine: bool = Fals
         raise NotationError(str(move), "illegal", f"not a legal move in {board.fen()}")
     marks = _marks()
     mark = check_suffix(board, move) if suffix else ""
-    if board.is_castling(move):
+    if is_castling(board, move):
         return marks["castling"][castling_side(board, move)] + mark
     piece = board.piece_at(move.from_square)
     names = "abcdefgh"
     to = names[move.to_square & 7] + str((move.to_square >> 3) + 1)
-    capture = marks["capture"][0] if board.is_capture(move) else ""
+    capture = marks["capture"][0] if is_capture(board, move) else ""
 
     def letter(name: str, color: int) -> str:
         return figurines(color)[name] if figurine else _letter(name, language, board, color)
@@ -238,20 +252,27 @@ def parse_san(board: Any, text: str, *, lenient: bool = False, language: str = "
     return read_san(board, text, lenient=lenient, language=language, figurine=figurine).move
 
 
-def _castling(board: Any, work: str, used: list[str], original: str) -> Any | None:
+@lru_cache(maxsize=None)
+def _castling_forms() -> dict[str, tuple[str, str | None]]:
+    """Every castling string of every tradition -> (side, leniency or None)."""
     forms: dict[str, tuple[str, str | None]] = {}
     for tradition in table("marks")["traditions"].values():
         for side, form in tradition["castling"].items():
             leniency = None if form == _marks()["castling"][side] else "zero_castling"
             forms.setdefault(form, (side, leniency))
             forms.setdefault(form.lower(), (side, "lowercase_castling"))
+    return forms
+
+
+def _castling(board: Any, work: str, used: list[str], original: str) -> Any | None:
+    forms = _castling_forms()
     if work not in forms:
         return None
     side, leniency = forms[work]
     if leniency:
         used.append(leniency)
     for move in board.legal_moves():
-        if board.is_castling(move) and castling_side(board, move) == side:
+        if is_castling(board, move) and castling_side(board, move) == side:
             return move
     raise NotationError(original, "illegal", f"no legal {side.replace('_', '-')} castling in {board.fen()}")
 
@@ -276,11 +297,12 @@ def _piece_move(board: Any, work: str, used: list[str], original: str) -> Any:
     ff, fr, sep = m.group("ff"), m.group("fr"), m.group("sep")
     candidates = [
         mv for mv in board.legal_moves()
-        if mv.to_square == to and not board.is_castling(mv)
-        and board.piece_at(mv.from_square).name == name
+        if mv.to_square == to
         and (ff is None or "abcdefgh"[mv.from_square & 7] == ff)
         and (fr is None or str((mv.from_square >> 3) + 1) == fr)
         and (mv.promotion or None) == promo
+        and board.piece_at(mv.from_square).name == name
+        and not (name == "king" and is_castling(board, mv))
     ]
     if not candidates:
         raise NotationError(original, "illegal", f"no legal move fits in {board.fen()}")
@@ -288,7 +310,7 @@ def _piece_move(board: Any, work: str, used: list[str], original: str) -> Any:
         shown = ", ".join(to_san(board, c) for c in candidates)
         raise NotationError(original, "ambiguous", f"fits {len(candidates)} legal moves ({shown})")
     move = candidates[0]
-    capture = board.is_capture(move)
+    capture = is_capture(board, move)
     if sep == "x" and not capture:
         used.append("extra_capture_mark")
     if capture and sep != "x":
