@@ -73,6 +73,18 @@ def test_errors_name_the_game_the_move_number_and_the_reason(games: list[PgnGame
     assert any("inside a variation" in str(e) and "game 3" in str(e) for e in games[2].errors)
 
 
+def test_syntax_errors_name_the_last_move_read() -> None:
+    game = next(read_games('[Event "a"]\n1. e4 e5 2. Nf3 ) Nc6 *\n'))
+    assert [str(e) for e in game.errors] == ["PGN game 1, line 2, move after 2. Nf3: ')' without an open variation"]
+
+
+def test_pgn_9_6_1_time_controls_are_accepted() -> None:
+    from reference_impl.notation.pgn import tag_problems
+
+    for control in ("40/7200:3600", "300+5", "*180", "?", "-", "40/9000:1800+30"):
+        assert tag_problems({"TimeControl": control}) == []
+
+
 def test_pgn_9_7_setup_fen_and_move_numbers_from_the_position(games: list[PgnGame]) -> None:
     game = games[3]
     assert game.fen == "4k3/8/8/8/8/8/4P3/4K3 b - - 0 40"
@@ -90,6 +102,10 @@ def test_pgn_9_7_setup_fen_and_move_numbers_from_the_position(games: list[PgnGam
         ('[Event "a"]\n1. e4 e5\n', "without a result"),
         ('[Event "a"\n1. e4 *\n', "malformed tag"),
         ('[Event "a"]\n[Result "1-0"]\n1. e4 0-1\n', "differs from the Result tag"),
+        ('[Event "a"]\n[SetUp "1"]\n1. e4 *\n', "without a FEN tag"),
+        ('[Event "a"]\n[Termination "bored"]\n1. e4 *\n', "Termination tag"),
+        ('[Event "a"]\n[TimeControl "40 moves in 2h"]\n1. e4 *\n', "TimeControl tag"),
+        ('[Event "a"]\n[Result "2-0"]\n1. e4 *\n', "Result tag"),
     ],
 )
 def test_malformed_constructs_are_reported_and_the_next_game_still_read(text: str, reason: str) -> None:

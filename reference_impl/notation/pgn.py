@@ -126,6 +126,9 @@ class _Reader:
 
     def error(self, pos: int, reason: str, move: str | None = None) -> None:
         game = self.current(pos)
+        if move is None and game.moves:
+            last = len(game.moves) - 1
+            move = f"after {game.move_label(last)} {game.moves[last].text}"
         game.errors.append(PgnError(game.index, reason, move=move, line=self.line_of(pos)))
 
     def finish(self, pos: int, result: str | None) -> None:
@@ -137,6 +140,8 @@ class _Reader:
         if self.pending:
             target = game.moves[-1].comments if game.moves else game.comment
             target.extend(self.pending)
+        for reason in tag_problems(game.tags):
+            game.errors.append(PgnError(game.index, reason, line=game.line))
         game.result = result
         if result is None:
             self.error(pos, "movetext ends without a result (1-0, 0-1, 1/2-1/2 or *)")
@@ -257,6 +262,29 @@ class _Reader:
                 move.comments_before.extend(self.pending)
             self.pending = []
         self.stack[-1].append(move)
+
+
+_TIME_CONTROL_FIELD = re.compile(r"\?|-|\d+/\d+|\d+(?:\+\d+)?|\*\d+")
+
+
+def tag_problems(tags: dict[str, str]) -> list[str]:
+    """What is wrong with the tags the standard constrains (pgn:8.1.1.7, 9.6.1, 9.7, 9.8.1)."""
+    problems = []
+    supplemental = table("pgn")["supplemental"]
+    if "Result" in tags and tags["Result"] not in RESULT_TOKENS:
+        problems.append(f"Result tag {tags['Result']!r} is not 1-0, 0-1, 1/2-1/2 or *")
+    setup = tags.get("SetUp")
+    if setup is not None and setup not in supplemental["SetUp"]["values"]:
+        problems.append(f"SetUp tag {setup!r} is not 0 or 1")
+    if setup == "1" and "FEN" not in tags:
+        problems.append("SetUp tag 1 without a FEN tag")
+    termination = tags.get("Termination")
+    if termination is not None and termination.lower() not in supplemental["Termination"]["values"]:
+        problems.append(f"Termination tag {termination!r} is not one of: {', '.join(supplemental['Termination']['values'])}")
+    control = tags.get("TimeControl")
+    if control is not None and not all(_TIME_CONTROL_FIELD.fullmatch(f) for f in control.split(":")):
+        problems.append(f"TimeControl tag {control!r} is malformed (pgn:9.6.1: 40/7200:3600, 300+5, *180, ?, -)")
+    return problems
 
 
 def read_games(text: str) -> Iterator[PgnGame]:
