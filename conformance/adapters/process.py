@@ -60,6 +60,7 @@ class ProcessAdapter(Adapter):
         line_limit: int = LINE_LIMIT,
         validate: bool = False,
         env: dict[str, str] | None = None,
+        start_timeout: float = START_TIMEOUT,
     ) -> None:
         self.argv = shlex.split(command) if isinstance(command, str) else list(command)
         if not self.argv:
@@ -69,6 +70,7 @@ class ProcessAdapter(Adapter):
         self.line_limit = line_limit
         self.validate = validate
         self.env = env
+        self.start_timeout = start_timeout
         self.info: StartInfo | None = None
         self.restarts = 0
         self._proc: subprocess.Popen[bytes] | None = None
@@ -102,7 +104,7 @@ class ProcessAdapter(Adapter):
         if proc.poll() is None:
             try:
                 self._send({"cmd": "stop"})
-                self._read_line(time.monotonic() + STOP_TIMEOUT)
+                self._read_line(time.monotonic() + STOP_TIMEOUT, STOP_TIMEOUT)
                 proc.wait(timeout=STOP_TIMEOUT)
             except (AdapterFault, subprocess.TimeoutExpired, OSError):
                 pass
@@ -117,7 +119,7 @@ class ProcessAdapter(Adapter):
         try:
             self._send({"cmd": "run", "id": request_id, "kind": kind, "ruleset": ruleset, "input": input})
             deadline = time.monotonic() + self.timeout if self.timeout else None
-            line = self._read_line(deadline)
+            line = self._read_line(deadline, self.timeout)
             answer = self._decode(line)
             got = answer.get("id")
             if got != request_id:
@@ -182,7 +184,7 @@ class ProcessAdapter(Adapter):
         threading.Thread(target=self._drain_stderr, args=(self._proc,), daemon=True).start()
         try:
             self._send({"cmd": "start", "protocol": PROTOCOL_VERSION})
-            answer = self._decode(self._read_line(time.monotonic() + START_TIMEOUT))
+            answer = self._decode(self._read_line(time.monotonic() + self.start_timeout, self.start_timeout))
             if self.validate:
                 _validate("start-answer", answer)
             info = _start_info(answer)
@@ -251,7 +253,7 @@ class ProcessAdapter(Adapter):
         except (BrokenPipeError, ConnectionResetError, OSError):
             raise AdapterFault(self._death("exited before reading the request")) from None
 
-    def _read_line(self, deadline: float | None) -> bytes:
+    def _read_line(self, deadline: float | None, seconds: float | None = None) -> bytes:
         proc = self._proc
         assert proc is not None and proc.stdout is not None
         fd = proc.stdout.fileno()
@@ -271,16 +273,13 @@ class ProcessAdapter(Adapter):
                     raise AdapterFault(f"wrote more than {self.line_limit} bytes without a newline (line limit)")
                 remaining = None if deadline is None else deadline - time.monotonic()
                 if remaining is not None and remaining <= 0:
-                    raise AdapterFault(f"no answer within {self._timeout_text(deadline)} (timed out)")
+                    raise AdapterFault(f"no answer within {seconds or 0:g} s (timed out)")
                 if not selector.select(remaining):
                     continue
                 chunk = os.read(fd, 1 << 16)
                 if not chunk:
                     raise AdapterFault(self._death("exited without answering"))
                 self._buffer += chunk
-
-    def _timeout_text(self, deadline: float | None) -> str:
-        return f"{self.timeout:g} s" if self.timeout else "the time limit"
 
     def _death(self, what: str) -> str:
         proc = self._proc

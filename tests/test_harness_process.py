@@ -1,0 +1,163 @@
+"""The cmd: adapter against a fake program that misbehaves on request (tests/adapters/fake.py).
+
+Each misbehaviour must give its own fixture a clear ``errored`` verdict, the program
+must be killed and restarted (``start`` replayed: the fake refuses runs before start),
+and every other fixture must keep its correct result. The expectations follow from
+the fake's documented behaviour: it answers ``nodes = input.answer``.
+"""
+
+from __future__ import annotations
+
+import shlex
+import sys
+from pathlib import Path
+
+import pytest
+
+from conformance.adapters.base import AdapterStartError
+from conformance.adapters.process import ProcessAdapter
+from conformance.harness.select import Selection
+from conformance.harness.session import Config, execute, plan
+
+HERE = Path(__file__).parent
+FAKE = HERE / "adapters" / "fake.py"
+FIXTURES = HERE / "data" / "harness" / "fake.jsonl"
+
+
+def fake_spec(*options: str) -> str:
+    return "cmd:" + shlex.join([sys.executable, str(FAKE), *options])
+
+
+@pytest.fixture(scope="module")
+def fake_run() -> dict[str, dict]:
+    config = Config(adapter=fake_spec(), fixtures=[str(FIXTURES)], timeout=1.0)
+    found = execute(config, plan(config), lambda record: None)
+    assert found[0]["type"] == "header" and found[-1]["type"] == "footer"
+    return {r["id"]: r for r in found if r["type"] == "result"}
+
+
+@pytest.mark.parametrize(
+    "fixture_id, words",
+    [
+        ("fake.01.crash", ["exited without answering", "exit status 7", "crashing on purpose", "restarted"]),
+        ("fake.03.hang", ["no answer within 1 s", "timed out", "restarted"]),
+        ("fake.05.garbage", ["not JSON", "Segmentation fault"]),
+        ("fake.07.wrong-id", ["answered with id 'bogus'"]),
+        ("fake.09.twice", ["more than one line"]),
+        ("fake.13.flood", ["line limit"]),
+        ("fake.17.error", ["adapter reported an error", "division by zero"]),
+        ("fake.18.not-object", ["'result' is not an object"]),
+    ],
+)
+def test_misbehaviour_gets_a_clear_errored_verdict(fake_run: dict, fixture_id: str, words: list[str]) -> None:
+    record = fake_run[fixture_id]
+    assert record["status"] == "errored"
+    for word in words:
+        assert word in record["message"]
+    assert record["actual"] is None
+
+
+def test_every_well_behaved_fixture_still_passes_after_restarts(fake_run: dict) -> None:
+    good = [r for i, r in fake_run.items() if i.endswith(".good")]
+    assert len(good) == 9
+    assert all(r["status"] == "passed" and r["actual"] == {"nodes": 3} for r in good)
+
+
+def test_run_completes_with_every_fixture_reported(fake_run: dict) -> None:
+    lines = FIXTURES.read_text().splitlines()
+    assert len(fake_run) == len(lines) == 20
+
+
+def test_late_second_answer_is_discarded_and_next_fixture_retried(fake_run: dict) -> None:
+    assert fake_run["fake.11.late-twice"]["status"] == "passed"
+    assert fake_run["fake.12.good"]["status"] == "passed"
+
+
+def test_stderr_flood_does_not_block_the_adapter(fake_run: dict) -> None:
+    assert fake_run["fake.15.stderr-flood"]["status"] == "passed"
+
+
+def test_skipped_answer_is_skipped_with_reason(fake_run: dict) -> None:
+    assert fake_run["fake.16.skip"]["status"] == "skipped"
+    assert fake_run["fake.16.skip"]["message"] == "not today"
+
+
+def test_hang_is_cut_at_the_timeout(fake_run: dict) -> None:
+    assert 900 <= fake_run["fake.03.hang"]["duration_ms"] < 10_000
+
+
+@pytest.mark.parametrize(
+    "mode, words",
+    [
+        ("exit", "exit status 2"),
+        ("protocol2", "speaks protocol 2"),
+        ("garbage", "not JSON"),
+        ("refuse", "licence expired"),
+    ],
+)
+def test_start_failure_raises_adapter_start_error(mode: str, words: str) -> None:
+    adapter = ProcessAdapter([sys.executable, str(FAKE), "--start", mode])
+    with pytest.raises(AdapterStartError, match=words) as caught:
+        adapter.start()
+    assert caught.value.exit_code == 3
+
+
+def test_start_hang_times_out() -> None:
+    adapter = ProcessAdapter([sys.executable, str(FAKE), "--start", "hang"], start_timeout=0.5)
+    with pytest.raises(AdapterStartError, match="timed out"):
+        adapter.start()
+
+
+def test_missing_program_is_a_start_error() -> None:
+    with pytest.raises(AdapterStartError, match="cannot start"):
+        ProcessAdapter(["/definitely/not/here"]).start()
+
+
+def test_program_that_cannot_restart_marks_later_fixtures_errored(tmp_path: Path) -> None:
+    marker = tmp_path / "started-once"
+    script = tmp_path / "once.py"
+    script.write_text(
+        "import json, os, sys\n"
+        f"marker = {str(marker)!r}\n"
+        "if os.path.exists(marker):\n    sys.exit(1)\n"
+        "open(marker, 'w').close()\n"
+        "for line in sys.stdin:\n"
+        "    m = json.loads(line)\n"
+        "    if m['cmd'] == 'start':\n"
+        "        print(json.dumps({'ok': True, 'protocol': 1, 'implementation': {'name': 'once', 'version': '1'},"
+        " 'capabilities': ['perft'], 'rulesets': ['*']}), flush=True)\n"
+        "    else:\n        sys.exit(5)\n"
+    )
+    adapter = ProcessAdapter([sys.executable, str(script)], timeout=2)
+    adapter.start()
+    messages = []
+    for _ in range(5):
+        with pytest.raises(Exception) as caught:
+            adapter.run("perft", "fide-2023", {"fen": "x", "depth": 1})
+        messages.append(str(caught.value))
+    adapter.stop()
+    assert "exited without answering" in messages[0]
+    assert all("could not be restarted" in m for m in messages[1:4])
+    assert "adapter is down" in messages[4]
+
+
+def test_stop_ends_the_program() -> None:
+    adapter = ProcessAdapter([sys.executable, str(FAKE)])
+    adapter.start()
+    proc = adapter._proc
+    assert proc is not None
+    adapter.stop()
+    assert proc.poll() is not None
+
+
+def test_unsupported_kind_is_never_sent(tmp_path: Path) -> None:
+    fixture = tmp_path / "f.jsonl"
+    fixture.write_text(
+        '{"id": "u.legal", "kind": "legal_moves", "rulesets": ["fide-2023"], '
+        '"input": {"fen": "8/8/8/8/8/8/8/K6k w - - 0 1", "act": "crash"}, "expect": {"moves": []}}\n'
+    )
+    config = Config(adapter=fake_spec(), fixtures=[str(fixture)], selection=Selection())
+    found = execute(config, plan(config), lambda record: None)
+    result = found[1]
+    assert result["status"] == "unsupported"
+    assert "legal_moves" in result["message"]
