@@ -87,10 +87,11 @@ def is_dead_cheap(board: Any, node_limit: int) -> bool:
 
 
 def has_forced_win(board: Any, color: int, max_plies: int) -> bool | None:
-    module = _module()
-    if module is None:
+    """US Chess 14E "forced win": a forced mate within ``max_plies``; ``None`` if unknown."""
+    search = getattr(_module(), "has_forced_win", None)
+    if search is None:
         return None
-    return module.has_forced_win(board, color, max_plies=max_plies)
+    return search(board, color, max_plies=max_plies)
 
 
 def material(board: Any, color: int) -> dict[str, int]:
@@ -119,8 +120,10 @@ def flag_fall(rules: Mapping[str, Any], board: Any, flagged: int) -> Ruling:
         answer = can_checkmate(board, 1 - flagged, int(entry.get("node_limit") or 200000))
         if answer == CANNOT:
             return Ruling(DRAW, "timeout_vs_insufficient", entry["cite"])
-        if answer == UNDETERMINED:  # the draw needs a proof; without one the loss stands
-            return Ruling(loss.result, "timeout", entry["cite"], "helpmate search undetermined")
+        if answer == UNDETERMINED:
+            if entry.get("if_undetermined", "loss") == "loss":
+                return Ruling(loss.result, "timeout", entry["cite"], "helpmate search undetermined; the loss stands")
+            return Ruling(UNKNOWN, "timeout", entry["cite"], "helpmate search undetermined")
         return loss
     if test == "material_table":
         row = _material_row(board, flagged, list(entry.get("material_draws") or ()))

@@ -1,0 +1,120 @@
+"""Flag fall: FIDE 6.9 (a helpmate test) against US Chess 14E (a material table), the
+ends that come first, and both flags down (FIDE Guidelines III.3.1, US Chess 14G).
+
+Expectations come from the article texts and the digest's worked examples
+(K+N v K+N: FIDE loss, US draw; K+N+N v K: FIDE loss, US draw unless the flagging side
+has a pawn). python-chess's timeout rule is ``has_insufficient_material`` of the
+opponent, a material count; where it and 6.9 differ the test says why 6.9 is right.
+"""
+
+from __future__ import annotations
+
+import chess
+import pytest
+
+from reference_impl.adjudication.api import timeout
+from reference_impl.adjudication.game import Game
+from reference_impl.errors import GameEventError
+
+KN_KN = "8/8/4k3/8/2n5/3NK3/8/8 w - - 0 60"
+LONE_K_V_KQR = "8/8/4k3/8/8/2QRK3/8/8 w - - 0 60"
+KNN_V_K = "8/8/4k3/8/8/2NNK3/8/8 w - - 0 60"
+KNN_V_KP = "8/4p3/4k3/8/8/2NNK3/8/8 w - - 0 60"
+KB_V_KP = "8/8/4k3/4p3/8/3BK3/8/8 w - - 0 60"
+# Labelled positions (CHA test vectors, tests/data/unwinnability/labelled.txt): the side
+# with the queen cannot mate because every line is forced - yet python-chess counts
+# the queen as mating material.
+FORCED = [
+    ("8/8/8/3P2p1/PQ3p2/6kP/6P1/2q4K w - - 0 1", "black"),   # labelled -B: White cannot mate
+    ("8/8/7p/p5p1/P1pR4/2P3qk/8/5Q1K b - - 0 1", "white"),   # labelled W-: Black cannot mate
+]
+
+
+@pytest.mark.parametrize(
+    "fen, flagged, fide, uscf",
+    [
+        (KN_KN, "white", "0-1", "1/2-1/2"),        # 6.9: helpmate exists | 14E2
+        (LONE_K_V_KQR, "white", "1/2-1/2", "1/2-1/2"),  # lone king cannot mate | 14E1
+        (KNN_V_K, "black", "1-0", "1/2-1/2"),      # 6.9 loss | 14E3: flagged side has no pawns
+        (KNN_V_KP, "black", "1-0", "1-0"),         # 14E3 does not apply: a pawn
+        (KB_V_KP, "black", "1-0", "1/2-1/2"),      # mate with the pawn as blocker | 14E2
+    ],
+)
+def test_fide_2023_6_9_against_uscf_7_14e(fen: str, flagged: str, fide: str, uscf: str) -> None:
+    assert timeout("fide-2023", fen, flagged) == {"result": fide}
+    assert timeout("uscf-7", fen, flagged) == {"result": uscf}
+
+
+def test_python_chess_timeout_rule_agrees_on_the_material_cases() -> None:
+    # has_insufficient_material(opponent) decides python-chess's timeout: the same
+    # answers as 6.9 for these positions (the material count suffices here).
+    for fen, flagged in [(KN_KN, chess.WHITE), (LONE_K_V_KQR, chess.WHITE), (KNN_V_K, chess.BLACK)]:
+        board = chess.Board(fen)
+        pc = "1/2-1/2" if board.has_insufficient_material(not flagged) else ("1-0" if flagged == chess.BLACK else "0-1")
+        assert timeout("fide-2023", fen, "white" if flagged == chess.WHITE else "black")["result"] == pc
+
+
+def test_fide_2023_6_9_is_a_helpmate_question_not_a_material_count() -> None:
+    # The opponent of the flagged player has a queen, so python-chess's material rule
+    # says they win; but no series of legal moves leads to their mate (the labels say
+    # so), and 6.9 - with the Arbiters' Manual on forced lines - gives a draw.
+    for fen, flagged in FORCED:
+        board = chess.Board(fen)
+        assert not board.has_insufficient_material(chess.WHITE if flagged == "black" else chess.BLACK)
+        assert timeout("fide-2023", fen, flagged) == {"result": "1/2-1/2"}, fen
+
+
+def test_fide_2023_6_9_checkmate_comes_before_the_flag() -> None:
+    # A move that took longer than the time left but gave mate: the mate stands (6.9
+    # "except where 5.1.1 ... applies"; 6.2.1.1 a game-ending move is completed).
+    game = Game("fide-2023", time_control="300")
+    game.play("f2f3 e7e5 g2g4".split())
+    status = game.move("d8h4", seconds=400)
+    assert (status.result, status.reason) == ("0-1", "checkmate")
+
+
+def test_move_over_the_time_limit_is_a_flag_fall() -> None:
+    game = Game("fide-2023", time_control="300")
+    status = game.move("e2e4", seconds=300)
+    assert (status.result, status.reason, status.cite) == ("0-1", "timeout", "fide-2023:6.9")
+
+
+def test_flag_with_time_on_the_clock_is_an_error() -> None:
+    game = Game("fide-2023", time_control="300")
+    with pytest.raises(GameEventError, match="flag fall of white: the clock shows 300 s left"):
+        game.flag("white")
+    assert not game.finished
+
+
+def test_fide_2023_9_6_2_after_the_automatic_draw_a_flag_changes_nothing() -> None:
+    game = Game("fide-2023", "7k/8/6K1/8/8/8/8/1Q6 w - - 150 150")
+    assert game.status().reason == "seventy_five_moves"
+    with pytest.raises(GameEventError, match="the game is over"):
+        game.flag("white")
+
+
+def test_fide_2023_iii_3_1_both_flags_in_the_last_period_is_a_draw() -> None:
+    game = Game("fide-2023", time_control="40/5400:1800")
+    assert not game.both_flags().finished  # first period: play continues (III.3.1.1)
+    game = Game("fide-2023", time_control="1800")
+    status = game.both_flags()
+    assert (status.result, status.reason, status.cite) == ("1/2-1/2", "both_flags", "fide-2023:III.3.1")
+
+
+def test_uscf_7_14g_both_flags_in_sudden_death_is_a_draw_16t_otherwise() -> None:
+    assert Game("uscf-7", time_control="5400d5").both_flags().cite == "uscf-7:14G"
+    game = Game("uscf-7", time_control="40/7200:3600d5")
+    game.both_flags()
+    assert not game.finished and game.events[-1] == ("both_flags", "continue")
+
+
+def test_flag_fall_without_a_clock_is_taken_as_observed() -> None:
+    status = Game("fide-2023", KN_KN).flag("white")
+    assert (status.result, status.reason) == ("0-1", "timeout")
+    status = Game("fide-2023", LONE_K_V_KQR).flag("white")
+    assert (status.result, status.reason) == ("1/2-1/2", "timeout_vs_insufficient")
+
+
+def test_bad_flagged_value_is_an_error() -> None:
+    with pytest.raises(GameEventError, match="flagged must be 'white' or 'black'"):
+        timeout("fide-2023", KN_KN, "red")
