@@ -92,3 +92,13 @@ def test_failures_beyond_limit_are_listed_without_diagrams(tmp_path: Path) -> No
     page = path.read_text(encoding="utf-8")
     assert page.count('<section class="failure') == 1
     assert "5 more, without diagrams" in page
+
+
+def test_small_move_difference_is_marked_on_the_diagram() -> None:
+    page = _page()
+    section = page[page.index("legal.ep.pinned"):]
+    section = section[:section.index("</section>")]
+    assert "differing moves highlighted" in section
+    # the extra move c5d6 (e.p. capture exposing the king): c5 holds the white pawn
+    assert '<td class="d hl" title="c5"><span class="pw">\u265f' in section
+    assert '<td class="d hl" title="d6"></td>' in section

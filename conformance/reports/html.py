@@ -30,6 +30,8 @@ from .summary import (
 
 #: failures shown with diagrams; the rest are listed by id only
 MAX_FAILURES = 500
+#: a move-list difference this small is also marked on the diagram
+MAX_MARKED_MOVES = 3
 #: FEN piece letter -> figurine (the solid set; colour comes from the CSS class)
 FIGURINES: dict[str, str] = {
     "k": "\u265a", "q": "\u265b", "r": "\u265c", "b": "\u265d", "n": "\u265e", "p": "\u265f",
@@ -54,7 +56,9 @@ td.skipped{color:#8a6d00} td.unsupported{color:#888} td.xfailed{color:#107070}
 .failure h3{margin:.1em 0 .4em;font-size:1.05em} .failure h3 code{font-size:1em}
 .status{font-size:.8em;text-transform:uppercase;padding:.1em .4em;border-radius:3px;background:#eee;margin-right:.5em}
 .cols{display:flex;gap:1.5em;flex-wrap:wrap;align-items:flex-start}
-.cols>div{min-width:200px} .cols h4{margin:.2em 0;font-size:.9em;color:#555}
+.cols>div{min-width:200px} .cols h4,.answers h4{margin:.2em 0;font-size:.9em;color:#555}
+.answers{display:grid;grid-template-columns:minmax(0,1fr) minmax(0,1fr);gap:1.5em;margin-top:.4em}
+.answers .wide{grid-column:1 / span 2}
 pre{background:#f7f7f7;padding:.4em .6em;white-space:pre-wrap;word-break:break-all;max-width:520px;margin:.2em 0}
 table.board{border-collapse:collapse;border:2px solid #555;margin:.2em 0}
 table.board td{width:32px;height:32px;padding:0;text-align:center;vertical-align:middle;
@@ -182,16 +186,23 @@ def _failure_html(result: Mapping[str, Any], anchor: int) -> str:
         out.append(f"<pre>{_e(result['message'])}</pre>")
     out.append('<div class="cols">')
     if isinstance(fen, str):
-        label = "position" + (" (first move highlighted)" if first_move else "")
-        out.append(f"<div><h4>{label}</h4>{board_html(fen, move_squares(first_move))}</div>")
+        label, squares = "position", move_squares(first_move)
+        difference = move_difference(result)
+        if first_move:
+            label += " (first move highlighted)"
+        elif difference and 0 < len(difference[0]) + len(difference[1]) <= MAX_MARKED_MOVES:
+            label += " (differing moves highlighted)"
+            squares = set().union(*(move_squares(m) for m in difference[0] + difference[1]))
+        out.append(f"<div><h4>{label}</h4>{board_html(fen, squares)}</div>")
     out.append(f"<div><h4>input</h4><pre>{_e(compact(result.get('input')))}</pre></div>")
-    out.append("</div><div class=\"cols\">")
+    out.append('</div><div class="answers">')
     out.append(f"<div><h4>expected</h4>{_answer_html(result.get('expect'), fen)}</div>")
     out.append(f"<div><h4>actual</h4>{_answer_html(result.get('actual'), fen)}</div>")
     difference = move_difference(result)
     if difference is not None:
         missing, extra = difference
-        out.append(f"<div><h4>difference</h4><pre>missing: {_e(' '.join(missing) or '-')}\n"
+        out.append(f"<div class=\"wide\"><h4>difference</h4><pre>missing: "
+                   f"{_e(' '.join(missing) or '-')}\n"
                    f"extra:   {_e(' '.join(extra) or '-')}</pre></div>")
     out.append("</div></section>")
     return "\n".join(out)
