@@ -111,10 +111,20 @@ def version_matches(version: str, spec: str) -> bool:
         return all(_simple_match(version, part.strip()) for part in spec.split(",") if part.strip())
 
 
-_SPEC = re.compile(r"^(==|!=|<=|>=|<|>)?\s*([0-9][0-9a-zA-Z.+-]*)$")
+_SPEC = re.compile(r"^(==|!=|<=|>=|<|>|~=)?\s*([0-9][0-9a-zA-Z.+-]*?)(\.\*)?$")
 
 
 def _check_spec(spec: str, where: str) -> None:
+    try:
+        from packaging.specifiers import InvalidSpecifier, SpecifierSet
+    except ImportError:
+        pass
+    else:
+        try:
+            SpecifierSet(spec)
+            return
+        except InvalidSpecifier:
+            raise XfailError(f"{where}: bad version specifier {spec!r}") from None
     for part in spec.split(","):
         if part.strip() and not _SPEC.match(part.strip()):
             raise XfailError(f"{where}: bad version specifier {part.strip()!r}")
@@ -137,8 +147,13 @@ def _simple_match(version: str, part: str) -> bool:
     match = _SPEC.match(part)
     if not match:
         return False
-    op, other = match.group(1) or "==", match.group(2)
+    op, other, wildcard = match.group(1) or "==", match.group(2), match.group(3)
     a, b = _numbers(version), _numbers(other)
     if not a:  # an unversioned implementation matches no condition
         return False
+    if wildcard and op in ("==", "!="):
+        prefix = (_numbers(version + ".0.0.0.0") + (0,) * len(b))[: len(b)]
+        return (prefix == b) == (op == "==")
+    if op == "~=":
+        op = ">="
     return {"==": a == b, "!=": a != b, "<": a < b, "<=": a <= b, ">": a > b, ">=": a >= b}[op]
