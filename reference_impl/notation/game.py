@@ -57,17 +57,17 @@ def replay(game: PgnGame, rules: Any = None, *, lenient: bool = True, notation: 
     for ply, pgn_move in enumerate(game.moves):
         try:
             if notation == "san":
-                parsed = read_san(board, pgn_move.text, lenient=lenient)
+                parsed = read_san(board, pgn_move.text, lenient=lenient, push=True)
                 move, used = parsed.move, parsed.leniencies
             else:
                 move, used = from_notation(board, pgn_move.text, notation), []
+                board.push(move)
         except NotationError as error:
             label = f"{game.move_label(ply)} {pgn_move.text}"
             result.error = PgnError(game.index, f"{error.category} move: {error.reason}", move=label, line=pgn_move.line)
             break
         result.moves.append(move)
         result.leniencies.append(used)
-        board.push(move)
     return result
 
 

@@ -98,14 +98,18 @@ def castling_side(board: Any, move: Any) -> str:
     return "king_side" if move.to_square > move.from_square else "queen_side"
 
 
+def _mark_of(board: Any) -> str:
+    """``"#"``, ``"+"`` or ``""`` for the position just reached."""
+    if not board.is_check():
+        return ""
+    return _marks()["mate"][0] if board.is_checkmate() else _marks()["check"][0]
+
+
 def check_suffix(board: Any, move: Any) -> str:
     """``"#"``, ``"+"`` or ``""`` for ``move`` (pgn:8.2.3.5)."""
-    marks = _marks()
     board.push(move)
     try:
-        if not board.is_check():
-            return ""
-        return marks["mate"][0] if board.is_checkmate() else marks["check"][0]
+        return _mark_of(board)
     finally:
         board.pop()
 
@@ -209,12 +213,14 @@ def _split_marks(text: str, used: list[str]) -> tuple[str, str]:
 
 
 def read_san(
-    board: Any, text: str, *, lenient: bool = False, language: str = "en", figurine: bool = False
+    board: Any, text: str, *, lenient: bool = False, language: str = "en", figurine: bool = False,
+    push: bool = False,
 ) -> ParsedMove:
     """Read a SAN move; strict unless ``lenient``. Raises :class:`NotationError`.
 
     ``language`` selects the piece letters (``de``: ``Sf3``); ``figurine`` expects FAN.
-    Strict means the text is exactly what :func:`to_san` writes in that style.
+    Strict means the text is exactly what :func:`to_san` writes in that style. With
+    ``push`` the move is left made on ``board`` (saves making it twice when replaying).
     """
     original = text
     core, annotation = _strip_suffix(text.strip())
@@ -234,16 +240,20 @@ def read_san(
                 used.append("alternative_capture_mark")
                 work = work.replace(cap, "x")
         move = _piece_move(board, work, used, original)
-    _check_mark(board, move, mark, used)
+    canonical = None if lenient else to_san(board, move, language=language, figurine=figurine)
+    board.push(move)
+    try:
+        _check_mark(_mark_of(board), mark, used)
+    finally:
+        if not push or canonical not in (None, core):
+            board.pop()
     expected = {"figurine"} if figurine else set()
     if language != "en":
         expected.add("localized_letters")
     parsed = ParsedMove(move, [u for u in dict.fromkeys(used) if u not in expected], annotation)
-    if not lenient:
-        canonical = to_san(board, move, language=language, figurine=figurine)
-        if core != canonical:
-            named = f" (needs leniency: {', '.join(parsed.leniencies)})" if parsed.leniencies else ""
-            raise NotationError(original, "invalid", f"not canonical SAN; SAN is {canonical}{named}")
+    if canonical is not None and core != canonical:
+        named = f" (needs leniency: {', '.join(parsed.leniencies)})" if parsed.leniencies else ""
+        raise NotationError(original, "invalid", f"not canonical SAN; SAN is {canonical}{named}")
     return parsed
 
 
@@ -349,8 +359,7 @@ def _promotion(text: str | None, used: list[str], original: str) -> str | None:
     return letter
 
 
-def _check_mark(board: Any, move: Any, mark: str, used: list[str]) -> None:
-    actual = check_suffix(board, move)
+def _check_mark(actual: str, mark: str, used: list[str]) -> None:
     if mark == actual:
         return
     if mark == "":
