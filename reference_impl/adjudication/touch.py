@@ -66,7 +66,9 @@ def allowed_moves(
     no_castle = [m for m in legal if not (rook_first and board.is_castling(m))]
 
     def moves_of(sq: int) -> list[Any]:
-        return [m for m in no_castle if m.from_square == sq]
+        # Castling is a king move; it also moves the rook it is made with (US 10I
+        # Variation I lets a rook touched first castle).
+        return [m for m in no_castle if m.from_square == sq or (board.is_castling(m) and m.to_square == sq)]
 
     def captures_of(sq: int) -> list[Any]:
         return [m for m in no_castle if m.to_square == sq and not board.is_castling(m)]

@@ -1,0 +1,110 @@
+"""Completed illegal moves per edition and speed: FIDE 2023 7.5.5 (+2 min, the second
+loses, a draw if the opponent cannot mate), A.3 (rapid: +1 min), B.3 (blitz), FIDE
+2014 (rapid/blitz: the first loses), US Chess 11D (+2 min every time), US Chess blitz
+(the first loses on a claim, if the claimant has mating material).
+
+Expectations are read from the articles as digested; the speed comes from the time
+control (A.1/B.1, 5C) or, without one, from the ruleset's scope.
+"""
+
+from __future__ import annotations
+
+from reference_impl.adjudication.game import Game
+
+
+
+def test_fide_2023_7_5_5_first_illegal_move_two_minutes_second_loses() -> None:
+    game = Game("fide-2023", time_control="5400+30")
+    status = game.illegal_move()
+    assert not status.finished and status.clock_ms == (5_400_000, 5_400_000 + 120_000)
+    status = game.illegal_move()
+    assert (status.result, status.reason, status.cite) == ("0-1", "illegal_move", "fide-2023:7.5.5")
+
+
+def test_fide_2023_7_5_5_second_illegal_move_draws_if_the_opponent_cannot_mate() -> None:
+    # White (K+Q) makes two illegal moves; Black has a lone king and cannot mate.
+    game = Game("fide-2023", "8/8/4k3/8/8/3QK3/8/8 w - - 0 60")
+    game.illegal_move()
+    status = game.illegal_move()
+    assert (status.result, status.reason) == ("1/2-1/2", "illegal_move")
+
+
+def test_illegal_moves_are_counted_per_player() -> None:
+    game = Game("fide-2023")
+    game.illegal_move()          # White's first
+    game.move("e2e4")
+    game.illegal_move()          # Black's first
+    assert not game.finished
+    game.move("e7e5")
+    assert game.illegal_move().result == "0-1"  # White's second
+
+
+def test_fide_2023_a_3_rapid_one_minute_then_loss() -> None:
+    game = Game("fide-2023", time_control="900+10")  # 25 minutes: rapid (A.1)
+    assert game.regime == "rapid" and game.speed_class == "rapid"
+    assert game.illegal_move().clock_ms == (900_000, 960_000)
+    assert game.illegal_move().cite == "fide-2023:A.3"
+
+
+def test_fide_2023_rapid_ruleset_without_time_control_uses_its_scope() -> None:
+    game = Game("fide-2023-rapid")
+    assert game.regime == "rapid"
+    game.illegal_move()
+    assert game.illegal_move().cite == "fide-2023:A.3"
+
+
+def test_fide_2023_b_3_blitz_one_minute_then_loss() -> None:
+    game = Game("fide-2023-blitz", time_control="180+2")
+    assert game.illegal_move().clock_ms == (180_000, 240_000)
+    assert game.illegal_move().cite == "fide-2023:B.3"
+
+
+def test_fide_2023_45_plus_15_is_standard_so_two_minutes() -> None:
+    game = Game("fide-2023", time_control="2700+15")
+    assert game.regime == "standard"
+    assert game.illegal_move().clock_ms == (2_700_000, 2_820_000)
+
+
+def test_fide_2018_rapid_two_minutes_blitz_one() -> None:
+    assert Game("fide-2018", time_control="900+10").illegal_move().clock_ms == (900_000, 1_020_000)
+    assert Game("fide-2018", time_control="180+2").illegal_move().clock_ms == (180_000, 240_000)
+
+
+def test_fide_2014_rapid_and_blitz_first_illegal_move_loses() -> None:
+    for control in ("900+10", "180+2"):
+        status = Game("fide-2014", time_control=control).illegal_move()
+        assert status.result == "0-1", control
+    status = Game("fide-2014", time_control="900+10").illegal_move()
+    assert status.cite == "fide-2014:A.4.b"
+    # Standard play in 2014: the second one loses, like 2018.
+    game = Game("fide-2014", time_control="5400+30")
+    assert not game.illegal_move().finished
+    assert game.illegal_move().cite == "fide-2014:7.5.b"
+
+
+def test_uscf_7_11d_two_minutes_every_time_never_a_loss() -> None:
+    game = Game("uscf-7", time_control="5400d5")
+    for n in range(1, 4):
+        status = game.illegal_move()
+        assert not status.finished
+        assert status.clock_ms == (5_400_000, 5_400_000 + n * 120_000)
+
+
+def test_uscf_7_blitz_first_illegal_move_loses_on_a_claim() -> None:
+    game = Game("uscf-7-blitz", time_control="300")
+    status = game.illegal_move(claimed=True)
+    assert (status.result, status.cite) == ("0-1", "uscf-7:blitz.illegal-move")
+
+
+def test_uscf_7_blitz_unclaimed_illegal_move_has_no_effect() -> None:
+    game = Game("uscf-7", time_control="300")  # 5 minutes: blitz by 5C
+    assert game.regime == "blitz"
+    status = game.illegal_move(claimed=False)
+    assert not status.finished and status.clock_ms == (300_000, 300_000)
+
+
+def test_uscf_7_blitz_claimant_without_mating_material_gets_a_draw() -> None:
+    # White (K+Q) moves illegally; Black, a lone king, has no mating material (13C/14E1).
+    game = Game("uscf-7-blitz", "8/8/4k3/8/8/3QK3/8/8 w - - 0 60")
+    status = game.illegal_move(claimed=True)
+    assert (status.result, status.reason) == ("1/2-1/2", "illegal_move")
