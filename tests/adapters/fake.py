@@ -1,6 +1,6 @@
 """A protocol v1 adapter for tests that misbehaves on request.
 
-It answers ``perft`` with ``{"nodes": input["answer"]}``. ``input["act"]`` makes it
+It answers ``perft`` with ``{"nodes": input["answer"]}`` (after ``input["sleep"]`` seconds). ``input["act"]`` makes it
 misbehave on that request: crash, hang, garbage, wrong_id, twice, late_twice, flood
 (a 3 MB line), stderr_flood (5 MB on stderr, then a good answer), skip, error,
 not_object. Options: ``--version V``, ``--rulesets a,b``, ``--start MODE`` where MODE is
@@ -58,6 +58,7 @@ def main():
                 send({"id": ident, "errored": "run before start"})
                 continue
             data = message["input"]
+            time.sleep(data.get("sleep", 0))
             act = data.get("act")
             answer = {"id": ident, "result": {"nodes": data.get("answer", 0)}}
             if act == "crash":

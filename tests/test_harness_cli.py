@@ -1,0 +1,214 @@
+"""``arbiter run`` end to end: exit codes, report format, -j, shards and merge, Ctrl-C.
+
+Expectations in tests/data/harness/*.jsonl come from python-chess 1.11.2 (each line's
+``source`` says so); ``wrong.jsonl`` holds one deliberately wrong expectation.
+"""
+
+from __future__ import annotations
+
+import json
+import shlex
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from jsonschema import Draft202012Validator
+
+from conformance.cli import main
+
+HERE = Path(__file__).parent
+DATA = HERE / "data" / "harness"
+FAKE = HERE / "adapters" / "fake.py"
+REPORT_SCHEMA = HERE.parent / "conformance" / "schema" / "report.schema.json"
+
+
+def fake(*options: str) -> str:
+    return "cmd:" + shlex.join([sys.executable, str(FAKE), *options])
+
+
+def run(tmp_path: Path, *args: str) -> tuple[int, list[dict], str]:
+    report = tmp_path / "report.jsonl"
+    result = CliRunner().invoke(main, ["run", "-q", "--no-progress", "-o", str(report), *args])
+    records = [json.loads(line) for line in report.read_text().splitlines()] if report.exists() else []
+    return result.exit_code, records, result.output
+
+
+def statuses(records: list[dict]) -> dict[tuple[str, str], str]:
+    return {(r["id"], r["ruleset"]): r["status"] for r in records if r["type"] == "result"}
+
+
+def test_all_met_exits_0_and_report_follows_its_schema(tmp_path: Path) -> None:
+    code, records, _ = run(tmp_path, "-f", str(DATA / "reference.jsonl"))
+    assert code == 0
+    validator = Draft202012Validator(json.loads(REPORT_SCHEMA.read_text()))
+    for record in records:
+        validator.validate(record)
+    header, footer = records[0], records[-1]
+    assert header["type"] == "header" and header["protocol_version"] == 1
+    assert header["adapter"]["spec"] == "reference" and header["corpus_revision"].startswith("sha256:")
+    assert footer["type"] == "footer" and footer["interrupted"] is False
+    assert footer["counts"]["passed"] == len(records) - 2
+
+
+def test_failure_exits_1(tmp_path: Path) -> None:
+    code, records, _ = run(tmp_path, "-f", str(DATA / "wrong.jsonl"), "--kind", "perft")
+    assert code == 1
+    assert statuses(records)[("w.perft.start.d1.wrong", "fide-2023")] == "failed"
+
+
+def test_xfail_file_turns_failure_into_xfailed_exit_0(tmp_path: Path) -> None:
+    known = tmp_path / "known.yaml"
+    known.write_text("w.perft.start.d1.wrong: the expectation is wrong on purpose\n")
+    code, records, _ = run(tmp_path, "-f", str(DATA / "wrong.jsonl"), "--kind", "perft", "--xfail", str(known))
+    assert code == 0
+    assert statuses(records)[("w.perft.start.d1.wrong", "fide-2023")] == "xfailed"
+
+
+def test_unexpected_pass_exits_1(tmp_path: Path) -> None:
+    known = tmp_path / "known.yaml"
+    known.write_text("w.perft.start.d1.right: {reason: believed broken, versions: ['>=0']}\n")
+    code, records, _ = run(tmp_path, "-f", str(DATA / "wrong.jsonl"), "--id", "*.right", "--xfail", str(known))
+    assert code == 1
+    assert statuses(records) == {("w.perft.start.d1.right", "fide-2023"): "xpassed"}
+
+
+@pytest.mark.parametrize(
+    "args, words",
+    [
+        (["--shard", "5/3"], "--shard"),
+        (["--adapter", "telepathy"], "unknown adapter"),
+        (["--kind", "no_such_kind"], "no fixture matches"),
+        (["-j", "0"], "-j must be at least 1"),
+    ],
+)
+def test_usage_errors_exit_2(tmp_path: Path, args: list[str], words: str) -> None:
+    code, _, output = run(tmp_path, "-f", str(DATA / "reference.jsonl"), *args)
+    assert code == 2
+    assert words in output and "Traceback" not in output
+
+
+def test_adapter_that_cannot_start_exits_3(tmp_path: Path) -> None:
+    code, _, output = run(tmp_path, "-f", str(DATA / "fake.jsonl"), "-a", fake("--start", "exit"))
+    assert code == 3
+    assert "did not start" in output and "exit status 2" in output
+
+
+def test_bad_fixture_line_exits_1_naming_file_and_line(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text((DATA / "wrong.jsonl").read_text() + "{oops\n")
+    code, records, output = run(tmp_path, "-f", str(bad))
+    assert code == 1
+    assert f"{bad}:4: not JSON" in output
+    assert records == []  # nothing ran
+
+
+def test_fail_fast_stops_at_first_failure(tmp_path: Path) -> None:
+    code, records, _ = run(tmp_path, "-f", str(DATA / "fake.jsonl"), "-a", fake(), "--timeout", "1", "-x")
+    results = [r for r in records if r["type"] == "result"]
+    assert code == 1
+    assert [r["status"] for r in results] == ["passed", "errored"]
+    assert records[-1]["fail_fast"] is True
+
+
+def test_max_fail_stops_after_n(tmp_path: Path) -> None:
+    code, records, _ = run(tmp_path, "-f", str(DATA / "fake.jsonl"), "-a", fake(), "--timeout", "1",
+                           "--max-fail", "3", "--id", "*.good", "--id", "*.garbage", "--id", "*.wrong-id",
+                           "--id", "*.twice", "--id", "*.flood")
+    bad = [r for r in records if r["type"] == "result" and r["status"] == "errored"]
+    assert code == 1 and len(bad) == 3 and records[-1]["fail_fast"] is True
+
+
+def _comparable(records: list[dict]) -> list[tuple]:
+    return [(r["id"], r["ruleset"], r["status"], json.dumps(r["actual"], sort_keys=True))
+            for r in records if r["type"] == "result"]
+
+
+def test_parallel_workers_give_the_sequential_report(tmp_path: Path) -> None:
+    args = ["-f", str(DATA / "reference.jsonl"), "-f", str(DATA / "wrong.jsonl")]
+    code1, one, _ = run(tmp_path, *args)
+    code3, three, _ = run(tmp_path, *args, "-j", "3")
+    assert code1 == code3 == 1
+    assert _comparable(one) == _comparable(three) and len(_comparable(one)) > 20
+
+
+def test_parallel_cmd_adapter_processes(tmp_path: Path) -> None:
+    code, records, _ = run(tmp_path, "-f", str(DATA / "fake.jsonl"), "-a", fake(), "--timeout", "1",
+                           "-j", "2", "--id", "*.good", "--id", "*.crash")
+    got = statuses(records)
+    assert code == 1 and got.pop(("fake.01.crash", "fide-2023")) == "errored"
+    assert set(got.values()) == {"passed"} and len(got) == 9
+
+
+def test_shards_merge_back_into_the_whole(tmp_path: Path) -> None:
+    args = ["-f", str(DATA / "reference.jsonl"), "-f", str(DATA / "wrong.jsonl")]
+    _, whole, _ = run(tmp_path, *args)
+    paths = []
+    for k in (1, 2, 3):
+        path = tmp_path / f"shard{k}.jsonl"
+        CliRunner().invoke(main, ["run", "-q", "--no-progress", "-o", str(path), "--shard", f"{k}/3", *args])
+        paths.append(str(path))
+    shard_sets = [set(statuses([json.loads(x) for x in Path(p).read_text().splitlines()])) for p in paths]
+    assert all(shard_sets) and sum(map(len, shard_sets)) == len(set.union(*shard_sets))
+    merged_path = tmp_path / "merged.jsonl"
+    result = CliRunner().invoke(main, ["run", "merge", "-q", "-o", str(merged_path), *paths])
+    merged = [json.loads(line) for line in merged_path.read_text().splitlines()]
+    assert result.exit_code == 1  # the wrong fixture is in one of the shards
+    assert statuses(merged) == statuses(whole)
+    assert merged[-1]["counts"] == whole[-1]["counts"]
+
+
+def test_merge_refuses_overlapping_shards(tmp_path: Path) -> None:
+    code, _, _ = run(tmp_path, "-f", str(DATA / "wrong.jsonl"))
+    report = tmp_path / "report.jsonl"
+    result = CliRunner().invoke(main, ["run", "merge", "-q", "-o", str(tmp_path / "m.jsonl"), str(report), str(report)])
+    assert result.exit_code == 1 and "overlapping shards" in result.output
+
+
+def test_module_adapter_spec(tmp_path: Path) -> None:
+    code, records, _ = run(tmp_path, "-f", str(DATA / "reference.jsonl"), "-a",
+                           "module:conformance.adapters.example:ExampleAdapter")
+    got = statuses(records)
+    assert code == 0
+    assert got[("h.legal.kiwipete.960", "fide-2023-chess960")] == "passed"
+    assert got[("h.apply.e4", "fide-2023")] == "unsupported"
+    assert got[("h.perft.start.d1", "fide-2014")] == "unsupported"
+
+
+def test_junit_and_html_outputs(tmp_path: Path) -> None:
+    junit, html = tmp_path / "r.xml", tmp_path / "r.html"
+    code, _, _ = run(tmp_path, "-f", str(DATA / "wrong.jsonl"), "--junit", str(junit), "--html", str(html))
+    assert code == 1
+    assert "w.perft.start.d1.wrong" in junit.read_text()
+    assert "w.perft.start.d1.wrong" in html.read_text()
+
+
+def test_ctrl_c_writes_the_partial_report(tmp_path: Path) -> None:
+    fixture = tmp_path / "slow.jsonl"
+    lines = []
+    for i in range(40):
+        lines.append(json.dumps({"id": f"slow.{i:02d}", "kind": "perft", "rulesets": ["fide-2023"],
+                                 "input": {"fen": "x", "depth": 1, "answer": 1, "sleep": 0.1},
+                                 "expect": {"nodes": 1}}))
+    fixture.write_text("\n".join(lines) + "\n")
+    report = tmp_path / "partial.jsonl"
+    command = [sys.executable, "-m", "conformance.cli", "run", "-q", "--no-progress", "-f", str(fixture),
+               "-o", str(report), "-a", fake()]
+    proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:  # wait until some results are written
+        if report.exists() and report.read_text().count('"type":"result"') >= 3:
+            break
+        time.sleep(0.05)
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=30)
+    records = [json.loads(line) for line in report.read_text().splitlines()]
+    results = [r for r in records if r["type"] == "result"]
+    assert proc.returncode == 130
+    assert "interrupted" in err and "Traceback" not in err
+    assert records[-1]["type"] == "footer" and records[-1]["interrupted"] is True
+    assert 3 <= len(results) < 40 and all(r["status"] == "passed" for r in results)
+    assert records[-1]["counts"]["passed"] == len(results)
