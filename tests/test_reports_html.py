@@ -102,3 +102,23 @@ def test_small_move_difference_is_marked_on_the_diagram() -> None:
     # the extra move c5d6 (e.p. capture exposing the king): c5 holds the white pawn
     assert '<td class="d hl" title="c5"><span class="pw">\u265f' in section
     assert '<td class="d hl" title="d6"></td>' in section
+
+
+def test_failures_alike_under_several_rulesets_get_one_section() -> None:
+    result = {"type": "result", "id": "perft.x", "kind": "perft", "status": "failed",
+              "cites": [], "expect": {"nodes": 2}, "actual": {"nodes": 3}, "message": "m",
+              "input": {"fen": "8/8/8/8/8/8/8/8 w - - 0 1"}}
+    records = [{"type": "header", "adapter": {"name": "x"}}] + [
+        dict(result, ruleset=r) for r in ("fide-2023", "uscf-7")]
+    page = html.render(records)
+    assert page.count('<section class="failure') == 1
+    assert "under <code>fide-2023</code>, <code>uscf-7</code>" in page
+    assert "<h2>Failures (2)</h2>" in page and "1 distinct" in page
+
+
+def test_failure_sections_spread_over_kinds(tmp_path: Path) -> None:
+    path = tmp_path / "r.html"
+    html.write(load(SAMPLE), path, max_failures=3)
+    page = path.read_text(encoding="utf-8")
+    kinds = re.findall(r"<small>\((\w+)\)</small>", page)
+    assert kinds == ["perft", "legal_moves", "san"]   # one per kind, in report order

@@ -49,8 +49,11 @@ def test_failures_show_expected_and_actual_or_move_difference() -> None:
 
 def test_failure_list_is_limited() -> None:
     text = _render(load(SAMPLE), max_failures=2)
-    assert "Failures (2 of 6 shown)" in text
-    assert "apply.castle.960" not in text.split("Failures")[1]
+    assert "Failures (2 of 6 shown;" in text
+    shown = text.split("Failures")[1]
+    # one failure from each of the first two kinds, in report order
+    assert "perft.start.d3" in shown and "legal.ep.pinned" in shown
+    assert "apply.castle.960" not in shown
 
 
 def test_all_passed_report() -> None:
@@ -82,3 +85,16 @@ def test_article_titles_from_registry_when_wide_and_dropped_when_narrow() -> Non
     header = next(line for line in text.splitlines() if line.startswith("article "))
     assert "title" not in header and "…" not in text
     assert header.split()[-1] == "score"
+
+
+def test_failures_alike_under_several_rulesets_are_listed_once() -> None:
+    records = [{"type": "header", "adapter": {"name": "x"}}] + [
+        {"type": "result", "id": "perft.x", "kind": "perft", "ruleset": ruleset,
+         "status": "failed", "cites": [], "expect": {"nodes": 2}, "actual": {"nodes": 3},
+         "message": "nodes: expected 2, got 3", "input": {"fen": "8/8/8/8/8/8/8/8 w - - 0 1"}}
+        for ruleset in ("fide-2023", "fide-2018", "fide-2014", "uscf-7")]
+    records.append(dict(records[1], ruleset="chess960", actual={"nodes": 4}))
+    text = _render(records)
+    assert "Failures (2 of 2 shown;" in text
+    assert "FAILED perft.x [fide-2023, fide-2018, +2 more]" in text
+    assert "FAILED perft.x [chess960]" in text

@@ -17,6 +17,7 @@ from . import save_text
 from .summary import (
     STATUS_LABELS,
     STATUSES,
+    Problem,
     Record,
     Summary,
     Tally,
@@ -25,6 +26,8 @@ from .summary import (
     describe_adapter,
     move_difference,
     percent,
+    ruleset_list,
+    spread,
     summarize,
 )
 
@@ -168,7 +171,8 @@ def _answer_html(answer: object, input_fen: object) -> str:
     return "".join(parts)
 
 
-def _failure_html(result: Mapping[str, Any], anchor: int) -> str:
+def _failure_html(problem: Problem, anchor: int) -> str:
+    result = problem.result
     status = str(result.get("status"))
     given = result.get("input")
     data: Mapping[str, Any] = given if isinstance(given, Mapping) else {}
@@ -178,7 +182,7 @@ def _failure_html(result: Mapping[str, Any], anchor: int) -> str:
     cites = ", ".join(f"<code>{_e(c)}</code>" for c in result.get("cites") or ())
     out = [f'<section class="failure {_e(status)}" id="f{anchor}">',
            f'<h3><span class="status">{_e(status)}</span><code>{_e(result.get("id"))}</code>'
-           f' under <code>{_e(result.get("ruleset"))}</code> '
+           f' under {", ".join(f"<code>{_e(r)}</code>" for r in problem.rulesets)} '
            f'<small>({_e(result.get("kind"))})</small></h3>']
     if cites:
         out.append(f"<div>cites {cites}</div>")
@@ -246,14 +250,20 @@ def render(records: Iterable[Record], max_failures: int = MAX_FAILURES) -> str:
                      _tally_table("article", summary.by_article, columns,
                                   titles if any(titles.values()) else None)]
     if summary.problems:
-        shown = summary.problems[:max_failures]
+        groups = summary.problem_groups
+        shown = spread(groups, max_failures)
         body.append(f"<h2>Failures ({len(summary.problems)})</h2>")
-        body += [_failure_html(result, index) for index, result in enumerate(shown)]
-        rest = summary.problems[max_failures:]
+        if len(groups) < len(summary.problems):
+            body.append(f"<p>{len(groups)} distinct: a failure alike under several rulesets "
+                        "is shown once.</p>")
+        body += [_failure_html(problem, index) for index, problem in enumerate(shown)]
+        chosen = {id(p) for p in shown}
+        rest = [p for p in groups if id(p) not in chosen]
         if rest:
             body.append(f"<p>{len(rest)} more, without diagrams:</p><ul>")
-            body += [f"<li><code>{_e(r.get('id'))}</code> under <code>{_e(r.get('ruleset'))}"
-                     f"</code>: {_e(r.get('status'))}</li>" for r in rest]
+            body += [f"<li><code>{_e(p.result.get('id'))}</code> under "
+                     f"<code>{_e(ruleset_list(p.rulesets))}</code>: "
+                     f"{_e(p.result.get('status'))}</li>" for p in rest]
             body.append("</ul>")
     return ("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
             f"<title>{_e(title)}</title><style>{STYLE}</style></head>\n<body>\n"

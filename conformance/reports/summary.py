@@ -78,6 +78,61 @@ class Tally:
 
 
 @dataclass
+class Problem:
+    """One unmet expectation, shown once for all the rulesets where it is identical."""
+
+    result: dict[str, Any]  #: the first result record of the group
+    rulesets: list[str]  #: every ruleset with the same status, answer and message
+
+    @property
+    def count(self) -> int:
+        """Number of result records in the group."""
+        return len(self.rulesets)
+
+
+def group_problems(problems: Iterable[Record]) -> list[Problem]:
+    """Merge results that differ only by ruleset (same id, status, expect, actual, message).
+
+    Groups keep the order of their first result.
+    """
+    groups: dict[tuple[str, ...], Problem] = {}
+    for result in problems:
+        key = (str(result.get("id")), str(result.get("status")), compact(result.get("expect")),
+               compact(result.get("actual")), str(result.get("message")))
+        group = groups.get(key)
+        if group is None:
+            groups[key] = Problem(dict(result), [str(result.get("ruleset"))])
+        else:
+            group.rulesets.append(str(result.get("ruleset")))
+    return list(groups.values())
+
+
+def ruleset_list(rulesets: list[str], limit: int = 3) -> str:
+    """``a, b, c`` or ``a, b, +4 more`` for a problem's rulesets."""
+    if len(rulesets) <= limit:
+        return ", ".join(rulesets)
+    return ", ".join(rulesets[: limit - 1]) + f", +{len(rulesets) - limit + 1} more"
+
+
+def spread(problems: list[Problem], limit: int) -> list[Problem]:
+    """Up to ``limit`` problems taken in turn from each kind, in report order.
+
+    A report dominated by one kind still shows examples of every other kind.
+    """
+    by_kind: dict[str, list[Problem]] = {}
+    for problem in problems:
+        by_kind.setdefault(str(problem.result.get("kind")), []).append(problem)
+    chosen: set[int] = set()
+    queues = [iter(group) for group in by_kind.values()]
+    while len(chosen) < min(limit, len(problems)):
+        for queue in queues:
+            problem = next(queue, None)
+            if problem is not None and len(chosen) < limit:
+                chosen.add(id(problem))
+    return [p for p in problems if id(p) in chosen]
+
+
+@dataclass
 class Summary:
     """Everything a renderer needs, derived from the record list alone."""
 
@@ -89,6 +144,11 @@ class Summary:
     by_ruleset: dict[str, Tally]
     by_article: dict[str, Tally]
     problems: list[dict[str, Any]]
+
+    @property
+    def problem_groups(self) -> list[Problem]:
+        """The problems with identical failures under several rulesets merged."""
+        return group_problems(self.problems)
 
     @property
     def ok(self) -> bool:

@@ -17,6 +17,7 @@ from rich.table import Table
 from .summary import (
     STATUS_LABELS,
     STATUSES,
+    Problem,
     Record,
     Summary,
     Tally,
@@ -25,6 +26,8 @@ from .summary import (
     describe_adapter,
     move_difference,
     percent,
+    ruleset_list,
+    spread,
     summarize,
 )
 
@@ -89,11 +92,13 @@ def _cut(text: str) -> str:
     return text if len(text) <= MAX_VALUE_CHARS else text[:MAX_VALUE_CHARS] + " ..."
 
 
-def _print_failure(console: Console, result: dict[str, object]) -> None:
+def _print_failure(console: Console, problem: Problem) -> None:
+    result = problem.result
     status = str(result.get("status"))
     console.print(
         f"[{STYLES.get(status, 'red')}]{status.upper()}[/] "
-        f"[bold]{escape(str(result.get('id')))}[/] {escape('[' + str(result.get('ruleset')) + ']')}"
+        f"[bold]{escape(str(result.get('id')))}[/] "
+        f"{escape('[' + ruleset_list(problem.rulesets) + ']')}"
         f"  {escape(', '.join(str(c) for c in result.get('cites') or ()))}"
     )
     if result.get("message"):
@@ -145,11 +150,13 @@ def render(records: Iterable[Record], console: Console,
             "By article", "article", summary.by_article, columns,
             titles if width and any(titles.values()) else None, width))
     if summary.problems:
-        shown = summary.problems[:max_failures]
+        groups = summary.problem_groups
+        shown = spread(groups, max_failures)
         console.print()
-        console.print(f"[bold]Failures[/] ({len(shown)} of {len(summary.problems)} shown)")
-        for result in shown:
-            _print_failure(console, result)
+        console.print(f"[bold]Failures[/] ({len(shown)} of {len(groups)} shown; a failure "
+                      "alike under several rulesets is listed once)")
+        for problem in shown:
+            _print_failure(console, problem)
     verdict = "all expectations met" if summary.ok else (
         f"{overall.problems} unmet expectation{'s' if overall.problems != 1 else ''}")
     console.print(f"[bold {'green' if summary.ok else 'red'}]{verdict}[/]")
