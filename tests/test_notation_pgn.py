@@ -145,3 +145,13 @@ def test_many_games_per_file_and_crlf() -> None:
     text = "".join(f'[Event "g{i}"]\r\n\r\n1. e4 e5 *\r\n\r\n' for i in range(50))
     games = list(read_games(text))
     assert len(games) == 50 and all(g.san() == ["e4", "e5"] and not g.errors for g in games)
+
+
+def test_export_keeps_multi_line_comments_within_the_line_limit() -> None:
+    long_comment = "word " * 60 + "\nsecond line } with a brace"
+    game = next(read_games('[Event "c"]\n1. e4 {' + long_comment.replace("}", ")") + "} e5 *\n"))
+    text = write_game(game)
+    assert max(len(line) for line in text.splitlines()) <= 79
+    again = next(read_games(text))
+    assert again.san() == ["e4", "e5"] and not again.errors
+    assert again.moves[0].comments[0].split() == game.moves[0].comments[0].split()

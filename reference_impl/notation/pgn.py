@@ -323,7 +323,8 @@ def tag_lines(tags: dict[str, str], result: str | None = None) -> list[str]:
 
 
 def _comment(text: str) -> str:
-    return "{" + text.replace("}", ")") + "}"
+    """A brace comment on one logical line ('}' cannot be escaped inside a PGN comment)."""
+    return "{" + " ".join(text.replace("}", ")").split()) + "}"
 
 
 def _line_tokens(moves: list[PgnMove], fullmove: int, black: bool, first: bool = True) -> list[str]:
