@@ -88,6 +88,12 @@ def test_validate_fen(adapter: Adapter, fen: str, valid: bool) -> None:
     assert adapter.run("validate_fen", "fide-2023", {"fen": fen})["valid"] is valid
 
 
+def test_validate_fen_names_python_chess_objection(adapter: Adapter) -> None:
+    fen = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBN1 w KQkq - 0 1"
+    assert adapter.run("validate_fen", "fide-2023", {"fen": fen}) == {
+        "valid": False, "reason": "BAD_CASTLING_RIGHTS"}
+
+
 @pytest.mark.parametrize("fen, expected", [
     ("rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3",
      {"check": True, "checkmate": True, "stalemate": False}),             # fool's mate

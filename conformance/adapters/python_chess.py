@@ -94,14 +94,16 @@ def apply_moves(ruleset: str, data: dict[str, Any]) -> dict[str, Any]:
 
 
 def validate_fen(ruleset: str, data: dict[str, Any]) -> dict[str, Any]:
-    """Parses and ``is_valid()``; ``status`` lists python-chess's reasons when invalid."""
+    """Parses and ``is_valid()``; ``reason`` names python-chess's objection if any."""
     try:
         board = _board(ruleset, data["fen"])
     except ValueError as error:
-        return {"valid": False, "status": [f"parse: {error}"]}
+        return {"valid": False, "reason": str(error)}
     status = board.status()
+    if status == chess.STATUS_VALID:
+        return {"valid": True}
     names = [flag.name for flag in chess.Status if flag and flag in status and flag.name]
-    return {"valid": board.is_valid(), "status": names}
+    return {"valid": False, "reason": ", ".join(names)}
 
 
 def status(ruleset: str, data: dict[str, Any]) -> dict[str, Any]:
