@@ -59,3 +59,16 @@ def test_usage_errors_exit_2() -> None:
     assert code == 2 and "not a notation" in err
     code, _, err = _run("--to", "san")
     assert code == 2
+
+
+def test_latin_1_pgn_files_are_read(tmp_path: Path) -> None:
+    path = tmp_path / "old.pgn"
+    path.write_bytes('[Event "Café"]\n[White "Müller"]\n\n1. e4 e5 *\n'.encode("latin-1"))
+    code, out, err = _run(str(path), "--to", "uci")
+    assert (code, err) == (0, "")
+    assert "Müller" in out and "1. e2e4 e7e5 *" in out
+
+
+def test_missing_file_is_one_line() -> None:
+    code, _, err = _run("no-such-file.pgn", "--to", "san")
+    assert code == 2 and err.count("\n") == 1 and "no-such-file.pgn" in err

@@ -113,3 +113,24 @@ def test_nags_1_to_19_glyphs_and_suffixes() -> None:
     assert glyph_to_nag()["!?"] == 5
     with pytest.raises(ValueError):
         parse_nag("$256")
+
+
+def test_a_broken_table_is_one_error_naming_file_and_key(tmp_path, monkeypatch) -> None:
+    import shutil
+
+    from reference_impl.notation import tables
+
+    shutil.copytree(spec_root() / "notation", tmp_path / "notation")
+    shutil.copytree(spec_root() / "schema", tmp_path / "schema")
+    broken = tmp_path / "notation" / "iccf.yaml"
+    broken.write_text(broken.read_text(encoding="utf-8").replace("queen: 1,", "queen: one,"), encoding="utf-8")
+    monkeypatch.setattr(tables, "_CANDIDATES", (tmp_path,))
+    table.cache_clear()
+    try:
+        with pytest.raises(tables.NotationTableError) as error:
+            table("iccf")
+        message = str(error.value)
+        assert "iccf.yaml" in message and "promotion_digits/digits/queen" in message and "\n" not in message
+    finally:
+        monkeypatch.undo()
+        table.cache_clear()

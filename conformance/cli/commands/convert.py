@@ -97,9 +97,13 @@ def command(inputs: tuple[str, ...], target: str, source: str, fen: str, rules_i
     is_file = len(inputs) == 1 and (first == "-" or first.lower().endswith(".pgn") or Path(first).is_file())
     if is_file:
         try:
-            text = click.get_text_stream("stdin").read() if first == "-" else Path(first).read_text(encoding="utf-8-sig")
+            raw = click.get_binary_stream("stdin").read() if first == "-" else Path(first).read_bytes()
         except OSError as error:
             raise UsageError(f"cannot read {first}: {error.strerror}") from None
+        try:
+            text = raw.decode("utf-8-sig")
+        except UnicodeDecodeError:  # the PGN standard's own character set is ISO 8859-1
+            text = raw.decode("latin-1")
         failures = _convert_pgn(text, source, target, rules_id)
         if failures:
             raise ConvertFailed(f"{failures} game(s) not converted; see the messages above")
