@@ -171,6 +171,12 @@ class _Reader:
                 self.error(pos, f"malformed tag pair {m.group()!r}")
             elif kind in ("comment", "linecomment", "opencomment"):
                 self.comment(m, pos)
+            elif kind == "symbol" and m.group() in _result_aliases():
+                marker = _result_aliases()[m.group()]
+                self.current(pos)
+                self.error(pos, f"termination marker {m.group()!r} is not PGN; read as {marker}")
+                del self.stack[1:]
+                self.finish(pos, marker)
             elif kind == "result":
                 self.current(pos)
                 if len(self.stack) > 1:
@@ -285,6 +291,13 @@ def tag_problems(tags: dict[str, str]) -> list[str]:
     if control is not None and not all(_TIME_CONTROL_FIELD.fullmatch(f) for f in control.split(":")):
         problems.append(f"TimeControl tag {control!r} is malformed (pgn:9.6.1: 40/7200:3600, 300+5, *180, ?, -)")
     return problems
+
+
+@lru_cache(maxsize=None)
+def _result_aliases() -> dict[str, str]:
+    """Printed results (``½-½``, ``1–0``) that files use in place of the PGN marker."""
+    aliases = table("results").get("aliases", {})
+    return {k: v for k, v in aliases.items() if k != "="}  # a lone '=' is the $10 glyph
 
 
 def read_games(text: str) -> Iterator[PgnGame]:
