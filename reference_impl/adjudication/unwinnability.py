@@ -1,0 +1,143 @@
+"""Can a side checkmate by *any* series of legal moves? Dead positions and FIDE 6.9.
+
+FIDE 5.2.2 calls a position dead when "neither player can checkmate the opponent's
+king with any series of legal moves"; FIDE 6.9 (and 5.1.2, 7.5.5 in 2023) asks the
+one-sided question for the opponent of a player whose flag fell. Both are helpmate
+questions, not material counts. Three answers, never a guess:
+
+* ``CANNOT`` is a proof: the static stage (frozen pawns and pieces, regions, the
+  conditions of a mate square; :mod:`.unwinnability_static`) or a complete search of the
+  reachable positions (:func:`.unwinnability_search.explore`) found that no checkmate by
+  that side is reachable.
+* ``CAN`` comes with a witness: a line of legal moves (UCI) ending in that checkmate.
+* ``UNDETERMINED``: neither was reached within ``node_limit`` moves made.
+
+With ``node_limit=0`` only the static stage runs (cheap enough to call after every
+move); it still never says ``CANNOT`` wrongly.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+
+from ..core.board import Board
+from ..core.squares import BLACK, WHITE
+from .unwinnability_search import Budget, BudgetExhausted, explore, helpmate, line_to_uci, static_proofs
+
+#: Moves made (search nodes) per question before the answer is ``UNDETERMINED``.
+DEFAULT_NODE_LIMIT = 50_000
+#: Share of the node budget spent exploring the whole reachable space first; the rest
+#: goes to the helpmate search.
+EXPLORE_SHARE = 0.3
+
+
+class Verdict(enum.Enum):
+    """The answer to "can this side checkmate?"."""
+
+    CAN = "can"
+    CANNOT = "cannot"
+    UNDETERMINED = "undetermined"
+
+
+@dataclass(frozen=True)
+class Analysis:
+    """A verdict with its evidence: the mating line (UCI) for ``CAN``, and the effort.
+
+    ``stage`` names what decided: ``static``, ``explore``, ``helpmate`` or ``none``.
+    """
+
+    verdict: Verdict
+    line: tuple[str, ...] = ()
+    nodes: int = 0
+    stage: str = "none"
+
+
+def _color(color: int | str) -> int:
+    if color in (WHITE, "white", "w"):
+        return WHITE
+    if color in (BLACK, "black", "b"):
+        return BLACK
+    raise ValueError(f"not a colour: {color!r}")
+
+
+def analyse_both(board: Board, node_limit: int = DEFAULT_NODE_LIMIT, *, stop_at_can: bool = False) -> dict[int, Analysis]:
+    """Answer the question for both colours, sharing the static stage and the exploration.
+
+    With ``stop_at_can`` the second colour is left ``UNDETERMINED`` as soon as one colour
+    is shown to be able to mate (enough to know the position is not dead).
+    """
+    results: dict[int, Analysis] = {}
+    proven = static_proofs(board, (WHITE, BLACK))
+    for color in proven:
+        results[color] = Analysis(Verdict.CANNOT, stage="static")
+    open_colors = {WHITE, BLACK} - proven
+    if not open_colors or node_limit <= 0:
+        for color in open_colors:
+            results[color] = Analysis(Verdict.UNDETERMINED)
+        return results
+    budget = Budget(int(node_limit * EXPLORE_SHARE))
+    found = explore(board, open_colors, budget)
+    for color in sorted(open_colors):
+        if color in found.mates:
+            line = tuple(line_to_uci(board, found.mates[color]))
+            results[color] = Analysis(Verdict.CAN, line, budget.used, "explore")
+        elif found.complete:
+            results[color] = Analysis(Verdict.CANNOT, (), budget.used, "explore")
+    explored = budget.used
+    for color in sorted(open_colors - set(results)):
+        if stop_at_can and any(a.verdict is Verdict.CAN for a in results.values()):
+            results[color] = Analysis(Verdict.UNDETERMINED, (), explored)
+            continue
+        budget = Budget(node_limit - explored)
+        try:
+            line = helpmate(board, color, budget)
+        except BudgetExhausted:
+            line = None
+        nodes = explored + budget.used
+        if line is not None:
+            results[color] = Analysis(Verdict.CAN, tuple(line_to_uci(board, line)), nodes, "helpmate")
+        else:
+            results[color] = Analysis(Verdict.UNDETERMINED, (), nodes)
+    return results
+
+
+def analyse(board: Board, color: int | str, node_limit: int = DEFAULT_NODE_LIMIT) -> Analysis:
+    """Can ``color`` checkmate the other king by any series of legal moves (a helpmate)?"""
+    color = _color(color)
+    if static_proofs(board, (color,)):
+        return Analysis(Verdict.CANNOT, stage="static")
+    if node_limit <= 0:
+        return Analysis(Verdict.UNDETERMINED)
+    budget = Budget(int(node_limit * EXPLORE_SHARE))
+    found = explore(board, {color}, budget)
+    if color in found.mates:
+        return Analysis(Verdict.CAN, tuple(line_to_uci(board, found.mates[color])), budget.used, "explore")
+    if found.complete:
+        return Analysis(Verdict.CANNOT, (), budget.used, "explore")
+    explored = budget.used
+    budget = Budget(node_limit - explored)
+    try:
+        line = helpmate(board, color, budget)
+    except BudgetExhausted:
+        line = None
+    if line is None:
+        return Analysis(Verdict.UNDETERMINED, (), explored + budget.used)
+    return Analysis(Verdict.CAN, tuple(line_to_uci(board, line)), explored + budget.used, "helpmate")
+
+
+def can_checkmate(board: Board, color: int | str, node_limit: int = DEFAULT_NODE_LIMIT) -> Verdict:
+    """``CAN`` / ``CANNOT`` / ``UNDETERMINED``: can ``color`` mate by any legal moves?"""
+    return analyse(board, color, node_limit).verdict
+
+
+def is_dead_position(board: Board, node_limit: int = DEFAULT_NODE_LIMIT) -> Verdict:
+    """FIDE 5.2.2: ``CANNOT`` if the position is dead (neither side can ever mate),
+    ``CAN`` if some side can, ``UNDETERMINED`` otherwise."""
+    results = analyse_both(board, node_limit, stop_at_can=True)
+    verdicts = {a.verdict for a in results.values()}
+    if Verdict.CAN in verdicts:
+        return Verdict.CAN
+    if verdicts == {Verdict.CANNOT}:
+        return Verdict.CANNOT
+    return Verdict.UNDETERMINED

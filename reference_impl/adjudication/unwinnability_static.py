@@ -1,0 +1,295 @@
+"""The static stage of the unwinnability analysis: a proof that a side can never mate.
+
+The stage over-approximates everything a piece could ever do from a position and then
+checks necessary conditions for a checkmate. It never plays a move, so it is fast, and
+it only ever answers "proven: this side cannot mate" or "no proof".
+
+1. *Frozen pawns.* A pawn is frozen when, in every position reachable from this one,
+   it stands on its square: its push square holds another frozen pawn, no enemy unit
+   can ever stand on one of its capture squares, and no enemy unit can ever capture
+   it (a king cannot take a pawn guarded by a frozen pawn). The set is the greatest
+   fixed point: start with every pawn frozen and thaw pawns until nothing changes.
+2. *Regions.* With the frozen pawns as the only obstacles, every other unit's region
+   is the flood fill of its moves (a king never enters a square a frozen enemy pawn
+   attacks), and its reach is everything it attacks from its region. A pawn that is
+   not frozen may be anywhere in its forward cone; if the cone meets the promotion
+   rank, the promoted pieces' regions are added.
+3. *Mate squares.* A checkmate of the loser's king on square ``s`` needs ``s`` in the
+   loser king's region, some non-royal unit of the winner reaching ``s`` (the check),
+   and every square the king could step to from ``s`` either reachable by another
+   loser unit (a blocker), a loser frozen pawn, or reached by the winner (including
+   the winner's king and frozen pawns). If no square passes, the winner cannot mate.
+
+Soundness: by induction over legal moves, frozen pawns stay put and every other unit
+stays inside its region, because each region is closed under the unit's moves with
+fewer obstacles than the real board has. Every condition in step 3 is necessary for
+a checkmate, so a failure proves that no checkmate by the winner is reachable.
+Movement comes from the ruleset's compiled tables; nothing here knows the pieces.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ..core.squares import BB_ALL, BLACK, WHITE, Bitboard, scan
+from ..core.tables import MoveTables, PieceType
+
+#: Safety valve for the fixed point; each round thaws at least one pawn.
+_MAX_ROUNDS = 64
+
+
+@dataclass(frozen=True)
+class Placement:
+    """What the static stage needs to know about a position."""
+
+    tables: MoveTables
+    #: ``(type index, colour) -> bitboard`` for every piece type on the board.
+    pieces: dict[tuple[int, int], Bitboard]
+    #: The en passant target square if a capture there may be legal now, else ``None``.
+    ep_square: int | None = None
+    #: Squares of the rooks that still hold castling rights.
+    castling: Bitboard = 0
+
+
+@dataclass
+class Unit:
+    """One piece that may move: its region (where it may stand) and reach (what it attacks)."""
+
+    type_index: int
+    color: int
+    square: int
+    royal: bool
+    region: Bitboard = 0
+    reach: Bitboard = 0
+
+
+@dataclass
+class StaticAnalysis:
+    """The fixed point: frozen pawns per colour and every other unit's region and reach."""
+
+    frozen: list[Bitboard]
+    #: Squares each colour's frozen units attack for ever (kings never enter them).
+    guarded: list[Bitboard]
+    units: list[Unit] = field(default_factory=list)
+
+    def king(self, color: int) -> Unit | None:
+        return next((u for u in self.units if u.royal and u.color == color), None)
+
+
+def piece_attacks(piece: PieceType, color: int, sq: int, occupied: Bitboard) -> Bitboard:
+    """The squares ``piece`` of ``color`` on ``sq`` attacks with ``occupied`` blocking riders."""
+    bb = piece.leaps[color][sq] if piece.leaps[color] else 0
+    for group in piece.groups[color]:
+        bb |= group.table[sq][occupied & group.masks[sq]]
+    return bb
+
+
+#: Flood fills by (piece, colour, seeds, walls, allowed); the search asks for the same
+#: ones again and again. Cleared when it grows past ``_FLOOD_CACHE_SIZE``.
+_FLOOD_CACHE: dict[tuple[int, int, int, int, int], tuple[Bitboard, Bitboard]] = {}
+_FLOOD_CACHE_SIZE = 200_000
+_CONE_CACHE: dict[tuple[int, int, int, int, int], tuple[Bitboard, Bitboard]] = {}
+
+
+def _flood(piece: PieceType, color: int, seeds: Bitboard, walls: Bitboard, allowed: Bitboard) -> tuple[Bitboard, Bitboard]:
+    """Region (closure of moves inside ``allowed``) and reach of a piece starting on ``seeds``."""
+    key = (id(piece), color, seeds, walls, allowed)
+    hit = _FLOOD_CACHE.get(key)
+    if hit is not None:
+        return hit
+    if len(_FLOOD_CACHE) > _FLOOD_CACHE_SIZE:
+        _FLOOD_CACHE.clear()
+    result = _flood_uncached(piece, color, seeds, walls, allowed)
+    _FLOOD_CACHE[key] = result
+    return result
+
+
+def _flood_uncached(piece: PieceType, color: int, seeds: Bitboard, walls: Bitboard, allowed: Bitboard) -> tuple[Bitboard, Bitboard]:
+    region, reach, frontier = seeds, 0, seeds
+    while frontier:
+        new = 0
+        for sq in scan(frontier):
+            attacked = piece_attacks(piece, color, sq, walls)
+            reach |= attacked
+            new |= attacked & allowed
+        frontier = new & ~region
+        region |= new
+    return region, reach
+
+
+def _pawn_cone(tables: MoveTables, color: int, sq: int, walls: Bitboard, prey: Bitboard) -> tuple[Bitboard, Bitboard]:
+    """Squares a mobile pawn may ever stand on, and its reach.
+
+    Pushes go to any square that is not a wall; captures only to squares in ``prey``
+    (where an enemy unit may ever stand, or the current en passant square).
+    """
+    region, reach, frontier = 1 << sq, 0, 1 << sq
+    promotion = tables.promotion_ranks[color]
+    while frontier:
+        new = 0
+        for s in scan(frontier):
+            if promotion >> s & 1:
+                continue
+            captures = tables.pawn_captures[color][s]
+            reach |= captures
+            push = tables.pawn_push[color][s] & ~walls
+            if push:
+                new |= push | (tables.pawn_double[color][s] & ~walls)
+            new |= captures & prey & ~walls
+        frontier = new & ~region
+        region |= new
+    return region, reach
+
+
+def _castling_seeds(placement: Placement, color: int, royal_sq: int) -> tuple[Bitboard, Bitboard]:
+    """Destinations of the king and rooks of ``color`` if it still has castling rights."""
+    table = placement.tables.castling
+    rank = royal_sq >> 3
+    rights = placement.castling & (0xFF << (8 * rank))
+    if table is None or not rights:
+        return 0, 0
+    king, rook = 0, 0
+    for side in table.sides:
+        king |= 1 << (rank * 8 + side.king_to_file)
+        rook |= 1 << (rank * 8 + side.rook_to_file)
+    return king, rook
+
+
+def analyse_static(placement: Placement) -> StaticAnalysis:
+    """Compute the frozen units and every other unit's region and reach (the greatest fixed point)."""
+    tables = placement.tables
+    occupied_by = [0, 0]
+    for (_, color), bb in placement.pieces.items():
+        occupied_by[color] |= bb
+    royal = [placement.pieces.get((tables.royal, c), 0) for c in (WHITE, BLACK)]
+    frozen = [occupied_by[c] & ~royal[c] for c in (WHITE, BLACK)]
+    for _ in range(_MAX_ROUNDS):
+        analysis = _regions(placement, frozen)
+        thawed = _thaw(placement, analysis, occupied_by)
+        if thawed == frozen:
+            return analysis
+        frozen = thawed
+    return _regions(placement, [0, 0])
+
+
+def guarded_by(placement: Placement, color: int, frozen: Bitboard) -> Bitboard:
+    """Squares the frozen units of ``color`` attack whatever else stands on the board."""
+    tables = placement.tables
+    bb = 0
+    for (type_index, c), pieces in placement.pieces.items():
+        if c != color:
+            continue
+        piece = tables.types[type_index]
+        for sq in scan(pieces & frozen):
+            if piece.is_pawn:
+                bb |= tables.pawn_captures[color][sq]
+            else:
+                bb |= piece_attacks(piece, color, sq, BB_ALL)
+    return bb
+
+
+def _regions(placement: Placement, frozen: list[Bitboard]) -> StaticAnalysis:
+    """Regions and reaches of the units that are not frozen, given the frozen ones.
+
+    Pieces do not depend on each other (only frozen units block them). A pawn's cone
+    depends on where enemy units may stand, so pawns are recomputed until the regions
+    stop growing (a least fixed point: captures only land where prey may be).
+    """
+    tables = placement.tables
+    walls = frozen[WHITE] | frozen[BLACK]
+    guarded = [guarded_by(placement, c, frozen[c]) for c in (WHITE, BLACK)]
+    analysis = StaticAnalysis(frozen=list(frozen), guarded=guarded)
+    kings = {c: placement.pieces.get((tables.royal, c), 0) for c in (WHITE, BLACK)}
+    pawns: list[Unit] = []
+    for (type_index, color), bb in sorted(placement.pieces.items()):
+        piece = tables.types[type_index]
+        for sq in scan(bb & ~frozen[color]):
+            unit = Unit(type_index, color, sq, piece.royal)
+            analysis.units.append(unit)
+            if piece.is_pawn:
+                unit.region = 1 << sq
+                pawns.append(unit)
+                continue
+            seeds = 1 << sq
+            allowed = ~walls
+            king_seeds, rook_seeds = (0, 0)
+            if kings[color]:
+                king_seeds, rook_seeds = _castling_seeds(placement, color, next(scan(kings[color])))
+            if piece.royal:
+                allowed &= ~guarded[1 - color]
+                seeds |= king_seeds & allowed
+            elif tables.castling is not None and type_index == tables.castling.rook_type and placement.castling >> sq & 1:
+                seeds |= rook_seeds & allowed
+            unit.region, unit.reach = _flood(piece, color, seeds, walls, allowed)
+    ep = 0 if placement.ep_square is None else 1 << placement.ep_square
+    while pawns:
+        stand = [ep, ep]  # where a pawn may capture: a non-royal enemy may stand there
+        for unit in analysis.units:
+            if not unit.royal:
+                stand[unit.color] |= unit.region
+        changed = False
+        for unit in pawns:
+            before = unit.region
+            _pawn_unit(placement, unit, walls, stand[1 - unit.color] | frozen[1 - unit.color])
+            changed |= unit.region != before
+        if not changed:
+            break
+    return analysis
+
+
+def _pawn_unit(placement: Placement, unit: Unit, walls: Bitboard, prey: Bitboard) -> None:
+    """A mobile pawn: its cone, and the regions of whatever it may promote to."""
+    tables = placement.tables
+    key = (id(tables), unit.color, unit.square, walls, prey)
+    hit = _CONE_CACHE.get(key)
+    if hit is None:
+        if len(_CONE_CACHE) > _FLOOD_CACHE_SIZE:
+            _CONE_CACHE.clear()
+        region, reach = _pawn_cone(tables, unit.color, unit.square, walls, prey)
+        promotion_squares = region & tables.promotion_ranks[unit.color]
+        if promotion_squares:
+            for type_index in tables.promotion_types:
+                piece = tables.types[type_index]
+                r, a = _flood(piece, unit.color, promotion_squares, walls, ~walls)
+                region |= r
+                reach |= a
+        hit = _CONE_CACHE[key] = (region, reach)
+    unit.region, unit.reach = hit
+
+
+def _thaw(placement: Placement, analysis: StaticAnalysis, occupied_by: list[Bitboard]) -> list[Bitboard]:
+    """The units that stay frozen given the regions computed with the current frozen set."""
+    tables = placement.tables
+    frozen = analysis.frozen
+    walls = frozen[WHITE] | frozen[BLACK]
+    stand = [0, 0]  # where mobile units of each colour may ever stand
+    take = [0, 0]  # where mobile non-royal units of each colour may ever capture
+    king_take = [0, 0]
+    for unit in analysis.units:
+        stand[unit.color] |= unit.region
+        if unit.royal:
+            king_take[unit.color] |= unit.reach
+        else:
+            take[unit.color] |= unit.reach
+    result = [0, 0]
+    ep = placement.ep_square
+    for (type_index, color), bb in placement.pieces.items():
+        piece = tables.types[type_index]
+        enemy = 1 - color
+        for sq in scan(bb & frozen[color]):
+            if take[enemy] >> sq & 1:
+                continue
+            if king_take[enemy] >> sq & 1 and not analysis.guarded[color] >> sq & 1:
+                continue
+            if piece.is_pawn:
+                if tables.pawn_push[color][sq] & ~walls:
+                    continue
+                captures = tables.pawn_captures[color][sq]
+                if captures & (stand[enemy] | occupied_by[enemy]):
+                    continue
+                if ep is not None and captures >> ep & 1:
+                    continue
+            elif piece_attacks(piece, color, sq, walls) & ~frozen[color]:
+                continue
+            result[color] |= 1 << sq
+    return result

@@ -1,0 +1,155 @@
+"""Hand-built positions for the unwinnability analysis (FIDE 5.2.2 dead position, 6.9).
+
+Expectations come from the Laws' text (a lone king, or a king and one minor piece
+against a bare king, can never give checkmate; bishops all on one square colour cannot
+either), from the labelled CHA vectors where a position is taken from them, and every
+``CAN`` answer is checked independently: python-chess replays the returned line and
+must find the loser checkmated.
+"""
+
+from __future__ import annotations
+
+import chess
+import pytest
+
+from reference_impl import BLACK, WHITE, Board, load_ruleset
+from reference_impl.adjudication.unwinnability import (
+    Analysis,
+    Verdict,
+    analyse,
+    analyse_both,
+    can_checkmate,
+    is_dead_position,
+)
+
+RULES = load_ruleset("fide-2023")
+LIMIT = 20_000
+#: Helpmates with a single minor piece take a long walk to a corner (~40 plies).
+MINOR_PIECE_LIMIT = 500_000
+
+
+def board(fen: str) -> Board:
+    return Board.from_fen(fen, RULES)
+
+
+def assert_mating_line(fen: str, color: int, analysis: Analysis) -> None:
+    """python-chess must agree that the line is legal and ends with ``color`` mating."""
+    assert analysis.verdict is Verdict.CAN
+    reference = chess.Board(fen)
+    for uci in analysis.line:
+        move = chess.Move.from_uci(uci)
+        assert move in reference.legal_moves, (uci, reference.fen())
+        reference.push(move)
+    assert reference.is_checkmate()
+    assert reference.turn == (chess.BLACK if color == WHITE else chess.WHITE)
+
+
+def test_fide_2023_5_2_2_bare_kings_dead() -> None:
+    b = board("8/8/8/4k3/8/8/8/4K3 w - - 0 1")
+    assert is_dead_position(b) is Verdict.CANNOT
+    assert analyse(b, WHITE).stage == "static"
+
+
+@pytest.mark.parametrize(
+    "fen",
+    [
+        "8/8/8/4k3/8/8/8/3NK3 w - - 0 1",  # K+N v K
+        "8/8/8/4k3/8/8/8/2B1K3 b - - 0 1",  # K+B v K
+        "7k/8/8/8/8/8/8/N6K w - - 0 1",  # knight in the corner
+    ],
+)
+def test_fide_2023_5_2_2_king_and_minor_against_bare_king_dead(fen: str) -> None:
+    assert is_dead_position(board(fen), node_limit=0) is Verdict.CANNOT
+
+
+def test_fide_2023_5_2_2_bishops_on_one_colour_dead() -> None:
+    # Both bishops on dark squares (c1 and d6): no mate is possible.
+    b = board("8/8/3b4/4k3/8/8/8/2B1K3 w - - 0 1")
+    assert is_dead_position(b, node_limit=0) is Verdict.CANNOT
+
+
+def test_many_bishops_on_one_colour_dead() -> None:
+    # From the labelled CHA vectors: nine white and seven black dark-squared bishops.
+    b = board("3b1b1k/2b1b1b1/1b1b1b2/2b5/4KB2/4B1B1/3B1B1B/2B1B1B1 w - - 0 1")
+    assert is_dead_position(b, node_limit=0) is Verdict.CANNOT
+
+
+@pytest.mark.parametrize(
+    "fen",
+    [
+        "8/8/4b3/4k3/8/8/8/2B1K3 w - - 0 1",  # opposite-coloured bishops (digest 5.8)
+        "8/8/3n4/4k3/8/8/8/3NK3 w - - 0 1",  # K+N v K+N (digest 5.7)
+    ],
+)
+def test_fide_2023_5_2_2_not_dead_with_helpmate(fen: str) -> None:
+    b = board(fen)
+    results = analyse_both(b, MINOR_PIECE_LIMIT)
+    for color in (WHITE, BLACK):
+        assert_mating_line(fen, color, results[color])
+
+
+def test_fide_2023_6_9_knight_mates_king_with_own_pawn() -> None:
+    # K+N v K+P: the pawn can block its own king, so the knight side can mate (6.9: if
+    # the pawn side's flag falls, it loses), unlike K+N against a bare king.
+    fen = "8/8/8/4k3/4p3/8/8/3NK3 w - - 0 1"
+    result = analyse(board(fen), WHITE, MINOR_PIECE_LIMIT)
+    assert_mating_line(fen, WHITE, result)
+
+
+def test_fide_2023_6_9_lone_king_cannot_mate_queen_and_rook() -> None:
+    b = board("7k/8/8/8/8/8/8/RQ2K3 w - - 0 1")
+    assert can_checkmate(b, BLACK, node_limit=0) is Verdict.CANNOT
+    assert analyse(b, WHITE, LIMIT).verdict is Verdict.CAN
+
+
+def test_locked_pawn_wall_with_bishops_dead() -> None:
+    # First labelled CHA vector: pawns locked on b4-h5, bishops that cannot cross.
+    b = board("2b1k3/8/8/1p1p1p1p/1P1P1P1P/8/8/2B1K3 w - - 0 1")
+    assert is_dead_position(b, node_limit=0) is Verdict.CANNOT
+
+
+def test_bishops_frozen_inside_pawn_box_dead() -> None:
+    # CHA vector: each bishop is walled in by its own pawns and guards them for ever.
+    b = board("8/3k4/2p1p3/2PbP3/2pBp3/2P1P3/3K4/8 w - - 0 1")
+    assert is_dead_position(b, node_limit=0) is Verdict.CANNOT
+
+
+def test_complete_search_proves_what_static_cannot() -> None:
+    # CHA vector labelled dead: Black's king can eat White's pawns, but every such line
+    # ends in stalemate; only a search of every reachable position shows it.
+    b = board("8/6k1/6p1/6P1/6PK/6P1/6PP/8 w - - 0 1")
+    results = analyse_both(b, 200_000)
+    assert {a.verdict for a in results.values()} == {Verdict.CANNOT}
+    assert "explore" in {a.stage for a in results.values()}
+
+
+def test_start_position_both_can_mate() -> None:
+    fen = chess.STARTING_FEN
+    results = analyse_both(board(fen), LIMIT)
+    for color in (WHITE, BLACK):
+        assert_mating_line(fen, color, results[color])
+
+
+def test_chess960_ruleset_analysis_runs_on_its_tables() -> None:
+    rules = load_ruleset("chess960")
+    fen = "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9"
+    b = Board.from_fen(fen, rules)
+    assert analyse(b, WHITE, LIMIT).verdict is Verdict.CAN
+
+
+def test_node_limit_zero_never_searches() -> None:
+    b = board("8/8/3n4/4k3/8/8/8/3NK3 w - - 0 1")
+    result = analyse(b, WHITE, node_limit=0)
+    assert result.verdict is Verdict.UNDETERMINED and result.nodes == 0
+
+
+def test_tiny_budget_is_undetermined_not_cannot() -> None:
+    b = board("8/8/3n4/4k3/8/8/8/3NK3 w - - 0 1")
+    assert can_checkmate(b, WHITE, node_limit=10) is Verdict.UNDETERMINED
+
+
+def test_colour_names_accepted_and_bad_colour_rejected() -> None:
+    b = board("8/8/8/4k3/8/8/8/4K3 w - - 0 1")
+    assert can_checkmate(b, "white", node_limit=0) is Verdict.CANNOT
+    with pytest.raises(ValueError):
+        can_checkmate(b, "green")
