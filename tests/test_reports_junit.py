@@ -79,3 +79,28 @@ def test_hostile_text_stays_well_formed(tmp_path: Path) -> None:
     failure = root.find(".//failure")
     assert "]]> <x> &" in failure.get("message")
     assert "</failure>" in failure.text
+
+
+def test_ill_formed_fields_do_not_break_any_renderer(tmp_path: Path) -> None:
+    import io
+
+    from rich.console import Console
+
+    from conformance.reports import html, terminal
+
+    records = [
+        {"type": "header", "adapter": "not a mapping", "corpus_revision": 5},
+        {"type": "result", "id": 1, "kind": None, "ruleset": ["x"], "status": "bogus",
+         "cites": "fide-2023:1", "input": "text", "expect": [1], "actual": {"moves": "e2e4"},
+         "message": 5, "duration_ms": "abc"},
+        {"type": "result"},
+        {"type": "result", "id": "a", "kind": "legal_moves", "ruleset": "r", "status": "failed",
+         "cites": [None], "input": {"fen": 5, "move": ["x"], "moves": "e2e4"},
+         "expect": {"moves": [1, 2]}, "actual": {"moves": [None]}, "duration_ms": None},
+        {"type": "footer", "counts": None, "interrupted": "yes"},
+    ]
+    root = _root(tmp_path, records)
+    assert root.get("tests") == "3"             # an unknown status counts as an error
+    assert root.get("errors") == "2" and root.get("failures") == "1"
+    terminal.render(records, Console(file=io.StringIO()))
+    assert "<h2>Failures (3)</h2>" in html.render(records)  # unknown statuses are errors

@@ -22,6 +22,7 @@ from .summary import (
     Summary,
     Tally,
     article_title,
+    cites_of,
     compact,
     describe_adapter,
     move_difference,
@@ -179,7 +180,7 @@ def _failure_html(problem: Problem, anchor: int) -> str:
     fen = data.get("fen")
     moves = data.get("moves")
     first_move = data.get("move") or (moves[0] if isinstance(moves, list) and moves else None)
-    cites = ", ".join(f"<code>{_e(c)}</code>" for c in result.get("cites") or ())
+    cites = ", ".join(f"<code>{_e(c)}</code>" for c in cites_of(result))
     out = [f'<section class="failure {_e(status)}" id="f{anchor}">',
            f'<h3><span class="status">{_e(status)}</span><code>{_e(result.get("id"))}</code>'
            f' under {", ".join(f"<code>{_e(r)}</code>" for r in problem.rulesets)} '

@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from . import save_text
-from .summary import Record, compact, summarize
+from .summary import Record, cites_of, compact, seconds_of, summarize
 
 #: (element, counter attribute) per status; None means a plain passing testcase
 ELEMENT_BY_STATUS: dict[str, tuple[str, str] | None] = {
@@ -67,7 +67,7 @@ def _run_properties(header: Mapping[str, Any]) -> list[tuple[str, object]]:
 
 
 def _detail(result: Mapping[str, Any]) -> str:
-    return (f"cites:    {', '.join(str(c) for c in result.get('cites') or ()) or '-'}\n"
+    return (f"cites:    {', '.join(cites_of(result)) or '-'}\n"
             f"input:    {compact(result.get('input'))}\n"
             f"expected: {compact(result.get('expect'))}\n"
             f"actual:   {compact(result.get('actual'))}\n")
@@ -75,7 +75,7 @@ def _detail(result: Mapping[str, Any]) -> str:
 
 def _testcase(suite: ET.Element, result: Mapping[str, Any]) -> str | None:
     """Append one testcase; return the counter attribute it increments, if any."""
-    seconds = float(result.get("duration_ms") or 0) / 1000
+    seconds = seconds_of(result)
     case = ET.SubElement(
         suite, "testcase",
         name=_clean(f"{result.get('id')}[{result.get('ruleset')}]"),
@@ -119,7 +119,7 @@ def build(records: Iterable[Record]) -> ET.Element:
             counts["tests"] += 1
             if counter is not None:
                 counts[counter] += 1
-            seconds += float(result.get("duration_ms") or 0) / 1000
+            seconds += seconds_of(result)
         for key, value in counts.items():
             suite.set(key, str(value))
             totals[key] += value

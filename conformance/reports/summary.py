@@ -48,8 +48,8 @@ class Tally:
     counts: dict[str, int] = field(default_factory=lambda: dict.fromkeys(STATUSES, 0))
 
     def add(self, status: str) -> None:
-        """Count one result; an unknown status is counted as ``errored``."""
-        self.counts[status if status in self.counts else "errored"] += 1
+        """Count one result under ``status`` (one of :data:`STATUSES`)."""
+        self.counts[status] += 1
 
     @property
     def total(self) -> int:
@@ -167,6 +167,26 @@ def _natural_key(text: str) -> tuple[tuple[int, int, str], ...]:
                  for p in re.split(r"[.:]", text))
 
 
+def status_of(result: Record) -> str:
+    """A result's status; anything not in :data:`STATUSES` counts as ``errored``."""
+    status = result.get("status")
+    return status if isinstance(status, str) and status in STATUSES else "errored"
+
+
+def cites_of(result: Record) -> list[str]:
+    """A result's cited article ids (an ill-formed ``cites`` field counts as none)."""
+    cites = result.get("cites")
+    return [str(c) for c in cites] if isinstance(cites, list) else []
+
+
+def seconds_of(result: Record) -> float:
+    """A result's duration in seconds (0 when missing or not a number)."""
+    value = result.get("duration_ms")
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return 0.0
+    return max(float(value), 0.0) / 1000
+
+
 def _group(groups: dict[str, Tally], name: str) -> Tally:
     tally = groups.get(name)
     if tally is None:
@@ -192,12 +212,12 @@ def summarize(records: Iterable[Record]) -> Summary:
         elif kind_of_record == "result":
             result = dict(record)
             results.append(result)
-            status = str(result.get("status"))
+            status = status_of(result)
             overall.add(status)
             _group(by_kind, str(result.get("kind"))).add(status)
             _group(by_ruleset, str(result.get("ruleset"))).add(status)
-            for cite in result.get("cites") or ():
-                _group(by_article, str(cite)).add(status)
+            for cite in cites_of(result):
+                _group(by_article, cite).add(status)
     return Summary(
         header=header,
         footer=footer,
@@ -206,7 +226,7 @@ def summarize(records: Iterable[Record]) -> Summary:
         by_kind=dict(sorted(by_kind.items())),
         by_ruleset=dict(sorted(by_ruleset.items())),
         by_article=dict(sorted(by_article.items(), key=lambda kv: _natural_key(kv[0]))),
-        problems=[r for r in results if r.get("status") in PROBLEM_STATUSES],
+        problems=[r for r in results if status_of(r) in PROBLEM_STATUSES],
     )
 
 

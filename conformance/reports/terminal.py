@@ -22,6 +22,7 @@ from .summary import (
     Summary,
     Tally,
     article_title,
+    cites_of,
     compact,
     describe_adapter,
     move_difference,
@@ -99,7 +100,7 @@ def _print_failure(console: Console, problem: Problem) -> None:
         f"[{STYLES.get(status, 'red')}]{status.upper()}[/] "
         f"[bold]{escape(str(result.get('id')))}[/] "
         f"{escape('[' + ruleset_list(problem.rulesets) + ']')}"
-        f"  {escape(', '.join(str(c) for c in result.get('cites') or ()))}"
+        f"  {escape(', '.join(cites_of(result)))}"
     )
     if result.get("message"):
         console.print(f"  message:  {escape(_cut(str(result['message'])))}")
