@@ -134,3 +134,9 @@ def test_a_broken_table_is_one_error_naming_file_and_key(tmp_path, monkeypatch) 
     finally:
         monkeypatch.undo()
         table.cache_clear()
+
+
+def test_hooper_whyld_uedemann_letters_queen_side_file_first_king_side_rank_first() -> None:
+    # Files A E I O O I E A, ranks B D F G H K L P (Hooper and Whyld, as summarised publicly)
+    assert [codes.hooper_whyld_square(sq) for sq in (0, 3, 4, 7, 56, 63)] == ["AB", "OB", "BO", "BA", "AP", "PA"]
+    assert len({codes.hooper_whyld_square(sq) for sq in range(64)}) == 64

@@ -94,6 +94,21 @@ def uedemann(t: dict[str, Any], board: chess.Board, move: chess.Move) -> str:
     return text
 
 
+def uedemann_hw(t: dict[str, Any], board: chess.Board, move: chess.Move) -> str:
+    """Hooper and Whyld's Uedemann letters: queen-side squares file-rank, king-side rank-file."""
+    hw = t["hooper_whyld"]
+
+    def sq(s: int) -> str:
+        name = chess.square_name(s)
+        f, r = hw["files"][name[0]], hw["ranks"][name[1]]
+        return f + r if name[0] in "abcd" else r + f
+    frm, to = _coded_squares(board, move)
+    text = sq(frm) + sq(to)
+    if move.promotion:
+        text += t["promotion_suffix"][PIECE_NAMES[move.promotion]].upper()
+    return text
+
+
 def relettered(san: str, letters: dict[str, str]) -> str:
     """SAN with its piece letters (leading piece, promotion piece) replaced."""
     if san.startswith("O-O"):
@@ -220,6 +235,8 @@ def build(data: Path) -> dict[str, list[Fixture]]:
                 ("iccf", iccf(t["iccf"], board, move), "laws", TABLES_DETAIL.format("iccf"), CITES["iccf"]),
                 ("uedemann", uedemann(t["uedemann"], board, move), "laws",
                  TABLES_DETAIL.format("uedemann"), CITES["uedemann"]),
+                ("uedemann:hooper-whyld", uedemann_hw(t["uedemann"], board, move), "laws",
+                 TABLES_DETAIL.format("uedemann") + " (hooper_whyld letters)", CITES["uedemann"]),
             ]
             if c960:
                 frm, to = move.from_square, move.to_square

@@ -3,7 +3,8 @@
 
 Notation ids: ``san`` (strict), ``san:lenient``, ``san:<language>`` (localized letters,
 e.g. ``san:de``), ``fan`` (figurines), ``lan``, ``uci`` (the ruleset's castling form),
-``uci:standard`` (e1g1), ``uci:chess960`` (e1h1), ``iccf``, ``uedemann``, ``descriptive``.
+``uci:standard`` (e1g1), ``uci:chess960`` (e1h1), ``iccf``, ``uedemann`` (the issue's table),
+``uedemann:hooper-whyld`` (the code as Hooper and Whyld describe it), ``descriptive``.
 """
 
 from __future__ import annotations
@@ -40,6 +41,7 @@ NOTATIONS: dict[str, tuple[Writer, Reader]] = {
     "uci:chess960": (lambda b, m: formats.to_uci(b, m, form="chess960"), formats.from_uci),
     "iccf": (formats.to_iccf, formats.from_iccf),
     "uedemann": (formats.to_uedemann, formats.from_uedemann),
+    "uedemann:hooper-whyld": (formats.to_uedemann_hw, formats.from_uedemann_hw),
     "descriptive": (descriptive.to_descriptive, descriptive.from_descriptive),
 }
 

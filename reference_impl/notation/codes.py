@@ -103,6 +103,30 @@ def uedemann_piece_for_letter(letter: str) -> str | None:
     return None
 
 
+@lru_cache(maxsize=None)
+def _hooper_whyld_maps() -> tuple[tuple[str, ...], dict[str, int]]:
+    t = table("uedemann")["hooper_whyld"]
+    codes = tuple(
+        t["files"][f] + t["ranks"][r] if f in "abcd" else t["ranks"][r] + t["files"][f]
+        for r in RANKS for f in FILES
+    )
+    if len(set(codes)) != 64:
+        raise ValueError("uedemann.yaml hooper_whyld gives two squares the same code")
+    return codes, {code: sq for sq, code in enumerate(codes)}
+
+
+def hooper_whyld_square(sq: int) -> str:
+    """The Uedemann code as Hooper and Whyld describe it: a1 = ``AB``, h1 = ``BA``."""
+    return _hooper_whyld_maps()[0][sq]
+
+
+def parse_hooper_whyld_square(code: str) -> int:
+    try:
+        return _hooper_whyld_maps()[1][code.upper()]
+    except KeyError:
+        raise ValueError(f"not a Uedemann (Hooper-Whyld) square: {code!r}") from None
+
+
 # --- Descriptive ------------------------------------------------------------------------
 
 

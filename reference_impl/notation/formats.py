@@ -187,3 +187,27 @@ def from_uedemann(board: Any, text: str) -> Any:
         if promotion is None:
             raise NotationError(text, "invalid", f"unknown promotion letter {clean[4]!r}")
     return _find(board, text, frm, to, promotion, "Uedemann")
+
+
+def to_uedemann_hw(board: Any, move: Any) -> str:
+    """The Hooper-Whyld reading of the Uedemann code (``uedemann.yaml`` ``hooper_whyld``)."""
+    frm, to = _coded(board, move, codes.hooper_whyld_square)
+    promoted = _promoted_name(board, move)
+    return frm + to + (codes.uedemann_promotion_letter(promoted).upper() if promoted else "")
+
+
+def from_uedemann_hw(board: Any, text: str) -> Any:
+    """Read four letters (e2-e4 = ``DOGO``), optionally a promotion letter."""
+    clean = text.strip().upper()
+    if not re.fullmatch(r"[A-Z]{4,5}", clean):
+        raise NotationError(text, "invalid", "Uedemann (Hooper-Whyld) is two squares of two letters, then an optional piece letter")
+    try:
+        frm, to = codes.parse_hooper_whyld_square(clean[:2]), codes.parse_hooper_whyld_square(clean[2:4])
+    except ValueError as error:
+        raise NotationError(text, "invalid", str(error)) from None
+    promotion = None
+    if len(clean) == 5:
+        promotion = codes.uedemann_piece_for_letter(clean[4])
+        if promotion is None:
+            raise NotationError(text, "invalid", f"unknown promotion letter {clean[4]!r}")
+    return _find(board, text, frm, to, promotion, "Uedemann")
