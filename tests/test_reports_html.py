@@ -122,3 +122,17 @@ def test_failure_sections_spread_over_kinds(tmp_path: Path) -> None:
     page = path.read_text(encoding="utf-8")
     kinds = re.findall(r"<small>\((\w+)\)</small>", page)
     assert kinds == ["perft", "legal_moves", "san"]   # one per kind, in report order
+
+
+def test_position_after_the_moves_is_drawn_too() -> None:
+    # 1.e4 e5 played from the start: the second diagram shows both pawns advanced
+    start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
+    result = {"type": "result", "id": "g", "kind": "game_end", "ruleset": "fide-2023",
+              "status": "failed", "cites": [], "input": {"fen": start, "moves": ["e2e4", "e7e5"]},
+              "expect": {"result": "*"}, "actual": {"result": "1-0"}, "message": "m"}
+    page = html.render([{"type": "header", "adapter": {"name": "x"}}, result])
+    assert "after 2 moves (last move highlighted)" in page
+    after = page[page.index("after 2 moves"):]
+    assert '<td class="d hl" title="e5"><span class="pb">\u265f' in after
+    assert '<td class="l" title="e4"><span class="pw">\u265f' in after
+    assert html.position_after("fide-2023", start, ["e2e5"]) is None  # illegal: no diagram

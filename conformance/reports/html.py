@@ -13,6 +13,8 @@ from collections.abc import Collection, Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
+from reference_impl.errors import ArbiterError
+
 from . import save_text
 from .summary import (
     STATUS_LABELS,
@@ -140,6 +142,19 @@ def board_html(fen: str, highlight: Collection[str] = ()) -> str:
     return f'<table class="board">{"".join(rows)}</table>{caption}'
 
 
+def position_after(ruleset: str, fen: str, moves: list[object]) -> str | None:
+    """The FEN after ``moves`` from ``fen``, played by the reference; None if it cannot."""
+    try:
+        from reference_impl import Board, load_ruleset
+
+        board = Board.from_fen(fen, load_ruleset(ruleset))
+        for move in moves:
+            board.push(board.parse_uci(str(move)))
+        return str(board.fen())
+    except (ImportError, ArbiterError, ValueError, TypeError):
+        return None
+
+
 def _tally_table(first: str, groups: Mapping[str, Tally], columns: list[str],
                  titles: Mapping[str, str] | None = None) -> str:
     head = [f"<th>{_e(first)}</th>"] + (["<th>title</th>"] if titles else [])
@@ -199,6 +214,12 @@ def _failure_html(problem: Problem, anchor: int) -> str:
             label += " (differing moves highlighted)"
             squares = set().union(*(move_squares(m) for m in difference[0] + difference[1]))
         out.append(f"<div><h4>{label}</h4>{board_html(fen, squares)}</div>")
+        if isinstance(moves, list) and moves and isinstance(result.get("ruleset"), str):
+            final = position_after(result["ruleset"], fen, moves)
+            if final is not None:
+                out.append(f"<div><h4>after {len(moves)} move{'s' if len(moves) != 1 else ''}"
+                           f" (last move highlighted)</h4>"
+                           f"{board_html(final, move_squares(moves[-1]))}</div>")
     out.append(f"<div><h4>input</h4><pre>{_e(compact(result.get('input')))}</pre></div>")
     out.append('</div><div class="answers">')
     out.append(f"<div><h4>expected</h4>{_answer_html(result.get('expect'), fen)}</div>")
