@@ -47,3 +47,10 @@ def test_unwritable_output_is_one_line(tmp_path: Path) -> None:
     assert result.exit_code == 1
     assert result.stderr.startswith("arbiter: ") and "x.html: cannot write" in result.stderr
     assert result.stderr.count("\n") == 1
+
+
+def test_render_writes_markdown(tmp_path: Path) -> None:
+    path = tmp_path / "summary.md"
+    result = CliRunner().invoke(main, ["report", "render", "-q", str(SAMPLE), "--markdown", str(path)])
+    assert result.exit_code == 1
+    assert path.read_text(encoding="utf-8").startswith("## Arbiter: python-chess 1.11.2")

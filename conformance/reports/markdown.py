@@ -1,0 +1,98 @@
+"""A Markdown summary of a report, for CI pages such as GitHub's job summary.
+
+``render(records) -> str`` gives the counts, the compliance, a table per kind and per
+ruleset, and the failures (grouped across rulesets, at most ``max_failures``) with
+expected and actual answers. Table cells are escaped so report text cannot break the
+layout or inject markup.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+
+from . import save_text
+from .summary import (
+    STATUS_LABELS,
+    STATUSES,
+    Record,
+    Tally,
+    compact,
+    describe_adapter,
+    percent,
+    ruleset_list,
+    spread,
+    summarize,
+)
+
+#: failures listed in full
+MAX_FAILURES = 20
+#: longest answer shown in a failure line
+MAX_VALUE_CHARS = 200
+
+
+#: characters that would start Markdown formatting, links or table cells
+_MARKDOWN_SPECIALS = re.compile(r"([\\`*_\[\]|#~!])")
+
+
+def _cell(value: object) -> str:
+    """One line of text that Markdown shows literally (also inside a table cell)."""
+    text = _MARKDOWN_SPECIALS.sub(r"\\\1", html.escape(str(value), quote=False))
+    return " ".join(text.split())
+
+
+def _code(value: object) -> str:
+    text = str(value)
+    if len(text) > MAX_VALUE_CHARS:
+        text = text[:MAX_VALUE_CHARS] + " ..."
+    return f"<code>{_cell(text)}</code>"
+
+
+def _table(first: str, groups: Mapping[str, Tally], columns: list[str]) -> list[str]:
+    head = [first, "total"] + [STATUS_LABELS[s] for s in columns] + ["compliance"]
+    lines = ["| " + " | ".join(head) + " |",
+             "|" + "|".join(["---"] + ["---:"] * (len(head) - 1)) + "|"]
+    for name, tally in groups.items():
+        cells = [f"<code>{_cell(name)}</code>", str(tally.total)]
+        cells += [str(tally.counts[s]) if tally.counts[s] else "" for s in columns]
+        cells.append(percent(tally.compliance))
+        lines.append("| " + " | ".join(cells) + " |")
+    return lines
+
+
+def render(records: Iterable[Record], max_failures: int = MAX_FAILURES) -> str:
+    """The Markdown summary of a report."""
+    summary = summarize(records)
+    overall = summary.overall
+    columns = [s for s in STATUSES if s == "passed" or overall.counts[s]]
+    verdict = "all expectations met" if summary.ok else f"{overall.problems} unmet expectations"
+    counts = ", ".join(f"{overall.counts[s]} {STATUS_LABELS[s]}" for s in STATUSES
+                       if overall.counts[s]) or "no results"
+    lines = [f"## Arbiter: {_cell(describe_adapter(summary.header))}", "",
+             f"**{percent(overall.compliance)}** compliance ({overall.conforming} of "
+             f"{overall.applicable} applicable); {counts}; **{verdict}**."]
+    if summary.interrupted:
+        lines += ["", "The run was interrupted: this report is partial."]
+    if summary.results:
+        lines += ["", *_table("kind", summary.by_kind, columns)]
+        if len(summary.by_ruleset) > 1:
+            lines += ["", *_table("ruleset", summary.by_ruleset, columns)]
+    groups = summary.problem_groups
+    shown = spread(groups, max_failures)
+    if shown:
+        lines += ["", f"### Failures ({len(shown)} of {len(groups)} shown)", ""]
+        for problem in shown:
+            result = problem.result
+            lines.append(
+                f"- **{_cell(result.get('status'))}** <code>{_cell(result.get('id'))}</code> under "
+                f"{_cell(ruleset_list(problem.rulesets))}: {_cell(result.get('message') or '')}"
+                f"<br>expected {_code(compact(result.get('expect')))}"
+                f" actual {_code(compact(result.get('actual')))}")
+    return "\n".join(lines) + "\n"
+
+
+def write(records: Iterable[Record], path: str | Path, max_failures: int = MAX_FAILURES) -> None:
+    """Write the Markdown summary to ``path``; ReportError if it cannot."""
+    save_text(render(records, max_failures), path)
