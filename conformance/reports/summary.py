@@ -2,7 +2,7 @@
 
 A report is a list of records (see ``docs/harness.md``): one ``header``, one ``result``
 per fixture × ruleset, one ``footer``. :func:`summarize` turns that list into plain data;
-the terminal, JUnit and HTML renderers only format it.
+the terminal, JUnit, HTML and Markdown renderers only format it.
 
 Compliance (documented in ``docs/reports.md``)::
 
