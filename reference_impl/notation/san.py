@@ -170,25 +170,26 @@ def _strip_suffix(text: str) -> tuple[str, str | None]:
 
 
 def _letters_to_english(text: str, language: str, used: list[str]) -> str:
-    """Replace figurines and the language's piece letters by English letters."""
+    """Replace figurines and the language's piece letters (leading piece, promotion
+    piece at the end) by English letters; longer letters first (Фл before Ф)."""
     english = piece_letters("en")
     if any(ch in _FIGURINE_NAMES for ch in text):
         used.append("figurine")
         text = "".join(english[_FIGURINE_NAMES[ch]] if ch in _FIGURINE_NAMES else ch for ch in text)
-    if language != "en":
-        local = piece_letters(language)
-        for name, letter in sorted(local.items(), key=lambda kv: len(kv[1]), reverse=True):
-            if text.startswith(letter):
-                used.append("localized_letters")
-                text = english[name] + text[len(letter):]
-                break
-        rest = text[1:]
-        for name, letter in local.items():  # promotion piece at the end
-            for sep in ("=", "(", "/", ""):
-                if rest.endswith(sep + letter) or rest.endswith(sep + letter + ")"):
-                    cut = rest.rfind(sep + letter)
-                    text = text[0] + rest[:cut] + sep + english[name] + rest[cut + len(sep + letter):]
-                    return text
+    if language == "en":
+        return text
+    local = sorted(piece_letters(language).items(), key=lambda kv: len(kv[1]), reverse=True)
+    for name, letter in local:
+        if text.startswith(letter):
+            used.append("localized_letters")
+            text = english[name] + text[len(letter):]
+            break
+    head, rest = text[:1], text[1:]
+    for name, letter in local:
+        closing = ")" if rest.endswith(letter + ")") else ""
+        if rest.endswith(letter + closing):
+            cut = len(rest) - len(letter + closing)
+            return head + rest[:cut] + english[name] + closing
     return text
 
 
