@@ -124,7 +124,7 @@ def test_unsupported_requests_skip_and_injection_is_refused() -> None:
 
 def test_parse_divide_and_split_name() -> None:
     divide, nodes = parse_divide(["info string x", "e2e4: 20", "a7a8q: 3", "", "Nodes searched: 23"])
-    assert divide == {"e2e4": 20, "a7a8q": 3} and nodes == 23
+    assert divide == [("e2e4", 20), ("a7a8q", 3)] and nodes == 23
     with pytest.raises(AdapterFault):
         parse_divide(["e2e4: 1"])
     assert split_name("Stockfish 15.1") == ("Stockfish", "15.1")
@@ -199,3 +199,33 @@ def test_missing_or_non_uci_program_cannot_start(tmp_path: Path) -> None:
     not_uci.chmod(0o755)
     with pytest.raises(AdapterStartError, match="not a working UCI engine"):
         UciAdapter(str(not_uci)).start()
+
+
+def test_late_output_from_an_earlier_request_is_discarded(tmp_path: Path) -> None:
+    # this engine prints a stray "Nodes searched" line after every answer
+    path = tmp_path / "fake-chatty"
+    path.write_text(FAKE.format(python=sys.executable, mode="ok").replace(
+        'print("Nodes searched: 2", flush=True)',
+        'print("Nodes searched: 2"); print("Nodes searched: 99", flush=True)'),
+        encoding="utf-8")
+    path.chmod(0o755)
+    adapter = UciAdapter(str(path))
+    adapter.start()
+    try:
+        for _ in range(3):
+            assert adapter.run("perft", "fide-2023", {"fen": START, "depth": 1}) == {"nodes": 2}
+    finally:
+        adapter.stop()
+
+
+@pytest.mark.stockfish
+@needs_stockfish
+def test_repeated_moves_are_passed_on_not_hidden(stockfish: UciAdapter) -> None:
+    # A Chess960 array read with UCI_Chess960 off: Stockfish 15.1 prints the castling
+    # move b1c1 and the king step b1c1 alike. The adapter reports both, so the harness
+    # can call the answer wrong instead of silently merging them.
+    fen = "rk5r/8/8/8/8/8/8/RK5R w AHah - 0 1"
+    moves = stockfish.run("legal_moves", "fide-2023", {"fen": fen})["moves"]
+    board = chess.Board(fen, chess960=True)
+    assert len(moves) == board.legal_moves.count()
+    assert len(set(moves)) < len(moves)

@@ -7,7 +7,8 @@ Stockfish and most of its descendants implement): the engine prints one
 
 Per request the adapter sends ``setoption name UCI_Chess960 value true|false`` when
 the ruleset's Chess960 flag differs from the engine's current setting, then
-``position fen FEN`` and ``go perft N``. An engine that dies, hangs past the timeout or
+``isready`` (discarding any late output until ``readyok``), ``position fen FEN`` and
+``go perft N``. An engine that dies, hangs past the timeout or
 prints nonsense is killed; the fixture is marked errored and the next request starts a
 fresh engine (``uci``/``uciok`` and ``isready``/``readyok`` again).
 """
@@ -52,13 +53,13 @@ def split_name(id_name: str) -> tuple[str, str]:
     return id_name.strip(), ""
 
 
-def parse_divide(lines: list[str]) -> tuple[dict[str, int], int]:
-    """The ``move: count`` pairs and the ``Nodes searched`` total from perft output."""
-    divide: dict[str, int] = {}
+def parse_divide(lines: list[str]) -> tuple[list[tuple[str, int]], int]:
+    """The ``move: count`` pairs (as printed, repeats kept) and the ``Nodes searched`` total."""
+    divide: list[tuple[str, int]] = []
     for line in lines:
         match = DIVIDE_LINE.match(line.strip())
         if match:
-            divide[match.group(1)] = int(match.group(2))
+            divide.append((match.group(1), int(match.group(2))))
         nodes = NODES_LINE.match(line.strip())
         if nodes:
             return divide, int(nodes.group(1))
@@ -112,7 +113,7 @@ class UciAdapter(Adapter):
             return {"nodes": nodes}
         if nodes != len(divide):
             raise AdapterFault(f"go perft 1 listed {len(divide)} moves but counted {nodes}")
-        return {"moves": list(divide)}
+        return {"moves": [move for move, _ in divide]}
 
     def stop(self) -> None:
         """Send ``quit`` and make sure the engine is gone."""
@@ -126,7 +127,7 @@ class UciAdapter(Adapter):
 
     # -- one perft request -----------------------------------------------------------
 
-    def _perft(self, fen: str, depth: int, chess960: bool) -> tuple[dict[str, int], int]:
+    def _perft(self, fen: str, depth: int, chess960: bool) -> tuple[list[tuple[str, int]], int]:
         if self._proc is None or self._proc.poll() is not None:
             self._restart()
         try:
@@ -136,9 +137,13 @@ class UciAdapter(Adapter):
                 if self._has_chess960:
                     self._send(f"setoption name UCI_Chess960 value {str(chess960).lower()}")
                 self._chess960 = chess960
+            deadline = time.monotonic() + self.timeout
+            # isready/readyok first: whatever the engine printed late is read and dropped
+            self._send("isready")
+            while self._read_line(deadline).strip() != "readyok":
+                pass
             self._send(f"position fen {fen}")
             self._send(f"go perft {depth}")
-            deadline = time.monotonic() + self.timeout
             lines: list[str] = []
             while True:
                 line = self._read_line(deadline)
@@ -224,6 +229,19 @@ class UciAdapter(Adapter):
             raise AdapterFault(self._death("exited before reading a command")) from None
 
     def _read_line(self, deadline: float, limit: float | None = None) -> str:
+        """The next output line; waits for more output only when none is buffered."""
+        while True:
+            newline = self._buffer.find(b"\n")
+            if newline >= 0:
+                line = bytes(self._buffer[:newline])
+                del self._buffer[: newline + 1]
+                return line.decode("utf-8", errors="replace").rstrip("\r")
+            if len(self._buffer) > LINE_LIMIT:
+                raise AdapterFault(f"engine wrote over {LINE_LIMIT} bytes without a newline")
+            self._fill(deadline, self.timeout if limit is None else limit)
+
+    def _fill(self, deadline: float, seconds: float) -> None:
+        """Append the engine's next chunk of output to the buffer (or fail)."""
         proc = self._proc
         if proc is None or proc.stdout is None:
             raise AdapterFault("engine is not running")
@@ -231,23 +249,15 @@ class UciAdapter(Adapter):
         with selectors.DefaultSelector() as selector:
             selector.register(fd, selectors.EVENT_READ)
             while True:
-                newline = self._buffer.find(b"\n")
-                if newline >= 0:
-                    line = bytes(self._buffer[:newline])
-                    del self._buffer[: newline + 1]
-                    return line.decode("utf-8", errors="replace").rstrip("\r")
-                if len(self._buffer) > LINE_LIMIT:
-                    raise AdapterFault(f"engine wrote over {LINE_LIMIT} bytes without a newline")
                 remaining = deadline - time.monotonic()
                 if remaining <= 0:
-                    seconds = self.timeout if limit is None else limit
                     raise AdapterFault(f"no answer within {seconds:g} s (timed out)")
-                if not selector.select(remaining):
-                    continue
-                chunk = os.read(fd, 1 << 16)
-                if not chunk:
-                    raise AdapterFault(self._death("engine exited"))
-                self._buffer += chunk
+                if selector.select(remaining):
+                    break
+        chunk = os.read(fd, 1 << 16)
+        if not chunk:
+            raise AdapterFault(self._death("engine exited"))
+        self._buffer += chunk
 
     def _death(self, what: str) -> str:
         status: int | None = None
