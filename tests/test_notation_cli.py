@@ -72,3 +72,11 @@ def test_latin_1_pgn_files_are_read(tmp_path: Path) -> None:
 def test_missing_file_is_one_line() -> None:
     code, _, err = _run("no-such-file.pgn", "--to", "san")
     assert code == 2 and err.count("\n") == 1 and "no-such-file.pgn" in err
+
+
+def test_move_list_to_pgn_from_a_position() -> None:
+    fen = "4k3/8/8/8/8/8/4P3/4K3 b - - 0 40"
+    code, out, _ = _run("--from", "iccf", "--to", "pgn", "--fen", fen, "5847", "5254")
+    assert code == 0
+    assert '[FEN "4k3/8/8/8/8/8/4P3/4K3 b - - 0 40"]' in out and '[SetUp "1"]' in out
+    assert out.rstrip().endswith("40... Kd7 41. e4 *")

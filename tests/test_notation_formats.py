@@ -130,6 +130,7 @@ def test_every_notation_round_trips_on_random_positions() -> None:
         (CASTLES, "O-O-O", "e1c1"),
         ("4k3/P7/8/8/8/8/8/4K3 w - - 0 1", "P-R8(Q)ch", "a7a8q"),
         ("4k3/P7/8/8/8/8/8/4K3 w - - 0 1", "P-QR8=N", "a7a8n"),
+        ("4k3/8/8/3b4/8/4N3/8/4K3 w - - 0 1", "NxB", "e3d5"),
         ("4k3/8/8/4N3/1N6/3r4/8/4K3 w - - 0 1", "N(K5)xR", "e5d3"),
         ("4k3/8/8/4N3/1N6/3r4/8/4K3 w - - 0 1", "N(QN4)xR", "b4d3"),
         ("4k3/3r4/8/4N3/8/3r4/8/4K3 w - - 0 1", "NxR(Q7)", "e5d7"),
