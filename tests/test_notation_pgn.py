@@ -162,3 +162,48 @@ def test_printed_results_end_the_game_with_an_error_and_empty_input_has_no_games
     assert [g.result for g in games] == ["1/2-1/2", "*"]
     assert any("not PGN; read as 1/2-1/2" in str(e) for e in games[0].errors)
     assert list(read_games("")) == [] and list(read_games("\n% only an escape line\n")) == []
+
+
+def _random_pgn(seed: int, games: int) -> str:
+    """Seeded random games written by python-chess's exporter, with comments, NAGs and variations."""
+    import random
+
+    rng = random.Random(seed)
+    out = []
+    for index in range(games):
+        board, game = chess.Board(), chess.pgn.Game()
+        game.headers["Round"] = str(index + 1)
+        node = game
+        for ply in range(rng.randrange(20, 120)):
+            legal = list(board.legal_moves)
+            if not legal:
+                break
+            move = rng.choice(legal)
+            if ply % 13 == 4 and len(legal) > 1:
+                node.add_variation(rng.choice([m for m in legal if m != move])).comment = "side line"
+            node = node.add_main_variation(move)
+            if ply % 11 == 2:
+                node.nags.add(rng.choice([1, 2, 3, 4, 5, 6, 13, 14]))
+            board.push(move)
+        out.append(str(game))
+    return "\n\n".join(out) + "\n"
+
+
+def test_python_chess_export_reads_the_same_here_and_survives_our_export() -> None:
+    text = _random_pgn(3, 25)
+    stream = io.StringIO(text)
+    for game in read_games(text):
+        theirs = chess.pgn.read_game(stream)
+        assert theirs is not None and not game.errors
+        played = replay(game)
+        assert played.error is None
+        board, ours = played.start.copy(), []
+        for move in played.moves:
+            ours.append(board.uci(move))
+            board.push(move)
+        assert [m.uci() for m in theirs.mainline_moves()] == ours
+        assert [sorted(n.nags) for n in theirs.mainline()] == [sorted(m.nags) for m in game.moves]
+        again = chess.pgn.read_game(io.StringIO(write_game(game)))
+        assert again is not None and not again.errors
+        assert list(again.mainline_moves()) == list(theirs.mainline_moves())
+        assert len(again.variations) == len(theirs.variations)
