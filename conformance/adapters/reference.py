@@ -59,7 +59,33 @@ def _api(module: str, name: str) -> Any:
 
 def legal_moves(ruleset: str, data: dict[str, Any]) -> dict[str, Any]:
     board = _board(ruleset, data["fen"])
-    return {"moves": [board.uci(m) for m in board.legal_moves()]}
+    return {"moves": uci_moves(board, board.legal_moves())}
+
+
+def uci_moves(board: Any, moves: list[Any]) -> list[str]:
+    """UCI strings of legal ``moves``, as ``board.uci`` writes them, without its per-call search.
+
+    ``board.uci`` finds each move among the legal moves again (a generation per call);
+    here castling -- the king taking its own rook -- is recognised from the pieces and
+    written per the ruleset's castling table (``uci: king_takes_rook`` or the king's
+    destination file), as ``Board.uci`` does.
+    """
+    castling = getattr(getattr(board, "tables", None), "castling", None)
+    if castling is None or getattr(castling, "uci_king_takes_rook", True):
+        return [str(m) for m in moves]
+    texts = []
+    for move in moves:
+        mover, target = board.piece_at(move.from_square), board.piece_at(move.to_square)
+        if mover is not None and target is not None and mover.color == target.color:
+            side = next(s for s in castling.sides if s.king_side == (move.to_square > move.from_square))
+            texts.append(_square_name(move.from_square) + _square_name((move.from_square & ~7) + side.king_to_file))
+        else:
+            texts.append(str(move))
+    return texts
+
+
+def _square_name(square: int) -> str:
+    return "abcdefgh"[square & 7] + str((square >> 3) + 1)
 
 
 def perft(ruleset: str, data: dict[str, Any]) -> dict[str, Any]:
