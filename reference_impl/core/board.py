@@ -61,6 +61,7 @@ class Board:
         self.halfmove_clock = 0
         self.fullmove_number = 1
         self._stack: list[tuple[int, int, int, int, int]] = []
+        self._cache: tuple[tuple, dict[tuple[int, int, str | None], int]] | None = None
         from .fen import set_fen  # local import: fen builds on Board
 
         set_fen(self, fen if fen is not None else self.tables.initial_fen)
@@ -82,6 +83,7 @@ class Board:
         board.turn, board.castling_rights, board.ep_square = self.turn, self.castling_rights, self.ep_square
         board.halfmove_clock, board.fullmove_number = self.halfmove_clock, self.fullmove_number
         board._stack = self._stack[:] if stack else []
+        board._cache = self._cache
         return board
 
     def clear(self) -> None:
@@ -139,7 +141,7 @@ class Board:
         return bool(movegen.checkers(self))
 
     def legal_moves(self) -> list[Move]:
-        return [self._to_move(m) for m in movegen.legal_moves(self)]
+        return [Move(*key) for key in self._legal()]
 
     def legal_move_count(self) -> int:
         return movegen.count_legal(self)
@@ -290,14 +292,23 @@ class Board:
         letter = self.tables.types[promotion - 1].letter if promotion else None
         return Move(m & 63, m >> 6 & 63, letter)
 
+    def _legal(self) -> dict[tuple[int, int, str | None], int]:
+        """Legal moves of this position, ``(from, to, promotion letter) -> packed move``.
+
+        Kept for the last position asked about, so that generating the moves, checking
+        one and making it cost one generation."""
+        key = (self.turn, self.castling_rights, self.ep_square, *self.bb[0], *self.bb[1])
+        cache = self._cache
+        if cache is not None and cache[0] == key:
+            return cache[1]
+        letters = [None] + [t.letter for t in self.tables.types]
+        moves = {(m & 63, m >> 6 & 63, letters[m >> 12 & 15]): m for m in movegen.legal_moves(self)}
+        self._cache = (key, moves)
+        return moves
+
     def _find(self, move: Move) -> int | None:
-        for m in movegen.legal_moves(self):
-            if m & 63 == move.from_square and m >> 6 & 63 == move.to_square:
-                promotion = m >> 12 & 15
-                letter = self.tables.types[promotion - 1].letter if promotion else None
-                if letter == (move.promotion.upper() if move.promotion else None):
-                    return m
-        return None
+        promotion = move.promotion.upper() if move.promotion else None
+        return self._legal().get((move.from_square, move.to_square, promotion))
 
     def uci(self, move: Move) -> str:
         """The UCI string of ``move``: castling per the ruleset's ``castling.uci``."""
@@ -324,7 +335,7 @@ class Board:
             return move
         castling = self.tables.castling
         if castling is not None and promotion is None and from_sq == self.king(self.turn):
-            for m in movegen.legal_moves(self):
+            for m in self._legal().values():
                 if m >> 16 == FLAG_CASTLE and m & 63 == from_sq:
                     side = next(s for s in castling.sides if s.king_side == ((m >> 6 & 63) > from_sq))
                     if (from_sq & ~7) + side.king_to_file == to_sq:
