@@ -33,6 +33,7 @@ STOP_TIMEOUT = 2.0  #: seconds for ``stop`` and the exit that follows
 LINE_LIMIT = 1 << 20  #: longest accepted answer line, bytes
 STDERR_TAIL = 2048  #: bytes of stderr quoted in error messages
 MAX_RESTART_FAILURES = 3  #: consecutive failed restarts before giving up
+WINDOW = 16  #: requests written ahead of the answers in :meth:`ProcessAdapter.run_many`
 
 
 class AdapterFault(Exception):
@@ -41,6 +42,14 @@ class AdapterFault(Exception):
 
 class AdapterErrored(Exception):
     """The program answered ``errored``: it tried and failed."""
+
+
+class PartialRun(KeyboardInterrupt):
+    """Ctrl-C during :meth:`ProcessAdapter.run_many`; ``done`` holds the answers obtained."""
+
+    def __init__(self, done: list[tuple[Any, float]]) -> None:
+        super().__init__()
+        self.done = done
 
 
 class _Desync(AdapterFault):
@@ -81,6 +90,7 @@ class ProcessAdapter(Adapter):
         self._counter = 0
         self._failed_restarts = 0
         self._down_reason: str | None = None
+        self._drainer: threading.Thread | None = None
 
     # -- the Adapter contract ------------------------------------------------------
 
@@ -110,6 +120,129 @@ class ProcessAdapter(Adapter):
                 pass
         self._kill()
 
+    def run_many(self, requests: list[tuple[str, str, dict[str, Any]]]) -> list[tuple[Any, float]]:
+        """Answer several requests, pipelined: up to WINDOW are written ahead of the answers.
+
+        Returns, per request, its result dict or the exception ``run`` would have raised
+        (Skip, AdapterErrored, AdapterFault), and the milliseconds it took (from the
+        previous answer). A fault is charged to the request being answered; the program
+        is restarted and the later requests are sent again.
+        """
+        out: list[tuple[Any, float]] = [(None, 0.0)] * len(requests)
+        position = 0
+        try:
+            while position < len(requests):
+                position = self._pipeline(requests, position, out)
+        except KeyboardInterrupt:
+            done = next((i for i, (value, _) in enumerate(out) if value is None), len(out))
+            raise PartialRun(out[:done]) from None
+        return out
+
+    def _pipeline(self, requests: list[tuple[str, str, dict[str, Any]]], start: int,
+                  out: list[tuple[Any, float]]) -> int:
+        """Run ``requests[start:]`` on one process; return where to resume after a fault."""
+        mark = time.monotonic()
+        try:
+            self._ensure_running()
+        except AdapterFault as fault:
+            out[start] = (fault, 0.0)
+            return start + 1
+        proc = self._proc
+        assert proc is not None and proc.stdin is not None and proc.stdout is not None
+        write_fd, read_fd = proc.stdin.fileno(), proc.stdout.fileno()
+        os.set_blocking(write_fd, False)
+        ids: dict[str, int] = {}
+        pending = bytearray()
+        sent = answered = start
+        with selectors.DefaultSelector() as selector:
+            selector.register(read_fd, selectors.EVENT_READ)
+            try:
+                while answered < len(requests):
+                    while sent < len(requests) and sent - answered < WINDOW:
+                        self._counter += 1
+                        kind, ruleset, data = requests[sent]
+                        ids[str(self._counter)] = sent
+                        pending += _encode({"cmd": "run", "id": str(self._counter), "kind": kind,
+                                            "ruleset": ruleset, "input": data})
+                        sent += 1
+                    if pending:
+                        try:
+                            del pending[: os.write(write_fd, pending)]
+                        except BlockingIOError:
+                            pass
+                        except OSError:
+                            raise AdapterFault(self._death("exited before reading the request")) from None
+                    line = self._take_line()
+                    if line is None:
+                        self._wait(selector, write_fd, bool(pending), mark)
+                        continue
+                    answer = self._decode(line)
+                    got = ids.get(answer.get("id"))  # type: ignore[arg-type]
+                    if got is None and _earlier(answer.get("id"), ids):
+                        self._kill()  # a late second answer from an earlier batch: resend
+                        self.restarts += 1
+                        return answered
+                    if got is None or got > answered:
+                        raise AdapterFault(f"answered with id {answer.get('id')!r}, expected "
+                                           f"{next(k for k, v in ids.items() if v == answered)!r}")
+                    if got < answered:
+                        out[got] = (AdapterFault("answered this request twice; adapter killed and restarted"),
+                                    out[got][1])
+                        self._kill()
+                        self.restarts += 1
+                        return answered
+                    if self.validate:
+                        _validate("run-answer", answer)
+                    now = time.monotonic()
+                    try:
+                        value: Any = _interpret(answer)
+                    except (Skip, AdapterErrored) as declined:
+                        value = declined
+                    out[answered] = (value, (now - mark) * 1000.0)
+                    answered, mark = answered + 1, now
+            except AdapterFault as fault:
+                out[answered] = (AdapterFault(f"{fault}; adapter killed and restarted"),
+                                 (time.monotonic() - mark) * 1000.0)
+                self._kill()
+                self.restarts += 1
+                return answered + 1
+            finally:
+                if self._proc is proc and proc.stdin is not None and not proc.stdin.closed:
+                    os.set_blocking(write_fd, True)
+        return answered
+
+    def _wait(self, selector: selectors.BaseSelector, write_fd: int, writing: bool, mark: float) -> None:
+        """Wait for output (or room to write); read it into the buffer. Faults on timeout or exit."""
+        remaining = None if not self.timeout else mark + self.timeout - time.monotonic()
+        if remaining is not None and remaining <= 0:
+            raise AdapterFault(f"no answer within {self.timeout:g} s (timed out)")
+        if writing:
+            selector.register(write_fd, selectors.EVENT_WRITE)
+        try:
+            events = selector.select(remaining if not writing else min(remaining or 0.05, 0.05))
+        finally:
+            if writing:
+                selector.unregister(write_fd)
+        for key, mask in events:
+            if key.fd != write_fd and mask & selectors.EVENT_READ:
+                chunk = os.read(key.fd, 1 << 16)
+                if not chunk:
+                    raise AdapterFault(self._death("exited without answering"))
+                self._buffer += chunk
+
+    def _take_line(self) -> bytes | None:
+        """The next complete line from the buffer, or None; faults over the line limit."""
+        newline = self._buffer.find(b"\n")
+        if newline < 0:
+            if len(self._buffer) > self.line_limit:
+                raise AdapterFault(f"wrote more than {self.line_limit} bytes without a newline (line limit)")
+            return None
+        line = bytes(self._buffer[:newline])
+        del self._buffer[: newline + 1]
+        if len(line) > self.line_limit:
+            raise AdapterFault(f"wrote a line of {len(line)} bytes, over the {self.line_limit}-byte limit")
+        return line
+
     # -- requests --------------------------------------------------------------------
 
     def _run_once(self, kind: str, ruleset: str, input: dict[str, Any]) -> dict[str, Any]:
@@ -128,7 +261,7 @@ class ProcessAdapter(Adapter):
                 raise AdapterFault(f"answered with id {got!r}, expected {request_id!r}")
             if self._buffer:
                 extra = bytes(self._buffer[:80])
-                raise AdapterFault(f"sent more than one line for one request (extra: {extra!r})")
+                raise AdapterFault(f"answered this request twice (extra line: {extra!r})")
             if self.validate:
                 _validate("run-answer", answer)
         except AdapterFault as fault:
@@ -181,7 +314,8 @@ class ProcessAdapter(Adapter):
         self._buffer.clear()
         self._stderr.clear()
         self._stderr_size = 0
-        threading.Thread(target=self._drain_stderr, args=(self._proc,), daemon=True).start()
+        self._drainer = threading.Thread(target=self._drain_stderr, args=(self._proc,), daemon=True)
+        self._drainer.start()
         try:
             self._send({"cmd": "start", "protocol": PROTOCOL_VERSION})
             answer = self._decode(self._read_line(time.monotonic() + self.start_timeout, self.start_timeout))
@@ -290,8 +424,19 @@ class ProcessAdapter(Adapter):
             except subprocess.TimeoutExpired:
                 status = None
         text = f"{what} (exit status {status})" if status is not None else what
+        if status is not None and self._drainer is not None:
+            self._drainer.join(timeout=0.5)  # let the last stderr lines arrive
         tail = self._stderr_tail()
         return f"{text}; stderr: {tail}" if tail else text
+
+
+def _earlier(ident: Any, ids: dict[str, int]) -> bool:
+    """Whether ``ident`` is the id of a request sent before this batch."""
+    return isinstance(ident, str) and ident.isdigit() and all(int(ident) < int(k) for k in ids)
+
+
+def _encode(message: dict[str, Any]) -> bytes:
+    return (json.dumps(message, separators=(",", ":")) + "\n").encode("utf-8")
 
 
 def _start_info(answer: dict[str, Any]) -> StartInfo:

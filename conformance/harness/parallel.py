@@ -19,7 +19,7 @@ from typing import Any
 from ..adapters import resolve
 from ..adapters.base import Adapter, AdapterStartError, StartInfo
 from . import records
-from .runner import Emit, Options, Progress, run_one
+from .runner import Emit, Options, Progress, run_block
 from .select import Case
 
 #: Largest chunk handed to one worker at a time.
@@ -73,7 +73,7 @@ def _run_chunk(cases: list[Case]) -> list[records.Record]:
             records.result(c.fixture, c.ruleset, "errored", c.expect, None, _state["error"], 0.0)
             for c in cases
         ]
-    return [run_one(adapter, _state["info"], case, options) for case in cases]
+    return run_block(adapter, _state["info"], cases, options)[0]
 
 
 def chunked(cases: Sequence[Case], jobs: int) -> list[list[Case]]:

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..adapters.base import Adapter, Skip, StartInfo
-from ..adapters.process import AdapterErrored, AdapterFault
+from ..adapters.process import AdapterErrored, AdapterFault, PartialRun
 from . import records, xfail
 from .compare import compare
 from .select import Case
@@ -85,21 +85,27 @@ def execute(adapter: Adapter, case: Case, timeout: float | None) -> Outcome:
     """Send one case to the adapter and capture what happened (never raises Exception)."""
     own = getattr(adapter, "own_timeout", False)
     began = time.perf_counter()
-    outcome = Outcome()
     try:
         with _deadline(None if own else timeout):
-            actual = adapter.run(case.kind, case.ruleset, case.fixture["input"])
-        if isinstance(actual, dict):
-            outcome.actual = actual
-        else:
-            outcome.error = f"adapter returned {type(actual).__name__}, not a result object"
-    except Skip as skip:
-        outcome.skipped = skip.reason or "skipped"
-    except (FixtureTimeout, AdapterFault, AdapterErrored) as error:
-        outcome.error = str(error)
+            value: Any = adapter.run(case.kind, case.ruleset, case.fixture["input"])
     except Exception as error:  # the implementation under test failed: a verdict, not a crash
-        outcome.error = f"{type(error).__name__}: {error}" if str(error) else f"{type(error).__name__} raised"
-    outcome.duration_ms = (time.perf_counter() - began) * 1000.0
+        value = error
+    return outcome_of(value, (time.perf_counter() - began) * 1000.0)
+
+
+def outcome_of(value: Any, duration_ms: float) -> Outcome:
+    """An Outcome from what ``run`` returned or raised."""
+    outcome = Outcome(duration_ms=duration_ms)
+    if isinstance(value, Skip):
+        outcome.skipped = value.reason or "skipped"
+    elif isinstance(value, (FixtureTimeout, AdapterFault, AdapterErrored)):
+        outcome.error = str(value)
+    elif isinstance(value, BaseException):
+        outcome.error = f"{type(value).__name__}: {value}" if str(value) else f"{type(value).__name__} raised"
+    elif isinstance(value, dict):
+        outcome.actual = value
+    else:
+        outcome.error = f"adapter returned {type(value).__name__}, not a result object"
     return outcome
 
 
@@ -159,16 +165,62 @@ class Progress:
         return self.stopped_early
 
 
+#: Cases sent to a pipelining adapter (one with ``run_many``) at a time.
+BLOCK = 64
+
+
+def run_block(
+    adapter: Adapter, info: StartInfo, cases: list[Case], options: Options
+) -> tuple[list[records.Record], bool]:
+    """Run cases in order; pipelined through ``adapter.run_many`` when the adapter has it.
+
+    Returns the records and whether Ctrl-C cut the block short (the records then cover
+    the cases answered before it).
+    """
+    run_many = getattr(adapter, "run_many", None)
+    if run_many is None:
+        return [run_one(adapter, info, case, options) for case in cases], False
+    sendable = [case for case in cases if unsupported_reason(info, case) is None]
+    interrupted = False
+    try:
+        answers = run_many([(c.kind, c.ruleset, c.fixture["input"]) for c in sendable])
+    except PartialRun as partial:
+        answers, interrupted = partial.done, True
+    remaining = iter(answers)
+    found = []
+    for case in cases:
+        reason = unsupported_reason(info, case)
+        if reason is not None:
+            found.append(records.result(case.fixture, case.ruleset, "unsupported", case.expect, None, reason, 0.0))
+            continue
+        answer = next(remaining, None)
+        if answer is None:
+            break
+        value, duration_ms = answer
+        entry = xfail.lookup(options.xfails, case.id, case.ruleset, info.version)
+        found.append(judge(case, outcome_of(value, duration_ms), entry))
+    return found, interrupted
+
+
 def run_cases(
     adapter: Adapter, info: StartInfo, cases: Iterable[Case], options: Options, emit: Emit
 ) -> Progress:
-    """Run cases in order in this process; Ctrl-C ends the run with what is done."""
+    """Run cases in order in this process; Ctrl-C ends the run with what is done.
+
+    A pipelining adapter gets BLOCK cases at a time (with --fail-fast the rest of a
+    block is computed but not reported); others one at a time.
+    """
     progress = Progress()
+    block = BLOCK if hasattr(adapter, "run_many") else 1
+    pending = list(cases)
     try:
-        for case in cases:
-            record = run_one(adapter, info, case, options)
-            emit(record)
-            if progress.count(record, options):
+        for offset in range(0, len(pending), block):
+            found, progress.interrupted = run_block(adapter, info, pending[offset : offset + block], options)
+            for record in found:
+                emit(record)
+                if progress.count(record, options):
+                    break
+            if progress.stopped_early or progress.interrupted:
                 break
     except KeyboardInterrupt:
         progress.interrupted = True

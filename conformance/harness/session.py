@@ -112,7 +112,7 @@ def execute(
     keep(head)
     if started is not None:
         started(head)
-    progress: Progress
+    progress = Progress()
     try:
         if config.jobs > 1:
             adapter.stop()
@@ -120,7 +120,10 @@ def execute(
         else:
             progress = run_cases(adapter, info, plan_.cases, plan_.options, keep)
     finally:
-        adapter.stop()
+        try:
+            adapter.stop()
+        except KeyboardInterrupt:  # a second Ctrl-C while stopping: still write the footer
+            progress.interrupted = True
     results = [r for r in collected if r["type"] == "result"]
     keep(records.footer(results, progress.interrupted, progress.stopped_early))
     return collected

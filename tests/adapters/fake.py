@@ -2,7 +2,7 @@
 
 It answers ``perft`` with ``{"nodes": input["answer"]}`` (after ``input["sleep"]`` seconds). ``input["act"]`` makes it
 misbehave on that request: crash, hang, garbage, wrong_id, twice, late_twice, flood
-(a 3 MB line), stderr_flood (5 MB on stderr, then a good answer), skip, error,
+(a 3 MB line), big (a 200 kB answer), stderr_flood (5 MB on stderr, then a good answer), skip, error,
 not_object. Options: ``--version V``, ``--rulesets a,b``, ``--start MODE`` where MODE is
 exit, protocol2, garbage, hang or refuse. Each start is logged on stderr.
 """
@@ -85,6 +85,9 @@ def main():
             elif act == "stderr_flood":
                 sys.stderr.write("e" * 5_000_000 + "\n")
                 sys.stderr.flush()
+                send(answer)
+            elif act == "big":
+                answer["result"]["pad"] = "y" * 200_000
                 send(answer)
             elif act == "skip":
                 send({"id": ident, "skipped": "not today"})
