@@ -29,6 +29,7 @@ _FILTERS = (
     ("--arbiter-kind", "kind", "only this kind (repeatable)"),
     ("--arbiter-ruleset", "ruleset", "only this ruleset id (repeatable)"),
     ("--arbiter-tag", "tag", "only fixtures with this tag (repeatable)"),
+    ("--arbiter-exclude-tag", "exclude_tag", "leave out fixtures with this tag (repeatable)"),
     ("--arbiter-id", "id", "only fixture ids matching this glob (repeatable)"),
     ("--arbiter-cite", "cite", "only fixtures citing an article matching this glob (repeatable)"),
 )

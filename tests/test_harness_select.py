@@ -51,6 +51,7 @@ def test_star_means_the_orthodox_rulesets_not_chess960() -> None:
         (Selection(id=["a.*"], ruleset=["uscf-7"]), [("a.perft.one", "uscf-7"), ("a.legal.two", "uscf-7")]),
         (Selection(cite=["uscf-7:*"]), [("b.status.three", "uscf-7")]),
         (Selection(cite=["fide-2023:3.7.*"], kind=["perft"]), []),
+        (Selection(exclude_tag=["castling"], ruleset=["fide-2023"]), [("a.legal.two", "fide-2023")]),
     ],
 )
 def test_filters(selection: Selection, expected: list) -> None:

@@ -1,7 +1,7 @@
 """Turn fixtures into cases (fixture x ruleset), filter them, and shard them (pure).
 
 Filters of one kind are alternatives (``--tag a --tag b``: either tag); different
-filters must all hold. Globs use shell syntax (``perft.*``). Sharding assigns each
+filters must all hold; ``--exclude-tag`` removes fixtures after the others select. Globs use shell syntax (``perft.*``). Sharding assigns each
 fixture, with all its rulesets, to shard ``hash(id) mod N``, so the shards of a run
 partition it whatever the corpus order, and a fixture never changes shard when other
 fixtures are added.
@@ -49,6 +49,7 @@ class Selection:
     id: list[str] = field(default_factory=list)
     cite: list[str] = field(default_factory=list)
     shard: tuple[int, int] | None = None
+    exclude_tag: list[str] = field(default_factory=list)
 
     def as_record(self) -> dict[str, Any]:
         """The selection as it goes into the report header."""
@@ -80,6 +81,8 @@ def fixture_matches(fixture: Fixture, selection: Selection) -> bool:
     if selection.kind and fixture["kind"] not in selection.kind:
         return False
     if selection.tag and not set(fixture.get("tags", [])) & set(selection.tag):
+        return False
+    if selection.exclude_tag and set(fixture.get("tags", [])) & set(selection.exclude_tag):
         return False
     if selection.id and not any(fnmatchcase(fixture["id"], g) for g in selection.id):
         return False

@@ -75,6 +75,7 @@ class _RunGroup(click.Group):
 @click.option("-r", "--ruleset", "--rules", "ruleset", multiple=True,
               help="only this ruleset id or alias (repeatable)")
 @click.option("-t", "--tag", multiple=True, help="only fixtures with this tag (repeatable)")
+@click.option("-T", "--exclude-tag", multiple=True, help="leave out fixtures with this tag (repeatable)")
 @click.option("--id", "ids", multiple=True, help="only fixture ids matching this glob (repeatable)")
 @click.option("--cite", multiple=True, help="only fixtures citing an article matching this glob")
 @click.option("--xfail", "xfail_files", multiple=True, type=click.Path(),
@@ -94,7 +95,7 @@ class _RunGroup(click.Group):
 @click.option("-q", "--quiet", is_flag=True, help="no terminal summary")
 @click.pass_context
 def command(ctx: click.Context, adapter: str, fixture_paths: tuple[str, ...], kind: tuple[str, ...],
-            ruleset: tuple[str, ...], tag: tuple[str, ...], ids: tuple[str, ...], cite: tuple[str, ...],
+            ruleset: tuple[str, ...], tag: tuple[str, ...], exclude_tag: tuple[str, ...], ids: tuple[str, ...], cite: tuple[str, ...],
             xfail_files: tuple[str, ...], jobs: int, shard: str | None, timeout: float | None,
             fail_fast: bool, max_fail: int | None, report: str, junit: str | None, html: str | None,
             validate_protocol: bool, validate_fixtures: bool, no_progress: bool, quiet: bool) -> None:
@@ -102,7 +103,7 @@ def command(ctx: click.Context, adapter: str, fixture_paths: tuple[str, ...], ki
     if ctx.invoked_subcommand is not None or ctx.meta.get("arbiter_merge"):
         return
     selection = Selection(list(kind), list(ruleset), list(tag), list(ids), list(cite),
-                          parse_shard(shard) if shard else None)
+                          parse_shard(shard) if shard else None, list(exclude_tag))
     config = Config(adapter, list(fixture_paths), selection, list(xfail_files), timeout,
                     fail_fast, max_fail, jobs, validate_protocol, validate_fixtures, argv=sys.argv[1:])
     the_plan = plan(config)
