@@ -4,12 +4,14 @@ The program is started with ``shlex.split(COMMAND)`` in its own process group. E
 request is one JSON line on its stdin; the answer must be one JSON line on its stdout
 (``docs/protocol.md``). stderr is collected (the last few KiB) for error messages.
 
-When the program misbehaves -- it exits, hangs past the timeout, writes something that
-is not a JSON object, answers with another request's id, answers twice, or writes a
-line longer than the line limit -- the request raises :class:`AdapterFault` (the runner
-marks that fixture ``errored`` with the message), the process group is killed, and the
-next request starts a fresh process and replays ``start``. Results already computed are
-never touched.
+Requests are pipelined (:meth:`ProcessAdapter.run_many`): up to WINDOW are written
+ahead of the answers, which must come in order. When the program misbehaves -- it
+exits, hangs past the timeout, writes something that is not a JSON object, answers
+with another request's id, answers twice, or writes a line longer than the line limit
+-- the request being answered gets an :class:`AdapterFault` (the runner marks that
+fixture ``errored`` with the message), the process group is killed, and a fresh
+process (``start`` replayed) gets the requests not yet answered. Results already
+computed are never touched.
 """
 
 from __future__ import annotations
@@ -50,10 +52,6 @@ class PartialRun(KeyboardInterrupt):
     def __init__(self, done: list[tuple[Any, float]]) -> None:
         super().__init__()
         self.done = done
-
-
-class _Desync(AdapterFault):
-    """A late answer to an earlier request arrived; the request may be retried."""
 
 
 class ProcessAdapter(Adapter):
@@ -101,10 +99,10 @@ class ProcessAdapter(Adapter):
 
     def run(self, kind: str, ruleset: str, input: dict[str, Any]) -> dict[str, Any]:
         """Send one ``run`` request; return its result, raise Skip, AdapterErrored or AdapterFault."""
-        try:
-            return self._run_once(kind, ruleset, input)
-        except _Desync:
-            return self._run_once(kind, ruleset, input)
+        ((value, _),) = self.run_many([(kind, ruleset, input)])
+        if isinstance(value, BaseException):
+            raise value
+        return dict(value)
 
     def stop(self) -> None:
         """Ask the program to stop; kill it if it does not exit promptly."""
@@ -200,6 +198,11 @@ class ProcessAdapter(Adapter):
                         value = declined
                     out[answered] = (value, (now - mark) * 1000.0)
                     answered, mark = answered + 1, now
+                if b"\n" in self._buffer:  # a line nobody asked for: the last answer came twice
+                    out[answered - 1] = (AdapterFault("answered this request twice; adapter killed and restarted"),
+                                         out[answered - 1][1])
+                    self._kill()
+                    self.restarts += 1
             except AdapterFault as fault:
                 out[answered] = (AdapterFault(f"{fault}; adapter killed and restarted"),
                                  (time.monotonic() - mark) * 1000.0)
@@ -244,33 +247,6 @@ class ProcessAdapter(Adapter):
         return line
 
     # -- requests --------------------------------------------------------------------
-
-    def _run_once(self, kind: str, ruleset: str, input: dict[str, Any]) -> dict[str, Any]:
-        self._ensure_running()
-        self._counter += 1
-        request_id = str(self._counter)
-        try:
-            self._send({"cmd": "run", "id": request_id, "kind": kind, "ruleset": ruleset, "input": input})
-            deadline = time.monotonic() + self.timeout if self.timeout else None
-            line = self._read_line(deadline, self.timeout)
-            answer = self._decode(line)
-            got = answer.get("id")
-            if got != request_id:
-                if isinstance(got, str) and got.isdigit() and int(got) < self._counter:
-                    raise _Desync(f"a second answer to earlier request {got} arrived")
-                raise AdapterFault(f"answered with id {got!r}, expected {request_id!r}")
-            if self._buffer:
-                extra = bytes(self._buffer[:80])
-                raise AdapterFault(f"answered this request twice (extra line: {extra!r})")
-            if self.validate:
-                _validate("run-answer", answer)
-        except AdapterFault as fault:
-            self._kill()
-            self.restarts += 1
-            if isinstance(fault, _Desync):
-                raise
-            raise AdapterFault(f"{fault}; adapter killed and restarted") from None
-        return _interpret(answer)
 
     def _decode(self, line: bytes) -> dict[str, Any]:
         try:

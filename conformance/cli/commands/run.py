@@ -9,12 +9,9 @@ exits 130.
 from __future__ import annotations
 
 import sys
-from pathlib import Path
 from typing import Any
 
 import click
-
-from reference_impl.errors import ArbiterError
 
 from ...harness import jsonl, records
 from ...harness.select import Selection, parse_shard
@@ -99,7 +96,12 @@ def command(ctx: click.Context, adapter: str, fixture_paths: tuple[str, ...], ki
             xfail_files: tuple[str, ...], jobs: int, shard: str | None, timeout: float | None,
             fail_fast: bool, max_fail: int | None, report: str, junit: str | None, html: str | None,
             validate_protocol: bool, validate_fixtures: bool, no_progress: bool, quiet: bool) -> None:
-    """Run the fixture corpus against an implementation and report its compliance."""
+    """Run the fixture corpus against an implementation and report its compliance.
+
+    Exit status: 0 every expectation met; 1 a fixture failed, errored or passed
+    unexpectedly, or bad input; 2 usage error; 3 the adapter could not start;
+    130 interrupted (the partial report is written).
+    """
     if ctx.invoked_subcommand is not None or ctx.meta.get("arbiter_merge"):
         return
     selection = Selection(list(kind), list(ruleset), list(tag), list(ids), list(cite),
@@ -168,5 +170,3 @@ def merge_command(ctx: click.Context, reports: tuple[str, ...], output: str, jun
     render_outputs(merged, junit, html, quiet)
     ctx.exit(records.exit_status(merged))
 
-
-__all__ = ["command", "ArbiterError", "Path"]
