@@ -90,7 +90,7 @@ class _End:
 class Game:
     """A game under a ruleset, from the initial array or a FEN."""
 
-    def __init__(self, rules: Any = "fide-2023", fen: str | None = None,
+    def __init__(self, rules: Any, fen: str | None = None,
                  time_control: str | TimeControl | None = None) -> None:
         self.rules = load_ruleset(rules)
         self.board = Board(self.rules) if fen is None else Board.from_fen(fen, self.rules)
