@@ -14,14 +14,14 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
-from .adapters.base import Adapter, AdapterStartError, StartInfo
-from .harness import fixtures, rulesets, xfail
-from .harness.runner import Options, run_one
-from .harness.select import Case, Selection, expand, parse_shard
+if TYPE_CHECKING:  # the harness is imported only when the plugin is active
+    from .adapters.base import Adapter, StartInfo
+    from .harness.runner import Options
+    from .harness.select import Case, Selection
 
 _STATE = pytest.StashKey[dict[str, Any]]()
 
@@ -90,6 +90,8 @@ class ArbiterItem(pytest.Item):
         self.extra_keyword_matches.update((case.kind, case.ruleset))
 
     def runtest(self) -> None:
+        from .harness.runner import run_one
+
         adapter, info, options = _adapter(self.config)
         record = run_one(adapter, info, self.case, options)
         self.user_properties.append(("arbiter_status", record["status"]))
@@ -128,6 +130,7 @@ def _adapter(config: pytest.Config) -> tuple[Adapter, StartInfo, Options]:
         pytest.fail(state["start_error"], pytrace=False)
     if "adapter" not in state:
         from .adapters import resolve
+        from .adapters.base import AdapterStartError
 
         adapter = resolve(state["spec"], timeout=state["timeout"])
         try:
@@ -141,6 +144,8 @@ def _adapter(config: pytest.Config) -> tuple[Adapter, StartInfo, Options]:
 
 
 def _selection(config: pytest.Config) -> Selection:
+    from .harness import rulesets
+    from .harness.select import Selection, parse_shard
     shard = config.getoption("arbiter_shard") or config.getoption("arbiter_shard_alias", default=None)
     values = {dest: list(config.getoption(f"arbiter_{dest}")) for _, dest, _ in _FILTERS}
     values["ruleset"] = [rulesets.canonical(r) for r in values["ruleset"]]
@@ -150,6 +155,9 @@ def _selection(config: pytest.Config) -> Selection:
 def pytest_configure(config: pytest.Config) -> None:
     if not _active(config):
         return
+    from .harness import xfail
+    from .harness.runner import Options
+
     entries: list[xfail.Entry] = []
     for path in config.getoption("arbiter_xfail"):
         entries.extend(xfail.load(path))
@@ -166,6 +174,9 @@ def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config
     """Append the corpus items (before -k and -m deselection run)."""
     if not _active(config):
         return
+    from .harness import fixtures, rulesets
+    from .harness.select import expand
+
     corpus = fixtures.load(config.getoption("arbiter_fixtures") or None)
     cases = expand(corpus.fixtures, _selection(config), rulesets.orthodox_rulesets())
     parent = ArbiterCorpus.from_parent(session, name="arbiter", nodeid="arbiter")
