@@ -1,0 +1,119 @@
+"""The runner's verdicts for in-process adapters (conformance.harness.runner).
+
+The tiny adapters below answer by construction, so each expected status follows from
+the definitions in docs/harness.md.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import pytest
+
+from conformance.adapters.base import Adapter, Skip, StartInfo
+from conformance.harness.runner import Options, run_cases
+from conformance.harness.select import Selection, expand
+
+
+class Scripted(Adapter):
+    """perft only, under fide-2023 only; behaves as ``input["do"]`` says."""
+
+    def start(self) -> StartInfo:
+        return StartInfo("scripted", "1.0", ["perft"], ["fide-2023"])
+
+    def run(self, kind: str, ruleset: str, input: dict[str, Any]) -> Any:
+        do = input.get("do")
+        if do == "raise":
+            raise ValueError("bad square 'z9'")
+        if do == "skip":
+            raise Skip("too deep for me")
+        if do == "sleep":
+            time.sleep(5)
+        if do == "list":
+            return [20]
+        return {"nodes": 20}
+
+
+def fixture(ident: str, do: str | None = None, rulesets: list[str] | None = None, kind: str = "perft",
+            expect: dict | None = None) -> dict:
+    data: dict[str, Any] = {"id": ident, "kind": kind, "rulesets": rulesets or ["fide-2023"],
+                            "input": {"fen": "x", "depth": 1, **({"do": do} if do else {})}}
+    if expect is not None:
+        data["expect"] = expect
+    else:
+        data["expect_by_ruleset"] = {}
+    return data
+
+
+def run(fixtures: list[dict], **options: Any) -> list[dict]:
+    adapter = Scripted()
+    found: list[dict] = []
+    progress = run_cases(adapter, adapter.start(), expand(fixtures, Selection(), ()), Options(**options),
+                         found.append)
+    assert not progress.interrupted
+    return found
+
+
+def one(fixture_: dict, **options: Any) -> dict:
+    (record,) = run([fixture_], **options)
+    return record
+
+
+def test_passed_and_failed() -> None:
+    assert one(fixture("p", expect={"nodes": 20}))["status"] == "passed"
+    failed = one(fixture("f", expect={"nodes": 21}))
+    assert failed["status"] == "failed" and failed["message"] == "nodes: expected 21, got 20"
+    assert failed["actual"] == {"nodes": 20}
+
+
+def test_exception_is_errored_with_its_type_and_text() -> None:
+    record = one(fixture("e", "raise", expect={"nodes": 20}))
+    assert record["status"] == "errored" and record["message"] == "ValueError: bad square 'z9'"
+
+
+def test_skip_is_skipped_with_reason() -> None:
+    record = one(fixture("s", "skip", expect={"nodes": 20}))
+    assert (record["status"], record["message"]) == ("skipped", "too deep for me")
+
+
+def test_non_object_result_is_errored() -> None:
+    record = one(fixture("l", "list", expect={"nodes": 20}))
+    assert record["status"] == "errored" and "not a result object" in record["message"]
+
+
+def test_undeclared_kind_and_ruleset_are_unsupported() -> None:
+    kind = one(fixture("k", kind="legal_moves", expect={"moves": []}))
+    ruleset = one(fixture("r", rulesets=["uscf-7"], expect={"nodes": 20}))
+    assert kind["status"] == ruleset["status"] == "unsupported"
+    assert "kind 'legal_moves'" in kind["message"] and "ruleset 'uscf-7'" in ruleset["message"]
+
+
+def test_missing_expectation_for_a_ruleset_is_errored() -> None:
+    record = one(fixture("m"))
+    assert record["status"] == "errored" and "no expectation for ruleset 'fide-2023'" in record["message"]
+
+
+def test_in_process_timeout() -> None:
+    began = time.monotonic()
+    record = one(fixture("t", "sleep", expect={"nodes": 20}), timeout=0.3)
+    assert record["status"] == "errored" and "timed out" in record["message"]
+    assert time.monotonic() - began < 3
+
+
+@pytest.mark.parametrize("options, count", [({"fail_fast": True}, 2), ({"max_fail": 2}, 4), ({}, 6)])
+def test_early_stop(options: dict, count: int) -> None:
+    fixtures = [fixture("a", expect={"nodes": 20}), fixture("b", expect={"nodes": 1}),
+                fixture("c", expect={"nodes": 20}), fixture("d", "raise", expect={"nodes": 20}),
+                fixture("e", expect={"nodes": 1}), fixture("f", expect={"nodes": 20})]
+    assert [r["id"] for r in run(fixtures, **options)] == list("abcdef")[:count]
+
+
+def test_record_carries_what_renderers_need() -> None:
+    source = fixture("c", expect={"nodes": 20})
+    source.update(cites=["fide-2023:3.10.1"], tags=["perft"])
+    record = one(source)
+    assert {k: record[k] for k in ("type", "id", "kind", "ruleset", "cites", "tags", "expect", "input")} == {
+        "type": "result", "id": "c", "kind": "perft", "ruleset": "fide-2023", "cites": ["fide-2023:3.10.1"],
+        "tags": ["perft"], "expect": {"nodes": 20}, "input": {"fen": "x", "depth": 1}}
+    assert record["duration_ms"] >= 0
