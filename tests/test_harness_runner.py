@@ -95,10 +95,8 @@ def test_missing_expectation_for_a_ruleset_is_errored() -> None:
 
 
 def test_in_process_timeout() -> None:
-    began = time.monotonic()
     record = one(fixture("t", "sleep", expect={"nodes": 20}), timeout=0.3)
-    assert record["status"] == "errored" and "timed out" in record["message"]
-    assert time.monotonic() - began < 3
+    assert record["status"] == "errored" and record["message"] == "no answer within 0.3 s (timed out)"
 
 
 @pytest.mark.parametrize("options, count", [({"fail_fast": True}, 2), ({"max_fail": 2}, 4), ({}, 6)])
