@@ -1,0 +1,66 @@
+"""The protocol kinds game_end, timeout and dead_position (issue 4) through
+reference_impl.adjudication.api and the in-process reference adapter.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from conformance.adapters import reference
+from reference_impl.adjudication.api import dead_position, game_end, timeout
+from reference_impl.adjudication.game import Game
+from reference_impl.errors import ArbiterError, GameEventError
+from reference_impl.rules.loader import load_ruleset
+
+START = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
+
+
+def test_game_end_shape_and_values() -> None:
+    assert game_end("fide-2023", START, []) == {"result": "*", "reason": None, "claimable": []}
+    assert game_end(load_ruleset("fide"), START, "f2f3 e7e5 g2g4 d8h4".split()) == {
+        "result": "0-1", "reason": "checkmate", "claimable": []}
+
+
+def test_game_end_moves_after_the_end_are_an_error() -> None:
+    with pytest.raises(GameEventError, match="move a2a3: the game is over"):
+        game_end("fide-2023", START, "f2f3 e7e5 g2g4 d8h4 a2a3".split())
+
+
+def test_game_end_bad_move_is_an_error() -> None:
+    with pytest.raises(GameEventError, match="move e1e8"):
+        game_end("fide-2023", START, ["e1e8"])
+
+
+def test_reference_adapter_answers_the_adjudication_kinds() -> None:
+    assert reference.game_end("fide-2023", {"fen": START, "moves": []})["result"] == "*"
+    assert reference.timeout("uscf-7", {"fen": "8/8/2n1k3/8/8/3NK3/8/8 w - - 0 60", "flagged": "white"}) == {
+        "result": "1/2-1/2"}
+    assert reference.dead_position("fide-2023", {"fen": "8/8/4k3/8/8/3K4/8/5B2 b - - 0 60"}) == {"dead": True}
+
+
+def test_timeout_after_an_automatic_end_keeps_that_end() -> None:
+    # A stalemated position: the flag does not matter (6.9 exceptions).
+    assert timeout("fide-2023", "7k/5Q2/6K1/8/8/8/8/8 b - - 0 60", "black") == {"result": "1/2-1/2"}
+    assert timeout("fide-2023", "k7/8/NKB5/8/8/8/8/8 b - - 5 76", "white") == {"result": "1-0"}
+
+
+def test_dead_position_answers_are_proofs_or_errors() -> None:
+    # The start position: White can mate; if the search cannot show it within the
+    # limit, the answer is an error naming the FEN, never "dead".
+    try:
+        answer = dead_position("fide-2023", START)
+    except ArbiterError as error:
+        assert "undetermined" in str(error) and START in str(error)
+    else:
+        assert answer == {"dead": False}
+    assert dead_position("uscf-7", "8/8/4k3/8/8/3K4/8/8 w - - 0 60") == {"dead": True}  # 14D1
+
+
+def test_chess960_castling_in_a_game() -> None:
+    fen = "bqnbrk1r/pppppppp/8/8/8/8/PPPPPPPP/BQNBRK1R w HEhe - 0 1"
+    # UCI under Chess960 is king-takes-rook: f1h1 is O-O (king g1, rook f1).
+    assert game_end("chess960", fen, ["f1h1"])["result"] == "*"
+    # f1g1 is a plain king step: it forfeits White's castling rights.
+    game = Game("chess960", fen)
+    game.move("f1g1")
+    assert game.board.fen(castling="shredder").split()[2] == "he"
