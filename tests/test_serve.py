@@ -76,12 +76,13 @@ def test_unknown_rules_is_one_line_error() -> None:
 
 
 def test_run_through_cmd_arbiter_serve(tmp_path: Path) -> None:
-    """The whole loop: arbiter run drives arbiter serve as a subprocess."""
+    """The whole loop: arbiter run drives arbiter serve as a subprocess, checking every
+    answer against the protocol schemas (--validate-protocol)."""
     report = tmp_path / "r.jsonl"
     command = f"cmd:{sys.executable} -m conformance.cli serve"
     done = subprocess.run(
         [sys.executable, "-m", "conformance.cli", "run", "-q", "--no-progress", "-a", command,
-         "-f", str(DATA / "reference.jsonl"), "-o", str(report)],
+         "--validate-protocol", "-f", str(DATA / "reference.jsonl"), "-o", str(report)],
         capture_output=True, text=True, timeout=120,
     )
     records = [json.loads(line) for line in report.read_text().splitlines()]

@@ -175,13 +175,14 @@ class ProcessAdapter(Adapter):
                         self._wait(selector, write_fd, bool(pending), mark)
                         continue
                     answer = self._decode(line)
-                    got = ids.get(answer.get("id"))  # type: ignore[arg-type]
-                    if got is None and _earlier(answer.get("id"), ids):
+                    ident = answer.get("id")
+                    got = ids.get(ident) if isinstance(ident, str) else None
+                    if got is None and _earlier(ident, ids):
                         self._kill()  # a late second answer from an earlier batch: resend
                         self.restarts += 1
                         return answered
                     if got is None or got > answered:
-                        raise AdapterFault(f"answered with id {answer.get('id')!r}, expected "
+                        raise AdapterFault(f"answered with id {ident!r}, expected "
                                            f"{next(k for k, v in ids.items() if v == answered)!r}")
                     if got < answered:
                         out[got] = (AdapterFault("answered this request twice; adapter killed and restarted"),
