@@ -83,6 +83,7 @@ def test_unexpected_pass_exits_1(tmp_path: Path) -> None:
         (["--adapter", "telepathy"], "unknown adapter"),
         (["--kind", "no_such_kind"], "no fixture matches"),
         (["-j", "0"], "-j must be at least 1"),
+        (["-j", "many"], "-j expects a number or 'auto'"),
     ],
 )
 def test_usage_errors_exit_2(tmp_path: Path, args: list[str], words: str) -> None:
@@ -131,6 +132,8 @@ def test_parallel_workers_give_the_sequential_report(tmp_path: Path) -> None:
     args = ["-f", str(DATA / "reference.jsonl"), "-f", str(DATA / "wrong.jsonl")]
     code1, one, _ = run(tmp_path, *args)
     code3, three, _ = run(tmp_path, *args, "-j", "3")
+    code_auto, auto, _ = run(tmp_path, *args, "-j", "auto")
+    assert _comparable(auto) == _comparable(one) and code_auto == 1
     assert code1 == code3 == 1
     assert _comparable(one) == _comparable(three) and len(_comparable(one)) > 20
 

@@ -77,7 +77,7 @@ class _RunGroup(click.Group):
 @click.option("--cite", multiple=True, help="only fixtures citing an article matching this glob")
 @click.option("--xfail", "xfail_files", multiple=True, type=click.Path(),
               help="expected-failure file (YAML/JSON: fixture id -> reason)")
-@click.option("-j", "--jobs", default=1, show_default=True, type=int, help="worker processes")
+@click.option("-j", "--jobs", default="1", show_default=True, help="worker processes, or 'auto' (one per CPU)")
 @click.option("--shard", default=None, help="run only shard K of N (K/N, counted from 1)")
 @click.option("--timeout", default=None, type=float, help="seconds per fixture [default: 10 for cmd:, none in-process]")
 @click.option("-x", "--fail-fast", is_flag=True, help="stop at the first failure")
@@ -93,7 +93,7 @@ class _RunGroup(click.Group):
 @click.pass_context
 def command(ctx: click.Context, adapter: str, fixture_paths: tuple[str, ...], kind: tuple[str, ...],
             ruleset: tuple[str, ...], tag: tuple[str, ...], exclude_tag: tuple[str, ...], ids: tuple[str, ...], cite: tuple[str, ...],
-            xfail_files: tuple[str, ...], jobs: int, shard: str | None, timeout: float | None,
+            xfail_files: tuple[str, ...], jobs: str, shard: str | None, timeout: float | None,
             fail_fast: bool, max_fail: int | None, report: str, junit: str | None, html: str | None,
             validate_protocol: bool, validate_fixtures: bool, no_progress: bool, quiet: bool) -> None:
     """Run the fixture corpus against an implementation and report its compliance.
@@ -107,7 +107,7 @@ def command(ctx: click.Context, adapter: str, fixture_paths: tuple[str, ...], ki
     selection = Selection(list(kind), list(ruleset), list(tag), list(ids), list(cite),
                           parse_shard(shard) if shard else None, list(exclude_tag))
     config = Config(adapter, list(fixture_paths), selection, list(xfail_files), timeout,
-                    fail_fast, max_fail, jobs, validate_protocol, validate_fixtures, argv=sys.argv[1:])
+                    fail_fast, max_fail, _jobs(jobs), validate_protocol, validate_fixtures, argv=sys.argv[1:])
     the_plan = plan(config)
     if not the_plan.cases:
         from reference_impl.errors import UsageError
@@ -138,6 +138,20 @@ def command(ctx: click.Context, adapter: str, fixture_paths: tuple[str, ...], ki
         click.echo("arbiter: interrupted; the report holds the fixtures that finished", err=True)
         ctx.exit(EXIT_INTERRUPTED)
     ctx.exit(records.exit_status(found))
+
+
+def _jobs(text: str) -> int:
+    """``-j`` value: a number, or ``auto`` for the CPUs this process may use."""
+    if text == "auto":
+        import os
+
+        return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+    try:
+        return int(text)
+    except ValueError:
+        from reference_impl.errors import UsageError
+
+        raise UsageError(f"-j expects a number or 'auto', got {text!r}") from None
 
 
 def _progress(total: int, disabled: bool) -> Any:
