@@ -6,7 +6,9 @@ takes microseconds) four ways and prints fixtures/s for each:
 * ``null in-process`` / ``null via cmd:`` -- an adapter that answers instantly, so the
   figure is the harness's own cost (selection, comparison, records) and, through
   ``cmd:``, the protocol's (JSON over pipes, one round trip per fixture);
-* ``reference in-process`` / ``reference via cmd:arbiter serve`` -- the real thing.
+* ``reference in-process`` / ``reference via cmd:arbiter serve`` -- the real thing;
+and then the reference against the python-chess adapter on the fixtures python-chess
+declares, in-process, as a ratio.
 
 Targets (issue 4): >= 5,000 fixtures/s in-process, >= 2,000/s through the protocol,
 for the cheap kinds. Run::
@@ -111,6 +113,15 @@ def main() -> None:
         local, _ = measure(resolve("reference"), subset)
         remote, _ = measure(resolve(serve_cmd), subset)
         print(f"  {kind:16s} {len(subset):5d} fixtures {local:10,.0f}/s {remote:10,.0f}/s")
+    probe = resolve("python-chess")
+    declared = probe.start()
+    probe.stop()
+    common = [c for c in cases if declared.supports(c.kind, c.ruleset)]
+    reference_rate, _ = measure(resolve("reference"), common)
+    python_chess_rate, counts = measure(resolve("python-chess"), common)
+    print(f"on the {len(common)} fixtures python-chess declares: reference {reference_rate:,.0f}/s, "
+          f"python-chess {python_chess_rate:,.0f}/s ({', '.join(f'{k} {v}' for k, v in sorted(counts.items()))}); "
+          f"ratio {reference_rate / python_chess_rate:.2f}")
     print(f"target in-process  >= 5,000/s: {rates['reference in-process']:,.0f}")
     print(f"target via cmd:    >= 2,000/s: {rates['reference via cmd:arbiter serve']:,.0f}")
     print(f"protocol overhead per fixture: "
