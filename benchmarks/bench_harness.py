@@ -5,7 +5,7 @@ takes microseconds) four ways and prints fixtures/s for each:
 
 * ``null in-process`` / ``null via cmd:`` -- an adapter that answers instantly, so the
   figure is the harness's own cost (selection, comparison, records) and, through
-  ``cmd:``, the protocol's (JSON over pipes, one round trip per fixture);
+  ``cmd:``, the protocol's (JSON over pipes, requests pipelined 16 deep);
 * ``reference in-process`` / ``reference via cmd:arbiter serve`` -- the real thing;
 and then the reference against the python-chess adapter on the fixtures python-chess
 declares, in-process, as a ratio.
