@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from conformance.harness import fixtures, rulesets
-from conformance.harness.select import Selection, expand, parse_shard, shard_of
+from conformance.harness.select import Selection, expand, narrow_star, parse_shard, shard_of
 from reference_impl.errors import UsageError
 
 DATA = Path(__file__).parent / "data" / "harness"
@@ -119,3 +119,11 @@ def test_schema_validation_is_available(tmp_path: Path) -> None:
     path.write_text(json.dumps(make("schema.check")) + "\n")
     with pytest.raises(fixtures.FixtureError, match="schema"):
         fixtures.load([path], validate=True)  # lacks description and source
+
+
+def test_star_narrowed_to_declared_rulesets_explicit_ones_kept() -> None:
+    cases = expand(CORPUS, Selection(), STAR)
+    narrowed = narrow_star(cases, ["fide-2023"])
+    assert ids(narrowed) == [("a.perft.one", "fide-2023"), ("a.legal.two", "fide-2023"),
+                             ("b.status.three", "uscf-7")]  # named explicitly: kept (unsupported)
+    assert narrow_star(cases, ["*"]) == cases

@@ -115,3 +115,16 @@ def expand(
                 seen.add(ruleset)
                 cases.append(Case(fixture, ruleset, expectation(fixture, ruleset)))
     return cases
+
+
+def narrow_star(cases: list[Case], declared: Sequence[str]) -> list[Case]:
+    """Drop the cases a fixture's ``"*"`` produced for rulesets the adapter does not play.
+
+    ``"*"`` means "every orthodox ruleset"; for an adapter that declares a list of
+    rulesets that is the orthodox rulesets it declares. A ruleset a fixture names
+    explicitly stays (and is reported ``unsupported`` if the adapter lacks it).
+    """
+    if STAR in declared:
+        return cases
+    playing = set(declared)
+    return [c for c in cases if c.ruleset in playing or c.ruleset in c.fixture["rulesets"]]

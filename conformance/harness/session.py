@@ -17,7 +17,7 @@ from ..adapters.base import Adapter, StartInfo
 from . import fixtures, records, rulesets, xfail
 from .parallel import AdapterRecipe, run_parallel
 from .runner import Options, Progress, run_cases
-from .select import Case, Selection, expand
+from .select import Case, Selection, expand, narrow_star
 
 
 @dataclass
@@ -98,7 +98,9 @@ def execute(
     """Start the adapter (AdapterStartError if it cannot), run every case, return all records.
 
     ``emit`` receives each record as it is made (header, results, footer);
-    ``started`` is called with the header once the adapter is up.
+    ``started`` is called with the header once the adapter is up (its
+    ``selection.cases`` is the final number of cases: ``"*"`` is narrowed to the
+    rulesets the adapter declares).
     """
     collected: list[records.Record] = []
 
@@ -108,6 +110,7 @@ def execute(
 
     adapter = plan_.recipe.build()
     info = adapter.start()
+    plan_.cases = narrow_star(plan_.cases, info.rulesets)
     head = header_for(config, plan_, adapter, info)
     keep(head)
     if started is not None:

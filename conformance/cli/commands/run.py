@@ -115,17 +115,20 @@ def command(ctx: click.Context, adapter: str, fixture_paths: tuple[str, ...], ki
         raise UsageError("no fixture matches the selection")
     writer = jsonl.ReportWriter(None if report == "-" else report)
     progress_bar = _progress(len(the_plan.cases), disabled=no_progress or quiet)
-    task = progress_bar.add_task("fixtures", total=len(the_plan.cases)) if progress_bar else None
+    tasks: list[Any] = []
+
+    def started(header: records.Record) -> None:
+        if progress_bar is not None:
+            tasks.append(progress_bar.add_task("fixtures", total=header["selection"]["cases"]))
+            progress_bar.start()
 
     def emit(record: records.Record) -> None:
         writer.write(record)
-        if progress_bar is not None and record["type"] == "result":
-            progress_bar.advance(task)
+        if tasks and record["type"] == "result":
+            progress_bar.advance(tasks[0])
 
     try:
-        if progress_bar is not None:
-            progress_bar.start()
-        found = execute(config, the_plan, emit)
+        found = execute(config, the_plan, emit, started)
     finally:
         if progress_bar is not None:
             progress_bar.stop()
