@@ -190,7 +190,8 @@ def test_junit_and_html_outputs(tmp_path: Path) -> None:
     assert "w.perft.start.d1.wrong" in html.read_text()
 
 
-def test_ctrl_c_writes_the_partial_report(tmp_path: Path) -> None:
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_ctrl_c_writes_the_partial_report(tmp_path: Path, jobs: str) -> None:
     fixture = tmp_path / "slow.jsonl"
     lines = []
     for i in range(200):
@@ -200,7 +201,7 @@ def test_ctrl_c_writes_the_partial_report(tmp_path: Path) -> None:
     fixture.write_text("\n".join(lines) + "\n")
     report = tmp_path / "partial.jsonl"
     command = [sys.executable, "-m", "conformance.cli", "run", "-q", "--no-progress", "-f", str(fixture),
-               "-o", str(report), "-a", fake()]
+               "-o", str(report), "-a", fake(), "-j", jobs]
     proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline and not (report.exists() and '"type":"header"' in report.read_text()):

@@ -104,6 +104,10 @@ class ProcessAdapter(Adapter):
             raise value
         return dict(value)
 
+    def kill(self) -> None:
+        """Kill the program's process group at once (no ``stop`` message)."""
+        self._kill()
+
     def stop(self) -> None:
         """Ask the program to stop; kill it if it does not exit promptly."""
         proc = self._proc

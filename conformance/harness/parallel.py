@@ -9,6 +9,7 @@ with ``--fail-fast``/``--max-fail`` it is the same prefix of it.
 from __future__ import annotations
 
 import math
+import os
 import signal
 from collections.abc import Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
@@ -49,7 +50,16 @@ _state: dict[str, Any] = {}
 
 def _init_worker(recipe: AdapterRecipe, info: StartInfo, options: Options) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the main process handles Ctrl-C
+    signal.signal(signal.SIGTERM, _terminated)  # sent by the main process after Ctrl-C
     _state.update(recipe=recipe, info=info, options=options, adapter=None, error=None)
+
+
+def _terminated(signum: int, frame: Any) -> None:
+    """Kill this worker's adapter program (if any) and leave at once."""
+    kill = getattr(_state.get("adapter"), "kill", None)
+    if callable(kill):
+        kill()
+    os._exit(128 + signum)
 
 
 def _worker_adapter() -> Adapter | None:
@@ -114,5 +124,8 @@ def run_parallel(
     finally:
         for future in futures:
             future.cancel()
-        executor.shutdown(wait=not progress.interrupted, cancel_futures=True)
+        if progress.interrupted:  # do not wait for the chunks in flight
+            for process in list(getattr(executor, "_processes", {}).values()):
+                process.terminate()
+        executor.shutdown(wait=True, cancel_futures=True)
     return progress
