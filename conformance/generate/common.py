@@ -132,6 +132,21 @@ def tag_cites(tags: Iterable[str]) -> list[str]:
     return sorted({MOVE_LAYER_CITE} | {TAG_CITES[t] for t in tags if t in TAG_CITES})
 
 
+#: python-chess status bits that the Laws' FEN validity does not concern.
+IGNORED_STATUS = (chess.STATUS_IMPOSSIBLE_CHECK | chess.STATUS_TOO_MANY_CHECKERS
+                  | chess.STATUS_TOO_MANY_WHITE_PIECES | chess.STATUS_TOO_MANY_BLACK_PIECES
+                  | chess.STATUS_TOO_MANY_WHITE_PAWNS | chess.STATUS_TOO_MANY_BLACK_PAWNS)
+
+
+def checked_board(fen: str, chess960: bool = False) -> chess.Board:
+    """The board for a hand-built FEN, or a DataError if the position is not valid."""
+    board = chess.Board(fen, chess960=chess960)
+    if board.status() & ~IGNORED_STATUS != chess.STATUS_VALID:
+        raise DataError(f"hand-built FEN is not a valid position: {fen} "
+                        f"(python-chess status {int(board.status())})")
+    return board
+
+
 def check_oracle() -> None:
     """Refuse to run with another python-chess than the one the corpus records."""
     if chess.__version__ != ORACLE_VERSION:

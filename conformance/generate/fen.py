@@ -98,7 +98,7 @@ INVALID: list[tuple[str, str, str, list[str], str]] = [
 #: Castling fields whose validity depends on the ruleset: (name, FEN, standard, Chess960).
 #: Python-chess accepts "king-on-a1-with-right" in Chess960 mode; Guidelines II.2.1 (the
 #: king starts between the rooks) make a right held by a king on a1 impossible.
-LAWS_OVERRIDE = {"king-on-a1-with-right.960"}
+LAWS_OVERRIDE = {"king-on-a1-with-right.960", "black-king-h8-with-right.960"}
 CASTLING_BY_RULESET: list[tuple[str, str, bool, bool]] = [
     ("king-on-d1", "4k3/8/8/8/8/8/8/R2K4 w Q - 0 1", False, True),
     ("king-on-f8-rooks-b8-g8", "1r3kr1/8/8/8/8/8/8/4K3 b kq - 0 1", False, True),
@@ -106,6 +106,7 @@ CASTLING_BY_RULESET: list[tuple[str, str, bool, bool]] = [
     ("shredder-standard-array", f"{START} w HAha - 0 1", True, True),
     ("king-on-a1-with-right", "4k3/8/8/8/8/8/8/KR6 w B - 0 1", False, False),
     ("right-names-empty-file", "4k3/8/8/8/8/8/8/1K5R w C - 0 1", False, False),
+    ("black-king-h8-with-right", "r2r3k/p7/3p4/8/8/P6P/8/R3K2R b KQq - 0 1", False, False),
 ]
 #: Hand-built valid FENs (name, FEN, tags, what).
 VALID: list[tuple[str, str, set[str], str]] = [
@@ -153,10 +154,21 @@ def invalid_fixtures() -> list[Fixture]:
                 raise OracleMismatch(f"fen.invalid.{name}: expected {verdict}, got {said}")
             method, detail = "laws+oracle", f"built by hand; {ORACLE} rejects it: {said}"
             tags = {tag}
+        ok960, said960 = _python_chess_verdict(fen, chess960=True)
+        standard_only = ok960 and verdict != "accepts"
         out.append(fixture(f"fen.invalid.{name}", "validate_fen", f"invalid: {name}",
-                           STANDARD_AND_960, {"fen": fen}, expect={"valid": False},
-                           cites=cites, tags=tags | {"hand-built"}, method=method,
-                           detail=detail))
+                           STANDARD if standard_only else STANDARD_AND_960, {"fen": fen},
+                           expect={"valid": False}, cites=cites, tags=tags | {"hand-built"},
+                           method=method, detail=detail))
+        if standard_only:  # X-FEN reads KQkq as the outermost rooks, wherever the king is
+            out.append(fixture(
+                f"fen.invalid.{name}.960-valid", "validate_fen",
+                f"{name}: invalid in standard chess, valid under Chess960 X-FEN", CHESS960,
+                {"fen": fen}, expect={"valid": True},
+                cites=["fen:xfen", "fide-2023:II.2.1"],
+                tags={"fen-castling-rights", "chess960", "hand-built"}, method="laws+oracle",
+                detail=f"X-FEN: KQkq name the outermost rooks; {ORACLE} (chess960=True) "
+                       f"agrees: {said960}"))
     for name, fen, standard, c960 in CASTLING_BY_RULESET:
         for suffix, rulesets, want, mode in (("std", STANDARD, standard, False),
                                             ("960", CHESS960, c960, True)):

@@ -23,7 +23,7 @@ from typing import Any
 
 import chess
 
-from .common import ORACLE, Fixture, OracleMismatch, fixture, main
+from .common import ORACLE, Fixture, OracleMismatch, checked_board, fixture, main
 
 FIDE_NEW = ["fide-2023", "fide-2023-rapid", "fide-2023-blitz", "fide-2018"]
 FAMILIES: dict[str, list[str]] = {"fide": FIDE_NEW, "fide-2014": ["fide-2014"],
@@ -211,7 +211,7 @@ def _as_result(verdict: Verdict) -> dict[str, Any]:
 
 def case_fixture(case: Case) -> Fixture:
     """One fixture per case, cross-checked against python-chess for FIDE 2018/2023."""
-    board = chess.Board(case.fen)
+    board = checked_board(case.fen)
     moves = []
     for san in case.san.split():
         move = board.parse_san(san)

@@ -17,8 +17,8 @@ from pathlib import Path
 
 import chess
 
-from .common import (CHESS960, ORACLE, STANDARD, STANDARD_AND_960, Fixture, fixture, main,
-                     position_tags, tag_cites)
+from .common import (CHESS960, ORACLE, STANDARD, STANDARD_AND_960, Fixture, checked_board,
+                     fixture, main, position_tags, tag_cites)
 from .playout import Sample, find_samples, playout, random_samples
 
 #: Hand-built positions: (name, FEN, what it tests). Expectations still come from the oracle.
@@ -141,11 +141,11 @@ def build_legal() -> list[Fixture]:
         out += legal_fixture(f"legal.castle960.{sample.key}", sample.board(),
                              "Chess960 playout filtered for a legal castle", {"random"})
     for name, fen, what in SPECIAL:
-        out += legal_fixture(f"legal.special.{name}", chess.Board(fen), what, {"hand-built"},
+        out += legal_fixture(f"legal.special.{name}", checked_board(fen), what, {"hand-built"},
                              method="laws+oracle",
                              detail=f"hand-built from the article text; moves from {ORACLE}")
     for name, fen, what in SPECIAL_960:
-        out += legal_fixture(f"legal.special960.{name}", chess.Board(fen, chess960=True), what,
+        out += legal_fixture(f"legal.special960.{name}", checked_board(fen, True), what,
                              {"hand-built", "chess960"}, method="laws+oracle",
                              detail=f"hand-built from Guidelines II; moves from {ORACLE}")
     return out
@@ -300,7 +300,7 @@ def build_status() -> list[Fixture]:
                                {"random"})
                 for s in find_samples(30 + len(name), 60, wanted, max_plies=400)]
     for name, fen, what in SPECIAL:
-        out.append(status_fixture(f"status.special.{name}", chess.Board(fen), what,
+        out.append(status_fixture(f"status.special.{name}", checked_board(fen), what,
                                   {"hand-built"}))
     return out
 

@@ -20,7 +20,7 @@ from pathlib import Path
 import chess
 
 from .common import (CHESS960, ORACLE, STANDARD, STANDARD_AND_960, Fixture, OracleMismatch,
-                     fixture, main)
+                     checked_board, fixture, main)
 from .moves import SPECIAL_960
 from .playout import random_samples
 
@@ -38,11 +38,11 @@ FEATURES: list[tuple[str, str, str]] = [
 SPECIAL: list[tuple[str, str, str, str]] = [
     ("pinned-knight", "4k3/8/8/8/1b6/2N5/8/4K1N1 w - - 0 1", "g1e2",
      "the c3 knight is pinned, so Ne2 needs no disambiguation"),
-    ("three-queens-square", "4k3/8/8/8/Q1Q5/8/Q7/4K3 w - - 0 1", "a4b3",
+    ("three-queens-square", "7k/8/8/8/Q1Q5/8/Q7/4K3 w - - 0 1", "a4b3",
      "three queens reach b3: file and rank both fail, the full square is needed"),
-    ("three-queens-file", "4k3/8/8/8/Q1Q5/8/Q7/4K3 w - - 0 1", "c4b3",
+    ("three-queens-file", "7k/8/8/8/Q1Q5/8/Q7/4K3 w - - 0 1", "c4b3",
      "the c4 queen is the only one on its file"),
-    ("three-queens-rank", "4k3/8/8/8/Q1Q5/8/Q7/4K3 w - - 0 1", "a2b3",
+    ("three-queens-rank", "7k/8/8/8/Q1Q5/8/Q7/4K3 w - - 0 1", "a2b3",
      "the a2 queen shares the file with a4 but not the rank"),
     ("rooks-same-file", "4k3/8/8/R7/8/8/8/R3K3 w - - 0 1", "a1a3", "same file: rank needed"),
     ("rooks-same-rank", "4k3/8/8/8/8/8/8/R4RK1 w - - 0 1", "a1d1", "same rank: file needed"),
@@ -66,8 +66,8 @@ ERRORS: list[tuple[str, str, str, str]] = [
     ("into-check", "4k3/8/8/8/8/8/5r2/4K3 w - - 0 1", "Kf1", "illegal"),
     ("knights-d2", "4k3/8/8/8/8/5N2/8/1N2K3 w - - 0 1", "Nd2", "ambiguous"),
     ("rooks-d1", "4k3/8/8/8/8/8/8/R4RK1 w - - 0 1", "Rd1", "ambiguous"),
-    ("queens-b3", "4k3/8/8/8/Q1Q5/8/Q7/4K3 w - - 0 1", "Qab3", "ambiguous"),
-    ("queens-b3-rank", "4k3/8/8/8/Q1Q5/8/Q7/4K3 w - - 0 1", "Q4b3", "ambiguous"),
+    ("queens-b3", "7k/8/8/8/Q1Q5/8/Q7/4K3 w - - 0 1", "Qab3", "ambiguous"),
+    ("queens-b3-rank", "7k/8/8/8/Q1Q5/8/Q7/4K3 w - - 0 1", "Q4b3", "ambiguous"),
     ("unknown-piece", chess.STARTING_FEN, "Xe4", "invalid"),
     ("off-board", chess.STARTING_FEN, "e9", "invalid"),
     ("empty", chess.STARTING_FEN, "", "invalid"),
@@ -168,12 +168,12 @@ def build_san() -> list[Fixture]:
     for key, board, move in _feature_samples(60, r"^O-O", 30, chess960=True):
         out += san_pair(f"castle960.{key}", board, move, "Chess960 castling SAN", {"random"})
     for name, fen, uci_text, what in SPECIAL:
-        board = chess.Board(fen)
+        board = checked_board(fen)
         out += san_pair(f"special.{name}", board, chess.Move.from_uci(uci_text), what,
                         {"hand-built"} | ({"pinned-piece"} if "pinned" in name else set()),
                         method="laws+oracle")
     for name, fen, _ in SPECIAL_960:
-        board = chess.Board(fen, chess960=True)
+        board = checked_board(fen, chess960=True)
         for move in board.legal_moves:
             if board.is_castling(move):
                 out += san_pair(f"special960.{name}", board, move,
@@ -186,7 +186,7 @@ def build_errors() -> list[Fixture]:
     """parse_san error fixtures, each confirmed by python-chess's exception class."""
     out = []
     for name, fen, san, error in ERRORS:
-        board = chess.Board(fen)
+        board = checked_board(fen)
         try:
             board.parse_san(san)
         except ValueError as raised:

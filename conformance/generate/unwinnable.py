@@ -26,8 +26,8 @@ from pathlib import Path
 
 import chess
 
-from .common import (FIDE_ALL, ORACLE, STANDARD_AND_960, USCF, DataError, Fixture, data_file,
-                     fixture, full_fen, main)
+from .common import (FIDE_ALL, ORACLE, STANDARD_AND_960, USCF, DataError, Fixture,
+                     checked_board, data_file, fixture, full_fen, main)
 
 LABELS = {"WB": (True, True), "W-": (True, False), "-B": (False, True), "--": (False, False)}
 FIDE_TIMEOUT = FIDE_ALL + ["fide-2023-chess960"]
@@ -41,11 +41,11 @@ CLASSIC: list[tuple[str, str, bool, str]] = [
     ("kb-v-k", "8/8/3k4/8/8/4KB2/8/8 b - - 0 1", True, "king and bishop against king"),
     ("kn-v-k", "8/8/3k4/8/8/4KN2/8/8 w - - 0 1", True, "king and knight against king"),
     ("k-v-kn", "8/5n2/3k4/8/8/4K3/8/8 w - - 0 1", True, "king against king and knight"),
-    ("kb-v-kb-same-colour", "8/8/3k1b2/8/8/4K1B1/8/8 w - - 0 1", True,
+    ("kb-v-kb-same-colour", "k7/8/5b2/8/8/4K1B1/8/8 w - - 0 1", True,
      "bishops on squares of one colour"),
-    ("kbb-v-kb-same-colour", "8/8/3k1b2/8/8/4K1B1/7B/8 w - - 0 1", True,
+    ("kbb-v-kb-same-colour", "k7/8/5b2/8/8/4K1B1/7B/8 w - - 0 1", True,
      "three bishops, all on squares of one colour"),
-    ("kb-v-kb-opposite-colour", "8/8/3k1b2/8/8/4KB2/8/8 w - - 0 1", False,
+    ("kb-v-kb-opposite-colour", "7k/8/5b2/8/8/4KB2/8/8 w - - 0 1", False,
      "bishops on opposite colours: a helpmate exists"),
     ("kn-v-kn", "8/5n2/3k4/8/8/4KN2/8/8 w - - 0 1", False, "knight against knight: helpmate"),
     ("knn-v-k", "8/8/3k4/8/8/4KN2/6N1/8 w - - 0 1", False,
@@ -105,7 +105,7 @@ def dead_fixtures(entries: list[Labelled]) -> list[Fixture]:
                            cites=["fide-2023:5.2.2", "uscf-7:14D4"], tags=tags,
                            method="labelled", detail=LABEL_DETAIL))
     for name, fen, dead, what in CLASSIC:
-        board = chess.Board(fen)
+        board = checked_board(fen)
         if board.is_insufficient_material() != dead:
             raise DataError(f"dead.classic.{name}: python-chess disagrees")
         cites = ["fide-2023:5.2.2"] + (["uscf-7:14D1", "uscf-7:14D2", "uscf-7:14D3"]

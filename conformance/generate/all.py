@@ -1,0 +1,27 @@
+"""Run every fixture generator: ``python -m conformance.generate.all --data DIR --out DIR``.
+
+The order is fixed and each generator is deterministic, so two runs give identical
+files. The perft generator takes longest (every count is recomputed).
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from . import fen, game_end, moves, perft, san, start, unwinnable
+from .common import Fixture, main
+
+GENERATORS = (perft, moves, fen, san, start, unwinnable, game_end)
+
+
+def build(data: Path) -> dict[str, list[Fixture]]:
+    """Every generator's fixtures, file by file."""
+    outputs: dict[str, list[Fixture]] = {}
+    for module in GENERATORS:
+        outputs.update(module.build(data))
+    return outputs
+
+
+if __name__ == "__main__":
+    sys.exit(main("all", build))
