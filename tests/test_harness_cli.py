@@ -68,6 +68,14 @@ def test_xfail_file_turns_failure_into_xfailed_exit_0(tmp_path: Path) -> None:
     assert statuses(records)[("w.perft.start.d1.wrong", "fide-2023")] == "xfailed"
 
 
+def test_stale_xfail_entry_is_warned_about(tmp_path: Path) -> None:
+    known = tmp_path / "known.yaml"
+    known.write_text("w.no.such.fixture: renamed long ago\n")
+    code, _, output = run(tmp_path, "-f", str(DATA / "wrong.jsonl"), "--id", "*.right", "--xfail", str(known))
+    assert code == 0
+    assert "expected-failure entry 'w.no.such.fixture' matches no fixture" in output
+
+
 def test_unexpected_pass_exits_1(tmp_path: Path) -> None:
     known = tmp_path / "known.yaml"
     known.write_text("w.perft.start.d1.right: {reason: believed broken, versions: ['>=0']}\n")

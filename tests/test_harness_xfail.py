@@ -104,3 +104,8 @@ def test_malformed_files_are_one_clear_error(tmp_path: Path, content: str, words
     with pytest.raises(xfail.XfailError, match=words) as caught:
         xfail.load(path)
     assert str(path) in str(caught.value)
+
+
+def test_stale_entries_are_found() -> None:
+    entries = xfail.parse({"x.wrong": "bug", "x.renamed.*": "old name", "x.*": "all"})
+    assert xfail.stale(entries, ["x.right", "x.wrong"]) == ["x.renamed.*"]

@@ -45,6 +45,7 @@ class Plan:
     revision: str
     options: Options
     recipe: AdapterRecipe
+    stale_xfails: list[str] = field(default_factory=list)
 
 
 def plan(config: Config) -> Plan:
@@ -65,7 +66,8 @@ def plan(config: Config) -> Plan:
     options = Options(config.timeout, config.fail_fast, config.max_fail, entries)
     only = tuple(selection.ruleset) if config.adapter == "reference" and selection.ruleset else None
     recipe = AdapterRecipe(config.adapter, config.timeout, config.validate_protocol, only)
-    return Plan(cases, corpus.revision, options, recipe)
+    stale = xfail.stale(entries, [f["id"] for f in corpus.fixtures]) if entries else []
+    return Plan(cases, corpus.revision, options, recipe, stale)
 
 
 def header_for(config: Config, plan_: Plan, adapter: Adapter, info: StartInfo) -> records.Record:

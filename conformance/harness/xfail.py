@@ -157,3 +157,8 @@ def _simple_match(version: str, part: str) -> bool:
     if op == "~=":
         op = ">="
     return {"==": a == b, "!=": a != b, "<": a < b, "<=": a <= b, ">": a > b, ">=": a >= b}[op]
+
+
+def stale(entries: list[Entry], fixture_ids: list[str]) -> list[str]:
+    """Patterns that match no fixture id of the corpus (left over after a rename)."""
+    return [e.pattern for e in entries if not any(fnmatchcase(i, e.pattern) for i in fixture_ids)]

@@ -109,6 +109,8 @@ def command(ctx: click.Context, adapter: str, fixture_paths: tuple[str, ...], ki
     config = Config(adapter, list(fixture_paths), selection, list(xfail_files), timeout,
                     fail_fast, max_fail, _jobs(jobs), validate_protocol, validate_fixtures, argv=sys.argv[1:])
     the_plan = plan(config)
+    for pattern in the_plan.stale_xfails:
+        click.echo(f"arbiter: warning: expected-failure entry {pattern!r} matches no fixture", err=True)
     if not the_plan.cases:
         from reference_impl.errors import UsageError
 
