@@ -12,7 +12,7 @@ from typing import Any, NamedTuple
 from ..errors import IllegalMoveError
 from . import movegen
 from .movegen import FLAG_CASTLE, FLAG_DOUBLE, FLAG_EN_PASSANT, encode
-from .squares import BLACK, WHITE, Bitboard, Color, Square, parse_square, square_name
+from .squares import BB_ALL, BLACK, WHITE, Bitboard, Color, Square, parse_square, square_name
 from .tables import MoveTables, move_tables
 
 #: Castling rights are rook squares on the owner's first rank.
@@ -140,8 +140,13 @@ class Board:
     def is_check(self) -> bool:
         return bool(movegen.checkers(self))
 
-    def legal_moves(self) -> list[Move]:
-        return [Move(*key) for key in self._legal()]
+    def legal_moves(self, from_squares: Bitboard = BB_ALL, to_squares: Bitboard = BB_ALL) -> list[Move]:
+        """Legal moves, optionally only those from and to the given squares (bitboards).
+
+        Castling is a move to the castling rook's square."""
+        if from_squares == BB_ALL and to_squares == BB_ALL:
+            return [Move(*key) for key in self._legal()]
+        return [self._to_move(m) for m in movegen.legal_moves(self, from_squares, to_squares)]
 
     def legal_move_count(self) -> int:
         return movegen.count_legal(self)
@@ -297,7 +302,7 @@ class Board:
 
         Kept for the last position asked about, so that generating the moves, checking
         one and making it cost one generation."""
-        key = (self.turn, self.castling_rights, self.ep_square, *self.bb[0], *self.bb[1])
+        key = self._key()
         cache = self._cache
         if cache is not None and cache[0] == key:
             return cache[1]
@@ -308,7 +313,17 @@ class Board:
 
     def _find(self, move: Move) -> int | None:
         promotion = move.promotion.upper() if move.promotion else None
-        return self._legal().get((move.from_square, move.to_square, promotion))
+        cache = self._cache
+        if cache is not None and cache[0] == self._key():
+            return cache[1].get((move.from_square, move.to_square, promotion))
+        for m in movegen.legal_moves(self, 1 << move.from_square, 1 << move.to_square):
+            code = m >> 12 & 15
+            if (self.tables.types[code - 1].letter if code else None) == promotion:
+                return m
+        return None
+
+    def _key(self) -> tuple:
+        return (self.turn, self.castling_rights, self.ep_square, *self.bb[0], *self.bb[1])
 
     def uci(self, move: Move) -> str:
         """The UCI string of ``move``: castling per the ruleset's ``castling.uci``."""

@@ -18,6 +18,8 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from .board import Board
 
+BB_ALL = (1 << 64) - 1
+
 FLAG_NORMAL = 0
 FLAG_CASTLE = 1
 FLAG_EN_PASSANT = 2
@@ -82,12 +84,12 @@ def _pins(board: "Board", color: int, king: int) -> dict[int, int]:
     return pins
 
 
-def _en_passant_moves(board: "Board", color: int, king: int) -> list[int]:
+def _en_passant_moves(board: "Board", color: int, king: int, from_mask: int = BB_ALL) -> list[int]:
     tables = board.tables
     ep = board.ep_square
     if ep < 0 or not tables.en_passant or tables.pawn is None:
         return []
-    capturers = tables.pawn_captured_from[color][ep] & board.bb[color][tables.pawn]
+    capturers = tables.pawn_captured_from[color][ep] & board.bb[color][tables.pawn] & from_mask
     victim = ep + tables.pawn_push_delta[color ^ 1]
     if not (0 <= victim < 64) or board.mailbox[victim] != ((color ^ 1) << 4 | tables.pawn):
         return []
@@ -160,8 +162,9 @@ def _span(a: int, b: int) -> int:
     return ((1 << high) - 1) & ~((2 << low) - 1) if high > low else 0
 
 
-def _generate(board: "Board", out: list[int] | None) -> int:
-    """Count legal moves; append them to ``out`` when it is given."""
+def _generate(board: "Board", out: list[int] | None, from_mask: int = BB_ALL, to_mask: int = BB_ALL) -> int:
+    """Count legal moves from ``from_mask`` to ``to_mask``; append them to ``out`` when
+    it is given. Castling counts as a move to the castling rook's square."""
     tables = board.tables
     color = board.turn
     them = color ^ 1
@@ -178,7 +181,9 @@ def _generate(board: "Board", out: list[int] | None) -> int:
 
     # King steps: the destination must not be attacked once the king has left.
     royal = tables.types[tables.royal]
-    targets = piece_attacks(board, tables.royal, color, king, occupied) & ~own
+    targets = piece_attacks(board, tables.royal, color, king, occupied) & ~own & to_mask
+    if not king_bb & from_mask:
+        targets = 0
     without_king = occupied ^ king_bb
     while targets:
         low = targets & -targets
@@ -191,10 +196,10 @@ def _generate(board: "Board", out: list[int] | None) -> int:
     if checkers & (checkers - 1):
         return count  # double check: only the king moves
 
-    evasion = ~own
+    evasion = ~own & to_mask
     if checkers:
         checker = checkers.bit_length() - 1
-        evasion = tables.between[king][checker] | checkers
+        evasion = (tables.between[king][checker] | checkers) & to_mask
     pins = _pins(board, color, king)
     pawn = tables.pawn
     n_promotions = len(tables.promotion_types)
@@ -203,7 +208,7 @@ def _generate(board: "Board", out: list[int] | None) -> int:
         pt = piece.index
         if piece is royal:
             continue
-        squares = pieces[pt]
+        squares = pieces[pt] & from_mask
         while squares:
             low = squares & -squares
             squares ^= low
@@ -245,16 +250,18 @@ def _generate(board: "Board", out: list[int] | None) -> int:
                     else:
                         out.append(sq | to << 6)
 
-    special = _en_passant_moves(board, color, king)
-    special += _castling_moves(board, color, king, checkers)
+    ep = board.ep_square
+    special = _en_passant_moves(board, color, king, from_mask) if ep >= 0 and to_mask >> ep & 1 else []
+    if king_bb & from_mask:
+        special += [m for m in _castling_moves(board, color, king, checkers) if to_mask >> (m >> 6 & 63) & 1]
     if out is not None:
         out.extend(special)
     return count + len(special)
 
 
-def legal_moves(board: "Board") -> list[int]:
+def legal_moves(board: "Board", from_mask: int = BB_ALL, to_mask: int = BB_ALL) -> list[int]:
     out: list[int] = []
-    _generate(board, out)
+    _generate(board, out, from_mask, to_mask)
     return out
 
 

@@ -307,7 +307,7 @@ def _piece_move(board: Any, work: str, used: list[str], original: str) -> Any:
     to = "abcdefgh".index(m.group("to")[0]) + 8 * (int(m.group("to")[1]) - 1)
     ff, fr, sep = m.group("ff"), m.group("fr"), m.group("sep")
     candidates = [
-        mv for mv in board.legal_moves()
+        mv for mv in board.legal_moves(to_squares=1 << to)
         if mv.to_square == to
         and (ff is None or "abcdefgh"[mv.from_square & 7] == ff)
         and (fr is None or str((mv.from_square >> 3) + 1) == fr)
