@@ -173,7 +173,8 @@ def invalid_fixtures() -> list[Fixture]:
         for suffix, rulesets, want, mode in (("std", STANDARD, standard, False),
                                             ("960", CHESS960, c960, True)):
             accepted, said = _python_chess_verdict(fen, chess960=mode)
-            method, detail = "laws+oracle", f"built by hand; {ORACLE} (chess960={mode}) agrees: {said}"
+            method = "laws+oracle"
+            detail = f"built by hand; {ORACLE} (chess960={mode}) agrees: {said}"
             tags = {"fen-castling-rights", "hand-built"} | ({"chess960"} if mode else set())
             if f"{name}.{suffix}" in LAWS_OVERRIDE and accepted != want:
                 method = "laws"
@@ -192,8 +193,8 @@ def invalid_fixtures() -> list[Fixture]:
     return out
 
 
-def valid_fixtures() -> list[Fixture]:
-    """Valid FENs: hand-built edge cases and playout positions."""
+def valid_fixtures(standard: int = 300, chess960: int = 100) -> list[Fixture]:
+    """Valid FENs: hand-built edge cases and the first ``standard``/``chess960`` playouts."""
     out: list[Fixture] = []
     for name, fen, tags, what in VALID:
         accepted, said = _python_chess_verdict(fen, chess960=False)
@@ -203,7 +204,7 @@ def valid_fixtures() -> list[Fixture]:
                            {"fen": fen}, expect={"valid": True}, cites=["pgn:16.1"],
                            tags=tags | {"valid", "hand-built"}, method="laws+oracle",
                            detail=f"built by hand; {ORACLE} agrees: {said}"))
-    for sample in random_samples(40, 300, 160):
+    for sample in random_samples(40, standard, 160):
         fen = sample.board().fen(en_passant="fen")
         out.append(fixture(f"fen.valid.random.{sample.key}", "validate_fen",
                            f"position after {len(sample.moves)} random plies",
@@ -211,7 +212,7 @@ def valid_fixtures() -> list[Fixture]:
                            cites=["pgn:16.1"], tags={"valid", "random"}, method="oracle",
                            detail=f"reached by legal moves with {ORACLE}; written with "
                                   "en_passant='fen'"))
-    for sample in random_samples(41, 100, 60, chess960=True):
+    for sample in random_samples(41, chess960, 60, chess960=True):
         fen = sample.board().fen(shredder=len(sample.moves) % 2 == 0, en_passant="fen")
         out.append(fixture(f"fen.valid.random960.{sample.key}", "validate_fen",
                            f"Chess960 position after {len(sample.moves)} random plies",

@@ -19,7 +19,7 @@ import chess
 
 from .common import (CHESS960, ORACLE, STANDARD, STANDARD_AND_960, Fixture, checked_board,
                      fixture, main, position_tags, tag_cites)
-from .playout import Sample, find_samples, playout, random_samples
+from .playout import Sample, find_samples, random_samples
 
 #: Hand-built positions: (name, FEN, what it tests). Expectations still come from the oracle.
 SPECIAL: list[tuple[str, str, str]] = [

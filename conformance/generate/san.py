@@ -108,7 +108,8 @@ def san_pair(fid: str, board: chess.Board, move: chess.Move, description: str,
         variants.append(("", CHESS960, board))
         ftags.add("chess960")
     elif board.is_castling(move):
-        variants += [("", STANDARD, board), (".960", CHESS960, chess.Board(board.fen(), chess960=True))]
+        twin = chess.Board(board.fen(), chess960=True)
+        variants += [("", STANDARD, board), (".960", CHESS960, twin)]
     else:
         variants.append(("", STANDARD_AND_960, board))
     out = []
