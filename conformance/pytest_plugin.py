@@ -178,7 +178,11 @@ def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config
     from .harness.select import expand
 
     corpus = fixtures.load(config.getoption("arbiter_fixtures") or None)
-    cases = expand(corpus.fixtures, _selection(config), rulesets.orthodox_rulesets())
+    selection = _selection(config)
+    star = rulesets.orthodox_rulesets()
+    # "*" fixtures run once (see select.narrow_star): under the selected rulesets if
+    # any, else under the preferred one; the adapter is not started yet.
+    cases = expand(corpus.fixtures, selection, star if selection.ruleset else star[:1])
     parent = ArbiterCorpus.from_parent(session, name="arbiter", nodeid="arbiter")
     new = [
         ArbiterItem.from_parent(

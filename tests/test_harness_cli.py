@@ -143,7 +143,7 @@ def test_parallel_workers_give_the_sequential_report(tmp_path: Path) -> None:
     code_auto, auto, _ = run(tmp_path, *args, "-j", "auto")
     assert _comparable(auto) == _comparable(one) and code_auto == 1
     assert code1 == code3 == 1
-    assert _comparable(one) == _comparable(three) and len(_comparable(one)) > 20
+    assert _comparable(one) == _comparable(three) and len(_comparable(one)) >= 10
 
 
 def test_parallel_cmd_adapter_processes(tmp_path: Path) -> None:
@@ -186,8 +186,8 @@ def test_module_adapter_spec(tmp_path: Path) -> None:
     assert code == 0
     assert got[("h.legal.kiwipete.960", "fide-2023-chess960")] == "passed"
     assert got[("h.apply.e4", "fide-2023")] == "unsupported"
-    assert ("h.perft.start.d1", "fide-2014") not in got  # "*" means the rulesets it declares
-    assert got[("h.perft.start.d1", "uscf-7")] == "passed"
+    assert got[("h.perft.start.d1", "fide-2023")] == "passed"  # "*" runs once, fide-2023 first
+    assert ("h.perft.start.d1", "uscf-7") not in got and ("h.perft.start.d1", "fide-2014") not in got
 
 
 def test_junit_and_html_outputs(tmp_path: Path) -> None:

@@ -126,4 +126,9 @@ def test_star_narrowed_to_declared_rulesets_explicit_ones_kept() -> None:
     narrowed = narrow_star(cases, ["fide-2023"])
     assert ids(narrowed) == [("a.perft.one", "fide-2023"), ("a.legal.two", "fide-2023"),
                              ("b.status.three", "uscf-7")]  # named explicitly: kept (unsupported)
-    assert narrow_star(cases, ["*"]) == cases
+    # "*" runs once, under the first ruleset of the "*" order the adapter plays...
+    assert ids(narrow_star(cases, ["*"])) == ids(narrowed)
+    assert ids(narrow_star(cases, ["uscf-7"])) == [("a.perft.one", "uscf-7"), ("a.legal.two", "uscf-7"),
+                                                   ("b.status.three", "uscf-7")]
+    # ...or under every ruleset the user selected.
+    assert narrow_star(cases, ["*"], ["fide-2023", "uscf-7"]) == cases

@@ -79,7 +79,7 @@ def test_shards_partition_the_items(pytester: pytest.Pytester) -> None:
 
     whole = collected()
     parts = [collected(f"--shard={k}/3") for k in (1, 2, 3)]
-    assert len(whole) > 20
+    assert len(whole) == 8  # each "*" fixture once (fide-2023), named rulesets as listed
     assert set().union(*parts) == whole and sum(map(len, parts)) == len(whole)
 
 
@@ -89,7 +89,7 @@ def test_runs_under_xdist(pytester: pytest.Pytester) -> None:
         "--arbiter-adapter=reference", f"--arbiter-fixtures={DATA / 'reference.jsonl'}", "--arbiter-only",
         "-n", "2",
     )
-    result.assert_outcomes(passed=38)
+    result.assert_outcomes(passed=8)
 
 
 def test_project_tests_still_run_without_arbiter_only(pytester: pytest.Pytester) -> None:

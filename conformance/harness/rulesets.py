@@ -17,6 +17,8 @@ import yaml
 
 #: Used only when neither the rules package nor the spec files can be read.
 FALLBACK_ORTHODOX: tuple[str, ...] = ("fide-2023",)
+#: ``"*"`` fixtures run under the first of these the adapter plays (then the rest in id order).
+PREFERRED: tuple[str, ...] = ("fide-2023", "fide-2018", "uscf-7")
 ORTHODOX = "orthodox"
 
 
@@ -75,7 +77,8 @@ def orthodox_rulesets() -> tuple[str, ...]:
     except Exception:  # the rules package is unusable: read the files
         table = all_rulesets()
         ids = tuple(i for i in concrete_rulesets() if _variant(i, table) == ORTHODOX)
-    return ids or FALLBACK_ORTHODOX
+    ids = ids or FALLBACK_ORTHODOX
+    return tuple(sorted(ids, key=lambda i: (PREFERRED.index(i) if i in PREFERRED else len(PREFERRED), i)))
 
 
 def canonical(ident: str) -> str:

@@ -117,14 +117,30 @@ def expand(
     return cases
 
 
-def narrow_star(cases: list[Case], declared: Sequence[str]) -> list[Case]:
-    """Drop the cases a fixture's ``"*"`` produced for rulesets the adapter does not play.
+def narrow_star(cases: list[Case], declared: Sequence[str], selected: Sequence[str] = ()) -> list[Case]:
+    """Run each ``"*"`` fixture once, under one orthodox ruleset the adapter plays.
 
-    ``"*"`` means "every orthodox ruleset"; for an adapter that declares a list of
-    rulesets that is the orthodox rulesets it declares. A ruleset a fixture names
-    explicitly stays (and is reported ``unsupported`` if the adapter lacks it).
+    ``"*"`` means "any orthodox ruleset: the answer is the same under each", so running
+    it under every one would repeat identical work. It runs under the first ruleset of
+    the ``"*"`` order (``fide-2023`` first) that the adapter declares, or, when the
+    user selected rulesets (``--ruleset``), under each selected one the adapter plays.
+    A ruleset a fixture names explicitly always stays (and is reported ``unsupported``
+    if the adapter lacks it).
     """
-    if STAR in declared:
-        return cases
+    plays_all = STAR in declared
     playing = set(declared)
-    return [c for c in cases if c.ruleset in playing or c.ruleset in c.fixture["rulesets"]]
+    kept: list[Case] = []
+    chosen: dict[str, str] = {}
+    for case in cases:
+        if case.ruleset in case.fixture["rulesets"]:
+            kept.append(case)
+            continue
+        if not (plays_all or case.ruleset in playing):
+            continue
+        if selected:
+            kept.append(case)
+            continue
+        first = chosen.setdefault(case.id, case.ruleset)
+        if first == case.ruleset:
+            kept.append(case)
+    return kept

@@ -112,7 +112,7 @@ def execute(
 
     adapter = plan_.recipe.build()
     info = adapter.start()
-    plan_.cases = narrow_star(plan_.cases, info.rulesets)
+    plan_.cases = narrow_star(plan_.cases, info.rulesets, config.selection.ruleset)
     head = header_for(config, plan_, adapter, info)
     keep(head)
     if started is not None:
