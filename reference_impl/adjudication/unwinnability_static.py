@@ -117,11 +117,14 @@ def _flood_uncached(piece: PieceType, color: int, seeds: Bitboard, walls: Bitboa
     return region, reach
 
 
-def _pawn_cone(tables: MoveTables, color: int, sq: int, walls: Bitboard, prey: Bitboard) -> tuple[Bitboard, Bitboard]:
+def _pawn_cone(
+    tables: MoveTables, color: int, sq: int, walls: Bitboard, prey: Bitboard, block: Bitboard = 0
+) -> tuple[Bitboard, Bitboard]:
     """Squares a mobile pawn may ever stand on, and its reach.
 
-    Pushes go to any square that is not a wall; captures only to squares in ``prey``
-    (where an enemy unit may ever stand, or the current en passant square).
+    Pushes go to any square that is not a wall (nor in ``block``, the facing pawn of a
+    locked pair); captures only to squares in ``prey`` (where an enemy unit may ever
+    stand, or the current en passant square).
     """
     region, reach, frontier = 1 << sq, 0, 1 << sq
     promotion = tables.promotion_ranks[color]
@@ -132,9 +135,9 @@ def _pawn_cone(tables: MoveTables, color: int, sq: int, walls: Bitboard, prey: B
                 continue
             captures = tables.pawn_captures[color][s]
             reach |= captures
-            push = tables.pawn_push[color][s] & ~walls
+            push = tables.pawn_push[color][s] & ~walls & ~block
             if push:
-                new |= push | (tables.pawn_double[color][s] & ~walls)
+                new |= push | (tables.pawn_double[color][s] & ~walls & ~block)
             new |= captures & prey & ~walls
         frontier = new & ~region
         region |= new
@@ -161,8 +164,7 @@ def analyse_static(placement: Placement) -> StaticAnalysis:
     occupied_by = [0, 0]
     for (_, color), bb in placement.pieces.items():
         occupied_by[color] |= bb
-    royal = [placement.pieces.get((tables.royal, c), 0) for c in (WHITE, BLACK)]
-    frozen = [occupied_by[c] & ~royal[c] for c in (WHITE, BLACK)]
+    frozen = list(occupied_by)
     for _ in range(_MAX_ROUNDS):
         analysis = _regions(placement, frozen)
         thawed = _thaw(placement, analysis, occupied_by)
@@ -191,9 +193,8 @@ def guarded_by(placement: Placement, color: int, frozen: Bitboard) -> Bitboard:
 def _regions(placement: Placement, frozen: list[Bitboard]) -> StaticAnalysis:
     """Regions and reaches of the units that are not frozen, given the frozen ones.
 
-    Pieces do not depend on each other (only frozen units block them). A pawn's cone
-    depends on where enemy units may stand, so pawns are recomputed until the regions
-    stop growing (a least fixed point: captures only land where prey may be).
+    Pieces do not depend on each other (only frozen units block them). Kings always get
+    a unit (a frozen king's region is its square). Pawn cones come from :func:`_pawn_regions`.
     """
     tables = placement.tables
     walls = frozen[WHITE] | frozen[BLACK]
@@ -203,7 +204,7 @@ def _regions(placement: Placement, frozen: list[Bitboard]) -> StaticAnalysis:
     pawns: list[Unit] = []
     for (type_index, color), bb in sorted(placement.pieces.items()):
         piece = tables.types[type_index]
-        for sq in scan(bb & ~frozen[color]):
+        for sq in scan(bb if piece.royal else bb & ~frozen[color]):
             unit = Unit(type_index, color, sq, piece.royal)
             analysis.units.append(unit)
             if piece.is_pawn:
@@ -221,31 +222,96 @@ def _regions(placement: Placement, frozen: list[Bitboard]) -> StaticAnalysis:
             elif tables.castling is not None and type_index == tables.castling.rook_type and placement.castling >> sq & 1:
                 seeds |= rook_seeds & allowed
             unit.region, unit.reach = _flood(piece, color, seeds, walls, allowed)
-    ep = 0 if placement.ep_square is None else 1 << placement.ep_square
-    while pawns:
-        stand = [ep, ep]  # where a pawn may capture: a non-royal enemy may stand there
-        for unit in analysis.units:
-            if not unit.royal:
-                stand[unit.color] |= unit.region
-        changed = False
-        for unit in pawns:
-            before = unit.region
-            _pawn_unit(placement, unit, walls, stand[1 - unit.color] | frozen[1 - unit.color])
-            changed |= unit.region != before
-        if not changed:
-            break
+    if pawns:
+        _pawn_regions(placement, analysis, pawns, walls)
     return analysis
 
 
-def _pawn_unit(placement: Placement, unit: Unit, walls: Bitboard, prey: Bitboard) -> None:
+def _facing_pairs(tables: MoveTables, pawns: list[Unit]) -> dict[int, int]:
+    """Mobile pawns with a mobile enemy pawn next ahead on their file: square -> square."""
+    by_square = {u.square: u for u in pawns}
+    pairs: dict[int, int] = {}
+    for unit in pawns:
+        sq = unit.square
+        while True:
+            ahead = tables.pawn_push[unit.color][sq]
+            if not ahead:
+                break
+            sq = ahead.bit_length() - 1
+            other = by_square.get(sq)
+            if other is not None:
+                if other.color != unit.color:
+                    pairs[unit.square] = sq
+                break
+    return {a: b for a, b in pairs.items() if pairs.get(b) == a}
+
+
+def _pawn_regions(placement: Placement, analysis: StaticAnalysis, pawns: list[Unit], walls: Bitboard) -> None:
+    """Cones of the mobile pawns: a least fixed point inside a greatest one.
+
+    Inside: captures land only where a non-royal enemy may stand, so cones are grown
+    until they stop growing. Outside: two mobile pawns facing each other on a file are
+    first assumed *locked* (neither passes the other's square); the assumption is kept
+    only if, with it, neither pawn can ever capture, promote or be captured (then both
+    stay on the file, one behind the other, for ever), and dropped otherwise.
+    """
+    tables = placement.tables
+    frozen = analysis.frozen
+    ep = 0 if placement.ep_square is None else 1 << placement.ep_square
+    pairs = _facing_pairs(tables, pawns)
+    while True:
+        for unit in pawns:
+            unit.region, unit.reach = 1 << unit.square, 0
+        while True:
+            stand = [ep, ep]  # where a pawn may capture: a non-royal enemy may stand there
+            for unit in analysis.units:
+                if not unit.royal:
+                    stand[unit.color] |= unit.region
+            changed = False
+            for unit in pawns:
+                before = unit.region
+                block = 1 << pairs[unit.square] if unit.square in pairs else 0
+                _pawn_unit(placement, unit, walls, stand[1 - unit.color] | frozen[1 - unit.color], block)
+                changed |= unit.region != before
+            if not changed:
+                break
+        broken = _broken_pairs(placement, analysis, pawns, pairs)
+        if not broken:
+            return
+        pairs = {a: b for a, b in pairs.items() if a not in broken and b not in broken}
+
+
+def _broken_pairs(placement: Placement, analysis: StaticAnalysis, pawns: list[Unit], pairs: dict[int, int]) -> set[int]:
+    """Squares of paired pawns whose lock assumption does not hold."""
+    if not pairs:
+        return set()
+    take = [0, 0]
+    for unit in analysis.units:
+        if unit.royal:
+            take[unit.color] |= unit.reach & ~analysis.guarded[1 - unit.color]
+        else:
+            take[unit.color] |= unit.reach
+    broken = set()
+    for unit in pawns:
+        if unit.square not in pairs:
+            continue
+        file_mask = 0x0101010101010101 << (unit.square & 7)
+        if unit.region & ~file_mask or unit.region & placement.tables.promotion_ranks[unit.color]:
+            broken.add(unit.square)
+        elif unit.region & take[1 - unit.color]:
+            broken.add(unit.square)
+    return broken
+
+
+def _pawn_unit(placement: Placement, unit: Unit, walls: Bitboard, prey: Bitboard, block: Bitboard = 0) -> None:
     """A mobile pawn: its cone, and the regions of whatever it may promote to."""
     tables = placement.tables
-    key = (id(tables), unit.color, unit.square, walls, prey)
+    key = (id(tables), unit.color, unit.square, walls, prey, block)
     hit = _CONE_CACHE.get(key)
     if hit is None:
         if len(_CONE_CACHE) > _FLOOD_CACHE_SIZE:
             _CONE_CACHE.clear()
-        region, reach = _pawn_cone(tables, unit.color, unit.square, walls, prey)
+        region, reach = _pawn_cone(tables, unit.color, unit.square, walls, prey, block)
         promotion_squares = region & tables.promotion_ranks[unit.color]
         if promotion_squares:
             for type_index in tables.promotion_types:
@@ -277,6 +343,13 @@ def _thaw(placement: Placement, analysis: StaticAnalysis, occupied_by: list[Bitb
         piece = tables.types[type_index]
         enemy = 1 - color
         for sq in scan(bb & frozen[color]):
+            if placement.castling & (0xFF << (sq & ~7)) and (piece.royal or placement.castling >> sq & 1):
+                continue  # castling may still move it
+            if piece.royal:
+                if piece_attacks(piece, color, sq, walls) & ~frozen[color] & ~analysis.guarded[enemy]:
+                    continue
+                result[color] |= 1 << sq
+                continue
             if take[enemy] >> sq & 1:
                 continue
             if king_take[enemy] >> sq & 1 and not analysis.guarded[color] >> sq & 1:
