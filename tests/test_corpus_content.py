@@ -124,7 +124,7 @@ def test_perft_budget_fits_a_pure_python_minute() -> None:
     nodes = [f["expect"]["nodes"] for n in ("perft-tricky.jsonl", "perft-suite.jsonl",
              "perft-random.jsonl", "perft-chess960.jsonl") for f in load(n).values()]
     assert max(nodes) <= 500_000
-    assert sum(nodes) <= 20_000_000
+    assert sum(nodes) <= 10_000_000
     assert sum(1 for n in nodes if n > 50_000) <= 300
 
 

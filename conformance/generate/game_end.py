@@ -238,6 +238,8 @@ def case_fixture(case: Case) -> Fixture:
                    detail=detail)
 
 
+#: Plies of each random game kept in its fixture (the FEN is the position before them).
+TAIL = 16
 #: How many random games to keep per python-chess termination.
 RANDOM_QUOTA = {"checkmate": 60, "stalemate": 30, "dead_position": 50,
                 "seventy_five_moves": 40, "fivefold_repetition": 0}  # fivefold: too rare
@@ -255,16 +257,28 @@ def random_fixtures(seed: int = 70, games: int = 3000) -> list[Fixture]:
     kept: dict[str, int] = {k: 0 for k in RANDOM_QUOTA}
     out = []
     for game in range(games):
-        board = chess.Board()
-        while board.outcome() is None:
-            board.push(rng.choice(list(board.legal_moves)))
-        verdict = _outcome(board)
-        reason = str(verdict[1])
+        played = chess.Board()
+        while played.outcome() is None:
+            played.push(rng.choice(list(played.legal_moves)))
+        reason = str(_outcome(played)[1])
         if kept[reason] >= RANDOM_QUOTA[reason]:
             continue
         kept[reason] += 1
-        moves = [m.uci() for m in board.move_stack]
-        castled = any(_replay_is_castling(board.move_stack))
+        # The fixture starts TAIL plies before the end; history before its FEN is unknown,
+        # so the verdict is recomputed from that FEN on.
+        tail = played.move_stack[-TAIL:]
+        start = chess.Board()
+        for move in played.move_stack[:-TAIL]:
+            start.push(move)
+        start_fen = start.fen()
+        board = chess.Board(start_fen)
+        for move in tail:
+            board.push(move)
+        verdict = _outcome(board)
+        if str(verdict[1]) != reason:
+            raise OracleMismatch(f"game.random.s{seed}-{game:04d}: {verdict} after the cut")
+        moves = [m.uci() for m in tail]
+        castled = any(_replay_is_castling(chess.Board(start_fen), tail))
         fide = _as_result(verdict)
         by_ruleset = {r: fide for r in FIDE_NEW}
         if reason != "fivefold_repetition":
@@ -290,8 +304,8 @@ def random_fixtures(seed: int = 70, games: int = 3000) -> list[Fixture]:
                            "fivefold_repetition": "fivefold-repetition"}[reason]}
         out.append(fixture(
             f"game.random.s{seed}-{game:04d}", "game_end",
-            f"random game of {len(moves)} plies ending by {reason}", list(by_ruleset),
-            {"fen": chess.STARTING_FEN, "moves": moves},
+            f"last {len(moves)} plies of a random game of {len(played.move_stack)} plies "
+            f"ending by {reason}", list(by_ruleset), {"fen": start_fen, "moves": moves},
             expect=fide if same else None, expect_by_ruleset=None if same else by_ruleset,
             cites=cites, tags=tags, method="oracle+laws",
             detail=f"{ORACLE} outcome() for FIDE 2018/2023; other rulesets by hand from "
@@ -301,8 +315,7 @@ def random_fixtures(seed: int = 70, games: int = 3000) -> list[Fixture]:
     return out
 
 
-def _replay_is_castling(moves: list[chess.Move]) -> list[bool]:
-    board = chess.Board()
+def _replay_is_castling(board: chess.Board, moves: list[chess.Move]) -> list[bool]:
     flags = []
     for move in moves:
         flags.append(board.is_castling(move))

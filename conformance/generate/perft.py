@@ -26,8 +26,9 @@ from .common import (CHESS960, IGNORED_STATUS, ORACLE, STANDARD_AND_960, DataErr
 SMALL = 50_000
 LARGE = 500_000
 #: Deterministic samples: every N-th entry of the big files gets deeper fixtures.
-CHESS960_DEEP_EVERY = 8  # depth 3 for ids 0, 8, 16, ...
-RANDOM_EVERY = 16  # gentest-1, 17, 33, ... at every depth under SMALL
+CHESS960_DEEP_EVERY = 16  # depth 3 for ids 0, 16, 32, ...
+RANDOM_EVERY = 16  # gentest-1, 17, 33, ... at depths 1 and 2
+RANDOM_DEEP_EVERY = 64  # gentest-1, 65, 129, ... also at depth 3 (if under SMALL)
 
 
 @dataclass(frozen=True)
@@ -171,7 +172,9 @@ def build(data: Path) -> dict[str, list[Fixture]]:
     for entry in read_perft_file(data_file(data, "random.perft")):
         index = int(entry.name.removeprefix("gentest-"))
         if (index - 1) % RANDOM_EVERY == 0:
-            random_ += entry_fixtures("random", entry, depths_within(entry, SMALL), False,
+            deep = (index - 1) % RANDOM_DEEP_EVERY == 0
+            depths = [d for d in depths_within(entry, SMALL) if d <= (3 if deep else 2)]
+            random_ += entry_fixtures("random", entry, depths, False,
                                       "python-chess random.perft (Rookie 2.0 gentest)")
     suite = [f for e in read_suite(data_file(data, "perftsuite.epd"))
              for f in entry_fixtures("suite", e, depths_within(e, SMALL), False,
