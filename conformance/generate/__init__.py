@@ -1,6 +1,10 @@
 """Generators that (re)build the fixture corpus from independent oracles.
 
 Each module is runnable as ``python -m conformance.generate.<name> --data DIR --out
-DIR``; ``python -m conformance.generate.all`` runs every one of them. The source data
-they read is kept in ``conformance/generate/data/``.
+DIR``. ``python -m conformance.generate.all --data conformance/generate/data --out
+conformance/fixtures`` runs the move-layer, FEN, SAN, Chess960, unwinnability and
+game-end generators, whose source data is kept in ``conformance/generate/data/``; the
+notation generator reads the notation tables instead (``--data spec/notation``).
+Shared helpers (the fixture record, JSON Lines output, the command line) are in
+``common``.
 """
