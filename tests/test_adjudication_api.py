@@ -21,9 +21,15 @@ def test_game_end_shape_and_values() -> None:
         "result": "0-1", "reason": "checkmate", "claimable": []}
 
 
-def test_game_end_moves_after_the_end_are_an_error() -> None:
-    with pytest.raises(GameEventError, match="move a2a3: the game is over"):
+def test_game_end_first_end_stands_and_later_moves_must_be_legal() -> None:
+    # After a mate no move is legal; after a dead position play may go on, but the
+    # game was drawn the moment the position arose (5.2.2).
+    with pytest.raises(GameEventError, match=r"move a2a3 \(after the game ended\)"):
         game_end("fide-2023", START, "f2f3 e7e5 g2g4 d8h4 a2a3".split())
+    fen = "8/8/4k3/8/8/4K3/3q4/5B2 w - - 0 60"
+    assert game_end("fide-2023", fen, ["e3d2", "e6d5", "f1g2"])["reason"] == "dead_position"
+    with pytest.raises(GameEventError, match="f1f3"):
+        game_end("fide-2023", fen, ["e3d2", "e6d5", "f1f3"])
 
 
 def test_game_end_bad_move_is_an_error() -> None:

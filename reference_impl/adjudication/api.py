@@ -3,7 +3,8 @@
 object of the protocol; bad input raises an :class:`ArbiterError` subclass.
 
 * ``game_end`` reports only what ends a game by itself: ``reason`` is one of the
-  automatic ends or ``None``; rules of kind ``discretionary`` (US Chess 14K) are never
+  automatic ends or ``None``; the first end stands, and moves after it are only
+  checked for legality; rules of kind ``discretionary`` (US Chess 14K) are never
   reported as ends. ``claimable`` lists the claims the player to move could make now
   or with an intended move (FIDE 9.2.1, 9.3.1).
 * ``timeout`` answers FIDE 6.9 / US Chess 14E for the side whose flag fell; ``"*"``
@@ -31,13 +32,32 @@ _COLOURS = {"white": 0, "black": 1}
 def game_end(rules: Any, fen: str, moves: Sequence[str]) -> dict[str, Any]:
     """``{"result", "reason", "claimable"}`` after ``moves`` from ``fen``."""
     game = Game(rules, fen)
-    game.play(list(moves))
+    moves = list(moves)
+    for index, uci in enumerate(moves):
+        if game.finished:
+            _check_rest(game, moves[index:])
+            break
+        game.move(uci)
     status = game.status()
     if status.finished:
         reason = status.reason if status.reason in AUTOMATIC else None
         return {"result": status.result, "reason": reason, "claimable": []}
     claimable = [c.claim for c in status.claims]
     return {"result": "*", "reason": None, "claimable": [c for c in CLAIMS if c in claimable]}
+
+
+def _check_rest(game: Game, rest: list[str]) -> None:
+    """Moves after an automatic end: the game is already decided (the end stands), but
+    each must still be legal where it is played."""
+    board = game.board.copy()
+    for uci in rest:
+        try:
+            move = board.parse_uci(uci)
+        except ArbiterError as error:
+            raise GameEventError(f"move {uci} (after the game ended): {error}") from None
+        if not board.is_legal(move):
+            raise GameEventError(f"move {uci} (after the game ended) is not legal in {board.fen()}")
+        board.push(move)
 
 
 def timeout(rules: Any, fen: str, flagged: str) -> dict[str, Any]:

@@ -33,21 +33,20 @@ def occurrences(keys: Sequence[Hashable], key: Hashable) -> int:
 
 
 def consecutive_occurrences(keys: Sequence[Hashable]) -> int:
-    """How many times the last position recurred at each player's alternate moves.
+    """How many times the last position stood at each player's alternate moves in a row.
 
     FIDE 2014 9.6 a / US Chess 14K1: "for at least five consecutive alternate moves by
-    each player". Read here as: the last position also stood 4, 8, 12, ... plies
-    earlier, without a gap; the count stops at the first ply where it did not.
+    each player". Read here as: the record is periodic with period 4 plies back from
+    the last position - every position of both players repeats the one 4 plies before
+    it - and the count is how many 4-ply steps that stretch spans, plus one.
     """
-    if not keys:
-        return 0
-    last = keys[-1]
-    count = 0
-    index = len(keys) - 1
-    while index >= 0 and keys[index] == last:
+    last = len(keys) - 1
+    count = 1
+    while last - 4 * count >= 0 and all(
+        keys[i] == keys[i + 4] for i in range(last - 4 * count, last - 4 * count + 4) if i + 4 <= last
+    ):
         count += 1
-        index -= 4
-    return count
+    return count if keys else 0
 
 
 def automatic_repetition(keys: Sequence[Hashable], entry: Mapping[str, Any]) -> bool:
