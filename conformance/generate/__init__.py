@@ -5,6 +5,6 @@ DIR``. ``python -m conformance.generate.all --data conformance/generate/data --o
 conformance/fixtures`` runs the move-layer, FEN, SAN, Chess960, unwinnability and
 game-end generators, whose source data is kept in ``conformance/generate/data/``; the
 notation generator reads the notation tables instead (``--data spec/notation``).
-Shared helpers (the fixture record, JSON Lines output, the command line) are in
+Shared plumbing (the fixture record, JSON Lines output, the command line) are in
 ``common``.
 """
