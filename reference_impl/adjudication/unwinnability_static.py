@@ -250,15 +250,17 @@ def _pawn_regions(placement: Placement, analysis: StaticAnalysis, pawns: list[Un
     """Cones of the mobile pawns: a least fixed point inside a greatest one.
 
     Inside: captures land only where a non-royal enemy may stand, so cones are grown
-    until they stop growing. Outside: two mobile pawns facing each other on a file are
-    first assumed *locked* (neither passes the other's square); the assumption is kept
-    only if, with it, neither pawn can ever capture, promote or be captured (then both
-    stay on the file, one behind the other, for ever), and dropped otherwise.
+    until they stop growing. Outside: of two mobile pawns facing each other on a file,
+    one is *anchored* when it can never leave the file (no capture in its cone), never
+    promote and never be taken; an anchored pawn stays on its file between its square
+    and the other pawn for ever, so the other one's pushes stop at its square. Every
+    paired pawn starts anchored and loses it when its cone breaks those conditions.
     """
     tables = placement.tables
     frozen = analysis.frozen
     ep = 0 if placement.ep_square is None else 1 << placement.ep_square
     pairs = _facing_pairs(tables, pawns)
+    anchored = set(pairs)
     while True:
         for unit in pawns:
             unit.region, unit.reach = 1 << unit.square, 0
@@ -270,20 +272,21 @@ def _pawn_regions(placement: Placement, analysis: StaticAnalysis, pawns: list[Un
             changed = False
             for unit in pawns:
                 before = unit.region
-                block = 1 << pairs[unit.square] if unit.square in pairs else 0
+                other = pairs.get(unit.square)
+                block = 1 << other if other in anchored else 0
                 _pawn_unit(placement, unit, walls, stand[1 - unit.color] | frozen[1 - unit.color], block)
                 changed |= unit.region != before
             if not changed:
                 break
-        broken = _broken_pairs(placement, analysis, pawns, pairs)
-        if not broken:
+        adrift = _adrift(placement, analysis, pawns, anchored)
+        if not adrift:
             return
-        pairs = {a: b for a, b in pairs.items() if a not in broken and b not in broken}
+        anchored -= adrift
 
 
-def _broken_pairs(placement: Placement, analysis: StaticAnalysis, pawns: list[Unit], pairs: dict[int, int]) -> set[int]:
-    """Squares of paired pawns whose lock assumption does not hold."""
-    if not pairs:
+def _adrift(placement: Placement, analysis: StaticAnalysis, pawns: list[Unit], anchored: set[int]) -> set[int]:
+    """Squares of anchored pawns whose cone shows they may leave the file or be taken."""
+    if not anchored:
         return set()
     take = [0, 0]
     for unit in analysis.units:
@@ -291,16 +294,16 @@ def _broken_pairs(placement: Placement, analysis: StaticAnalysis, pawns: list[Un
             take[unit.color] |= unit.reach & ~analysis.guarded[1 - unit.color]
         else:
             take[unit.color] |= unit.reach
-    broken = set()
+    adrift = set()
     for unit in pawns:
-        if unit.square not in pairs:
+        if unit.square not in anchored:
             continue
         file_mask = 0x0101010101010101 << (unit.square & 7)
         if unit.region & ~file_mask or unit.region & placement.tables.promotion_ranks[unit.color]:
-            broken.add(unit.square)
+            adrift.add(unit.square)
         elif unit.region & take[1 - unit.color]:
-            broken.add(unit.square)
-    return broken
+            adrift.add(unit.square)
+    return adrift
 
 
 def _pawn_unit(placement: Placement, unit: Unit, walls: Bitboard, prey: Bitboard, block: Bitboard = 0) -> None:
