@@ -23,26 +23,21 @@ the same regions, so the searches ask the same question many times.
 from __future__ import annotations
 
 from ..core.squares import BLACK, WHITE, Bitboard, scan
-from .unwinnability_static import Placement, StaticAnalysis, Unit, piece_attacks
-
-_CACHE: dict[tuple, bool] = {}
-_CACHE_SIZE = 100_000
+from .unwinnability_static import Placement, StaticAnalysis, Unit, memo, piece_attacks
 
 
 def cannot_mate(placement: Placement, analysis: StaticAnalysis, color: int) -> bool:
     """True if ``color`` provably can never checkmate; False means "no proof"."""
+    cache = memo(placement.tables, "mate")
     key = (
-        id(placement.tables),
         color,
         tuple(analysis.frozen),
         tuple(analysis.guarded),
         tuple((u.type_index, u.color, u.royal, u.region, u.reach) for u in analysis.units),
     )
-    hit = _CACHE.get(key)
+    hit = cache.get(key)
     if hit is None:
-        if len(_CACHE) > _CACHE_SIZE:
-            _CACHE.clear()
-        hit = _CACHE[key] = _cannot_mate(placement, analysis, color)
+        hit = cache[key] = _cannot_mate(placement, analysis, color)
     return hit
 
 

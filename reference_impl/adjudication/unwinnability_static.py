@@ -84,24 +84,30 @@ def piece_attacks(piece: PieceType, color: int, sq: int, occupied: Bitboard) -> 
     return bb
 
 
-#: Flood fills by (piece, colour, seeds, walls, allowed); the search asks for the same
-#: ones again and again. Cleared when it grows past ``_FLOOD_CACHE_SIZE``.
-_FLOOD_CACHE: dict[tuple[int, int, int, int, int], tuple[Bitboard, Bitboard]] = {}
-_FLOOD_CACHE_SIZE = 200_000
-_CONE_CACHE: dict[tuple[int, int, int, int, int], tuple[Bitboard, Bitboard]] = {}
+#: Memo tables per compiled ruleset (flood fills and pawn cones recur all through a
+#: search). Each is tied to its MoveTables object and cleared when it grows too big.
+_MEMO_SIZE = 200_000
+_MEMOS: dict[tuple[int, str], tuple[MoveTables, dict]] = {}
 
 
-def _flood(piece: PieceType, color: int, seeds: Bitboard, walls: Bitboard, allowed: Bitboard) -> tuple[Bitboard, Bitboard]:
+def memo(tables: MoveTables, name: str) -> dict:
+    """The memo dictionary ``name`` for ``tables`` (fresh if the tables are new)."""
+    entry = _MEMOS.get((id(tables), name))
+    if entry is None or entry[0] is not tables or len(entry[1]) > _MEMO_SIZE:
+        entry = _MEMOS[(id(tables), name)] = (tables, {})
+    return entry[1]
+
+
+def _flood(
+    tables: MoveTables, piece: PieceType, color: int, seeds: Bitboard, walls: Bitboard, allowed: Bitboard
+) -> tuple[Bitboard, Bitboard]:
     """Region (closure of moves inside ``allowed``) and reach of a piece starting on ``seeds``."""
-    key = (id(piece), color, seeds, walls, allowed)
-    hit = _FLOOD_CACHE.get(key)
-    if hit is not None:
-        return hit
-    if len(_FLOOD_CACHE) > _FLOOD_CACHE_SIZE:
-        _FLOOD_CACHE.clear()
-    result = _flood_uncached(piece, color, seeds, walls, allowed)
-    _FLOOD_CACHE[key] = result
-    return result
+    cache = memo(tables, "flood")
+    key = (piece.index, color, seeds, walls, allowed)
+    hit = cache.get(key)
+    if hit is None:
+        hit = cache[key] = _flood_uncached(piece, color, seeds, walls, allowed)
+    return hit
 
 
 def _flood_uncached(piece: PieceType, color: int, seeds: Bitboard, walls: Bitboard, allowed: Bitboard) -> tuple[Bitboard, Bitboard]:
@@ -221,14 +227,15 @@ def _regions(placement: Placement, frozen: list[Bitboard]) -> StaticAnalysis:
                 seeds |= king_seeds & allowed
             elif tables.castling is not None and type_index == tables.castling.rook_type and placement.castling >> sq & 1:
                 seeds |= rook_seeds & allowed
-            unit.region, unit.reach = _flood(piece, color, seeds, walls, allowed)
+            unit.region, unit.reach = _flood(tables, piece, color, seeds, walls, allowed)
     if pawns:
         _pawn_regions(placement, analysis, pawns, walls)
     return analysis
 
 
-def _facing_pairs(tables: MoveTables, pawns: list[Unit]) -> dict[int, int]:
-    """Mobile pawns with a mobile enemy pawn next ahead on their file: square -> square."""
+def _facing_pairs(tables: MoveTables, pawns: list[Unit], walls: Bitboard) -> dict[int, int]:
+    """Mobile pawns with a mobile enemy pawn next ahead on their file (no frozen unit
+    between them), each the other's nearest: square -> square."""
     by_square = {u.square: u for u in pawns}
     pairs: dict[int, int] = {}
     for unit in pawns:
@@ -238,6 +245,8 @@ def _facing_pairs(tables: MoveTables, pawns: list[Unit]) -> dict[int, int]:
             if not ahead:
                 break
             sq = ahead.bit_length() - 1
+            if walls >> sq & 1:
+                break
             other = by_square.get(sq)
             if other is not None:
                 if other.color != unit.color:
@@ -259,7 +268,7 @@ def _pawn_regions(placement: Placement, analysis: StaticAnalysis, pawns: list[Un
     tables = placement.tables
     frozen = analysis.frozen
     ep = 0 if placement.ep_square is None else 1 << placement.ep_square
-    pairs = _facing_pairs(tables, pawns)
+    pairs = _facing_pairs(tables, pawns, walls)
     anchored = set(pairs)
     while True:
         for unit in pawns:
@@ -309,20 +318,19 @@ def _adrift(placement: Placement, analysis: StaticAnalysis, pawns: list[Unit], a
 def _pawn_unit(placement: Placement, unit: Unit, walls: Bitboard, prey: Bitboard, block: Bitboard = 0) -> None:
     """A mobile pawn: its cone, and the regions of whatever it may promote to."""
     tables = placement.tables
-    key = (id(tables), unit.color, unit.square, walls, prey, block)
-    hit = _CONE_CACHE.get(key)
+    cache = memo(tables, "cone")
+    key = (unit.color, unit.square, walls, prey, block)
+    hit = cache.get(key)
     if hit is None:
-        if len(_CONE_CACHE) > _FLOOD_CACHE_SIZE:
-            _CONE_CACHE.clear()
         region, reach = _pawn_cone(tables, unit.color, unit.square, walls, prey, block)
         promotion_squares = region & tables.promotion_ranks[unit.color]
         if promotion_squares:
             for type_index in tables.promotion_types:
                 piece = tables.types[type_index]
-                r, a = _flood(piece, unit.color, promotion_squares, walls, ~walls)
+                r, a = _flood(tables, piece, unit.color, promotion_squares, walls, ~walls)
                 region |= r
                 reach |= a
-        hit = _CONE_CACHE[key] = (region, reach)
+        hit = cache[key] = (region, reach)
     unit.region, unit.reach = hit
 
 
