@@ -170,8 +170,9 @@ def timeout_fixtures(entries: list[Labelled]) -> list[Fixture]:
             tags = {"labelled", "flag-fall"} | ({"dead-position"} if dead else set())
             if not _others(board, not flagged):
                 tags.add("lone-king")
+            # python-chess's nearest rule: a draw iff the opponent has insufficient material
             pc_draw = board.has_insufficient_material(not flagged)
-            if (result == "1/2-1/2") != pc_draw and not board.is_game_over():
+            if (result == "1/2-1/2") != pc_draw:
                 tags.add("python-chess-differs")
             rulesets = FIDE_TIMEOUT + ([USCF] if uscf else [])
             expect_by = None
