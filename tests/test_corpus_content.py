@@ -324,3 +324,21 @@ def test_game_end_random_games_replay_legally() -> None:
         outcome = board.outcome()
         assert outcome is not None
         assert expect(fixture, "fide-2023")["result"] == outcome.result()
+
+
+# --- the python-chess-differs tag is honest ----------------------------------------------
+
+def test_timeout_tag_marks_exactly_where_python_chess_material_rule_differs() -> None:
+    for fixture in load("timeout.jsonl").values():
+        board = chess.Board(fixture["input"]["fen"])
+        flagged = chess.WHITE if fixture["input"]["flagged"] == "white" else chess.BLACK
+        draw_by_material = board.has_insufficient_material(not flagged)
+        differs = (expect(fixture, "fide-2023")["result"] == "1/2-1/2") != draw_by_material
+        assert ("python-chess-differs" in fixture["tags"]) == differs, fixture["id"]
+
+
+def test_dead_position_tag_marks_exactly_where_python_chess_differs() -> None:
+    for fixture in load("dead_position.jsonl").values():
+        board = chess.Board(fixture["input"]["fen"])
+        differs = board.is_insufficient_material() != fixture["expect"]["dead"]
+        assert ("python-chess-differs" in fixture["tags"]) == differs, fixture["id"]
