@@ -263,6 +263,8 @@ def test_fide_2023_5_2_2_classic_material() -> None:
 def test_fide_2023_6_9_flagger_loses_only_if_opponent_can_mate() -> None:
     table = labels()
     for fixture in load("timeout.jsonl").values():
+        if ".labelled." not in fixture["id"]:
+            continue
         label, fen = table[int(fixture["id"].split(".")[2][1:])]
         board = chess.Board(fen)
         if board.is_checkmate() or board.is_stalemate():

@@ -54,6 +54,21 @@ CLASSIC: list[tuple[str, str, bool, str]] = [
     ("kp-v-k", "8/8/3k4/8/8/4K3/4P3/8 w - - 0 1", False, "a pawn can promote"),
 ]
 
+#: Hand-built flag falls from the Laws' text: (name, FEN, flagged, FIDE result, US Chess
+#: result or None where 14E needs a forced-win judgement, what).
+CLASSIC_TIMEOUT: list[tuple[str, str, str, str, str | None, str]] = [
+    ("kn-v-kn", "8/8/2nk4/8/8/4KN2/8/8 w - - 0 1", "white", "0-1", None,
+     "K+N v K+N: Black can still mate by a helpmate, so White's flag loses (6.9)"),
+    ("kb-v-kb-opposite", "7k/8/5b2/8/8/4KB2/8/8 w - - 0 1", "black", "1-0", None,
+     "opposite-coloured bishops: White can still mate, so Black's flag loses"),
+    ("lone-king-v-kqr", "4k3/8/8/8/8/8/8/R2QK3 w - - 0 1", "white", "1/2-1/2", "1/2-1/2",
+     "White has a queen and a rook but flags; Black's lone king cannot mate: a draw"),
+    ("knn-v-lone-king", "8/8/3k4/8/8/4KN2/6N1/8 b - - 0 1", "black", "1-0", None,
+     "K+N+N v K: mate cannot be forced, but it exists, so under FIDE the flag loses"),
+    ("kq-v-k-queen-side-flags", "4k3/8/8/8/8/8/8/3QK3 b - - 0 1", "black", "1-0", "1-0",
+     "Black's lone king flags against a queen: a loss under FIDE 6.9 and US Chess 14E"),
+]
+
 
 @dataclass(frozen=True)
 class Labelled:
@@ -192,12 +207,34 @@ def timeout_fixtures(entries: list[Labelled]) -> list[Fixture]:
     return out
 
 
+def classic_timeouts() -> list[Fixture]:
+    """Flag falls built by hand from FIDE 6.9 and US Chess 14E."""
+    out = []
+    for name, fen, flagged, fide, uscf, what in CLASSIC_TIMEOUT:
+        checked_board(fen)
+        rulesets = FIDE_TIMEOUT + ([USCF] if uscf else [])
+        by_ruleset = None
+        if uscf and uscf != fide:
+            by_ruleset = {r: {"result": fide} for r in FIDE_TIMEOUT} | {USCF: {"result": uscf}}
+        out.append(fixture(
+            f"timeout.classic.{name}", "timeout", what, rulesets,
+            {"fen": fen, "flagged": flagged},
+            expect=None if by_ruleset else {"result": fide}, expect_by_ruleset=by_ruleset,
+            cites=["fide-2023:6.9"] + (["uscf-7:14E", "uscf-7:14E1"] if uscf else []),
+            tags={"flag-fall", "hand-built"}
+            | ({"lone-king"} if "lone" in name or "k-v-k" in name else set()),
+            method="laws", detail="FIDE 6.9 (a helpmate question, not a material count) and "
+            "US Chess 14E applied by hand; US Chess omitted where 14E2/14E3 need a forced-win "
+            "judgement"))
+    return out
+
+
 def build(data: Path) -> dict[str, list[Fixture]]:
     """dead_position and timeout fixtures from labelled.txt and the Laws' text."""
     entries = read_labels(data_file(data, "labelled.txt"))
     entries = [e for e in entries if usable(e.fen)]
     return {"dead_position.jsonl": dead_fixtures(entries),
-            "timeout.jsonl": timeout_fixtures(entries)}
+            "timeout.jsonl": timeout_fixtures(entries) + classic_timeouts()}
 
 
 if __name__ == "__main__":
