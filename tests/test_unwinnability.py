@@ -153,3 +153,15 @@ def test_colour_names_accepted_and_bad_colour_rejected() -> None:
     assert can_checkmate(b, "white", node_limit=0) is Verdict.CANNOT
     with pytest.raises(ValueError):
         can_checkmate(b, "green")
+
+
+def test_static_proof_follows_the_piece_table_not_piece_names() -> None:
+    # A "knight" redefined as a (1,3) leaper never leaves its square colour, so two of
+    # them on light squares are as helpless as same-coloured bishops; orthodox knights
+    # on the same squares can mate (a helpmate exists), so no proof may be found.
+    from reference_impl.rules.loader import derive_ruleset
+
+    camels = derive_ruleset("fide-2023", {"pieces": {"knight": {"leaps": [[1, 3]]}}}, id="camel-knight")
+    fen = "8/8/8/4k3/8/8/8/1N1NK3 w - - 0 1"
+    assert is_dead_position(Board.from_fen(fen, camels), node_limit=0) is Verdict.CANNOT
+    assert can_checkmate(board(fen), WHITE, node_limit=0) is Verdict.UNDETERMINED
