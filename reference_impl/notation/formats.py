@@ -177,8 +177,13 @@ def from_uedemann(board: Any, text: str) -> Any:
     clean = text.strip().lower()
     if not re.fullmatch(r"[a-z]{4,5}", clean):
         raise NotationError(text, "invalid", "Uedemann is two syllables of two letters (gego), then an optional piece letter")
+    return _read_letter_code(board, text, clean, codes.parse_uedemann_square)
+
+
+def _read_letter_code(board: Any, text: str, clean: str, parse_square: Any) -> Any:
+    """Two two-letter squares and an optional promotion letter, as a legal move."""
     try:
-        frm, to = codes.parse_uedemann_square(clean[:2]), codes.parse_uedemann_square(clean[2:4])
+        frm, to = parse_square(clean[:2]), parse_square(clean[2:4])
     except ValueError as error:
         raise NotationError(text, "invalid", str(error)) from None
     promotion = None
@@ -201,13 +206,4 @@ def from_uedemann_hw(board: Any, text: str) -> Any:
     clean = text.strip().upper()
     if not re.fullmatch(r"[A-Z]{4,5}", clean):
         raise NotationError(text, "invalid", "Uedemann (Hooper-Whyld) is two squares of two letters, then an optional piece letter")
-    try:
-        frm, to = codes.parse_hooper_whyld_square(clean[:2]), codes.parse_hooper_whyld_square(clean[2:4])
-    except ValueError as error:
-        raise NotationError(text, "invalid", str(error)) from None
-    promotion = None
-    if len(clean) == 5:
-        promotion = codes.uedemann_piece_for_letter(clean[4])
-        if promotion is None:
-            raise NotationError(text, "invalid", f"unknown promotion letter {clean[4]!r}")
-    return _find(board, text, frm, to, promotion, "Uedemann")
+    return _read_letter_code(board, text, clean, codes.parse_hooper_whyld_square)
