@@ -185,9 +185,10 @@ def timeout_fixtures(entries: list[Labelled]) -> list[Fixture]:
             tags = {"labelled", "flag-fall"} | ({"dead-position"} if dead else set())
             if not _others(board, not flagged):
                 tags.add("lone-king")
-            # python-chess's nearest rule: a draw iff the opponent has insufficient material
-            pc_draw = board.has_insufficient_material(not flagged)
-            if (result == "1/2-1/2") != pc_draw:
+            # python-chess's nearest rule: a draw iff the opponent has insufficient
+            # material, else the flagger loses (mate or stalemate on the board ignored)
+            loss = "0-1" if flagged == chess.WHITE else "1-0"
+            if result != ("1/2-1/2" if board.has_insufficient_material(not flagged) else loss):
                 tags.add("python-chess-differs")
             rulesets = FIDE_TIMEOUT + ([USCF] if uscf else [])
             expect_by = None
