@@ -118,3 +118,13 @@ def test_flag_fall_without_a_clock_is_taken_as_observed() -> None:
 def test_bad_flagged_value_is_an_error() -> None:
     with pytest.raises(GameEventError, match="flagged must be 'white' or 'black'"):
         timeout("fide-2023", KN_KN, "red")
+
+
+def test_uscf_7_14d_dead_position_comes_before_the_material_table() -> None:
+    # Labelled dead (CHA vectors): Black has bishops, so 14E has no row for it and the
+    # table alone would give Black the win; but the position is dead (14D4), which
+    # precedes any flag question.
+    fen = "Bb2kb2/bKp1p1p1/1pP1P1P1/1P6/p5P1/P7/8/8 b - - 0 1"
+    status = Game("uscf-7", fen).flag("white")
+    assert (status.result, status.reason) == ("1/2-1/2", "dead_position")
+    assert timeout("uscf-7", fen, "white") == {"result": "1/2-1/2"}

@@ -13,7 +13,7 @@ A ruling is a :class:`Ruling`: the result from White's side (``"1-0"``, ``"0-1"`
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Mapping
 
 from .tables import optional, table
@@ -29,6 +29,8 @@ class Ruling:
     reason: str
     cite: str
     note: str | None = None
+    #: a loss backed by a found mate (so no dead-position check is needed)
+    proven: bool = field(default=False, compare=False)
 
 
 def win_for(color: int) -> str:
@@ -112,7 +114,22 @@ def _material_row(board: Any, flagged: int, rows: list[Mapping[str, Any]]) -> Ma
 
 
 def flag_fall(rules: Mapping[str, Any], board: Any, flagged: int) -> Ruling:
-    """The result when ``flagged``'s flag falls in ``board`` (FIDE 6.9, US Chess 14E)."""
+    """The result when ``flagged``'s flag falls in ``board`` (FIDE 6.9, US Chess 14E).
+
+    A loss that rests on no proof that the opponent can mate is checked once more
+    against a dead position when ``precedence`` puts that first (FIDE 5.2.2, US 14D).
+    """
+    ruling = _flag_fall(rules, board, flagged)
+    entry = table(rules, "flag_fall")
+    dead = optional(rules, "termination", "dead_position")
+    if ruling.result == win_for(1 - flagged) and not ruling.proven and dead is not None \
+            and "dead_position" in (entry.get("precedence") or ()):
+        if is_dead(board, int(dead.get("node_limit") or 0)) == CANNOT:
+            return Ruling(DRAW, "dead_position", dead["cite"])
+    return ruling
+
+
+def _flag_fall(rules: Mapping[str, Any], board: Any, flagged: int) -> Ruling:
     entry = table(rules, "flag_fall")
     loss = Ruling(win_for(1 - flagged), "timeout", entry["cite"])
     test = entry["draw_test"]
@@ -124,7 +141,7 @@ def flag_fall(rules: Mapping[str, Any], board: Any, flagged: int) -> Ruling:
             if entry.get("if_undetermined", "loss") == "loss":
                 return Ruling(loss.result, "timeout", entry["cite"], "helpmate search undetermined; the loss stands")
             return Ruling(UNKNOWN, "timeout", entry["cite"], "helpmate search undetermined")
-        return loss
+        return Ruling(loss.result, "timeout", entry["cite"], proven=True)
     if test == "material_table":
         row = _material_row(board, flagged, list(entry.get("material_draws") or ()))
         if row is None:
@@ -132,7 +149,7 @@ def flag_fall(rules: Mapping[str, Any], board: Any, flagged: int) -> Ruling:
         if row.get("unless_forced_win"):
             plies = int(entry.get("forced_win_max_plies") or 1)
             if has_forced_win(board, 1 - flagged, plies):
-                return Ruling(loss.result, "timeout", row["cite"], f"forced win within {plies} plies")
+                return Ruling(loss.result, "timeout", row["cite"], f"forced win within {plies} plies", proven=True)
         return Ruling(DRAW, "timeout_vs_insufficient", row["cite"])
     raise ValueError(f"unknown flag_fall.draw_test {test!r}")
 
