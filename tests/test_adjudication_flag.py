@@ -128,3 +128,23 @@ def test_uscf_7_14d_dead_position_comes_before_the_material_table() -> None:
     status = Game("uscf-7", fen).flag("white")
     assert (status.result, status.reason) == ("1/2-1/2", "dead_position")
     assert timeout("uscf-7", fen, "white") == {"result": "1/2-1/2"}
+
+
+def test_fide_2023_6_3_periods_in_a_game_and_6_4_flag_before_the_control() -> None:
+    # 2 moves in 60 s, then 30 s sudden death, 10 s increment from move 1.
+    game = Game("fide-2023", time_control="2/60+10:30+10")
+    game.move("g1f3", seconds=20)        # White: 60 - 20 + 10 = 50
+    game.move("g8f6", seconds=5)
+    game.move("f3g1", seconds=40)        # White's 2nd move: 50 - 40 + 10 + 30 = 50
+    assert game.status().clock_ms == (50_000, 65_000)
+    game.move("f6g8", seconds=64)        # Black: 65 - 64 + 10 + 30 = 41
+    assert game.status().clock_ms == (50_000, 41_000)
+    status = game.move("g1f3", seconds=50)  # all of White's time: the flag falls
+    assert (status.finished, status.result, status.reason) == (True, "0-1", "timeout")
+
+
+def test_uscf_7_delay_clock_in_a_game() -> None:
+    game = Game("uscf-7", time_control="300d5")
+    game.move("e2e4", seconds=4)         # inside the delay: nothing charged
+    game.move("e7e5", seconds=12)        # 7 s charged
+    assert game.status().clock_ms == (300_000, 293_000)

@@ -78,8 +78,9 @@ def test_fide_2023_9_6_2_checkmate_on_the_75th_move_takes_precedence() -> None:
 
 
 def test_fide_2023_9_6_2_stalemate_on_the_75th_move_is_a_stalemate() -> None:
-    # 1.Qf7 stalemates the king on h8 (g8, g7, h7 covered); the draw is by stalemate.
-    assert game_end("fide-2023", QUEEN.format(clock=149), ["b1f5", ])["reason"] == "seventy_five_moves"
+    # Qf7 stalemates the king on h8 (g8, g7, h7 covered): the draw is by stalemate,
+    # while a quiet queen move on the same ply is a 75-move draw.
+    assert game_end("fide-2023", QUEEN.format(clock=149), ["b1f5"])["reason"] == "seventy_five_moves"
     fen = "7k/8/6K1/8/8/8/8/5Q2 w - - 149 150"
     assert game_end("fide-2023", fen, ["f1f7"]) == {"result": "1/2-1/2", "reason": "stalemate", "claimable": []}
 
@@ -102,8 +103,8 @@ def test_uscf_7_14k2_seventy_five_moves_is_only_discretionary() -> None:
 
 
 def test_uscf_7_14f3_correct_claim_draws_even_against_mate_in_one() -> None:
-    # Black to move claims with 100 plies done; White would mate next move after Kg8?
-    # (Qb8#). The claim is decided on the position: a draw.
+    # Black to move claims with 100 plies done; after Black's only move Kg8 White
+    # would have Qb8#. The claim is decided on the position: a draw.
     game = Game("uscf-7", "7k/8/6K1/8/8/8/8/1Q6 b - - 100 150")
     verdict = game.claim_draw("black")
     assert verdict.correct and verdict.claim == "fifty_moves" and verdict.cite == "uscf-7:14F"
