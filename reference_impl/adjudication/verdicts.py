@@ -77,9 +77,15 @@ def is_dead_cheap(board: Any, node_limit: int) -> bool:
     side cannot mate does a search of ``node_limit`` moves try the other. True only
     with a proof for both sides; a position this misses is simply not declared dead.
     """
-    if _module() is None:
+    module = _module()
+    if module is None:
         return False
-    static = [can_checkmate(board, color, 0) for color in (0, 1)]
+    both = getattr(module, "analyse_both", None)  # one static pass for both sides
+    if both is not None:
+        found = both(board, 0)
+        static = [_tri(found[color].verdict) for color in (0, 1)]
+    else:
+        static = [can_checkmate(board, color, 0) for color in (0, 1)]
     if static == [CANNOT, CANNOT]:
         return True
     if static.count(CANNOT) == 1 and node_limit > 0:
