@@ -134,3 +134,32 @@ def test_malformed_time_control_in_a_game_is_an_error() -> None:
 def test_clock_reading_without_a_time_control_is_an_error() -> None:
     with pytest.raises(GameEventError, match="clock reading for white: the game has no time control"):
         Game("fide-2023").set_clock("white", 10)
+
+
+def _snapshot(game: Game) -> tuple:
+    return (game.board.fen(), list(game.moves), list(game.events), game.status(), game.clock,
+            list(game._touches), list(game._illegal))
+
+
+IMPOSSIBLE = {
+    "claim by the player not to move": lambda g: g.claim_draw("black"),
+    "claim with an illegal intended move": lambda g: g.claim_draw("white", "a1a8"),
+    "claim with a malformed move": lambda g: g.claim_draw("white", "e9e10"),
+    "flag with time left": lambda g: g.flag("white"),
+    "acceptance without an offer": lambda g: g.accept_draw("black"),
+    "touch of an empty square": lambda g: g.touch("e4"),
+    "director's draw without a rule": lambda g: g.director_draw(),
+    "negative move time": lambda g: g.move("e2e4", seconds=-1),
+    "illegal move": lambda g: g.move("e2e5"),
+    "unknown colour": lambda g: g.offer_draw("blue"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(IMPOSSIBLE))
+def test_impossible_events_raise_and_leave_the_game_unchanged(name: str) -> None:
+    game = Game("fide-2023", time_control="300+2")
+    game.play("g1f3 g8f6".split())
+    before = _snapshot(game)
+    with pytest.raises(GameEventError):
+        IMPOSSIBLE[name](game)
+    assert _snapshot(game) == before
