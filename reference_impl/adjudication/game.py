@@ -14,7 +14,7 @@ does I/O; all rules come from the ruleset's tables.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Hashable, Sequence
 
 from reference_impl.core import Board, parse_square
