@@ -78,7 +78,7 @@ def test_perft_start_position_from_suite() -> None:
 
 
 @pytest.mark.parametrize("name", ["perft-random.jsonl", "perft-suite.jsonl",
-                                  "perft-chess960.jsonl"])
+                                  "perft-chess960.jsonl", "perft-special.jsonl"])
 def test_shallow_perft_recomputed_with_python_chess(name: str) -> None:
     def count(board: chess.Board, depth: int) -> int:
         if depth == 1:
@@ -90,7 +90,7 @@ def test_shallow_perft_recomputed_with_python_chess(name: str) -> None:
             board.pop()
         return total
     shallow = [f for f in load(name).values() if f["input"]["depth"] <= 2]
-    for fixture in random.Random(3).sample(shallow, 40):
+    for fixture in random.Random(3).sample(shallow, min(40, len(shallow))):
         board = chess.Board(fixture["input"]["fen"], chess960="*" not in fixture["rulesets"])
         assert count(board, fixture["input"]["depth"]) == fixture["expect"]["nodes"]
 
@@ -121,11 +121,22 @@ def test_sampled_perft_agrees_with_stockfish_go_perft() -> None:
 
 
 def test_perft_budget_fits_a_pure_python_minute() -> None:
-    nodes = [f["expect"]["nodes"] for n in ("perft-tricky.jsonl", "perft-suite.jsonl",
-             "perft-random.jsonl", "perft-chess960.jsonl") for f in load(n).values()]
+    files = ("perft-tricky.jsonl", "perft-special.jsonl", "perft-suite.jsonl",
+             "perft-random.jsonl", "perft-chess960.jsonl")
+    nodes = [f["expect"]["nodes"] for n in files for f in load(n).values()]
     assert max(nodes) <= 500_000
     assert sum(nodes) <= 10_000_000
     assert sum(1 for n in nodes if n > 50_000) <= 300
+
+
+def test_special_rule_positions_each_have_fixtures() -> None:
+    names = [line[3:].strip() for line in
+             (DATA / "special.perft").read_text(encoding="utf-8").splitlines()
+             if line.startswith("id ")]
+    ids = load("perft-special.jsonl")
+    assert len(names) == 14
+    for name in names:
+        assert f"perft.special.{name}.d1" in ids
 
 
 def test_corner_king_with_castling_rights_is_not_a_perft_fixture() -> None:

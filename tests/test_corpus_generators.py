@@ -62,7 +62,8 @@ def test_generators_do_not_import_the_reference(path: Path) -> None:
 
 
 def test_source_data_is_in_the_project_with_provenance() -> None:
-    for name in ("tricky.perft", "chess960.perft", "random.perft", "labelled.txt"):
+    for name in ("tricky.perft", "special.perft", "chess960.perft", "random.perft",
+                 "labelled.txt"):
         head = (DATA / name).read_text(encoding="utf-8")[:400]
         assert head.lstrip().startswith("#"), name
     assert (DATA / "perftsuite.epd").is_file()

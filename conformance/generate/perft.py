@@ -1,6 +1,6 @@
 """Perft fixtures from the published suites, each recomputed with python-chess.
 
-Reads ``tricky.perft``, ``chess960.perft``, ``random.perft`` (python-chess's
+Reads ``tricky.perft``, ``special.perft``, ``chess960.perft``, ``random.perft`` (python-chess's
 ``examples/perft`` format: ``id``, ``epd``, ``perft DEPTH NODES`` lines) and
 ``perftsuite.epd`` (``FEN ;D1 n ;D2 n ...``). Every published count that enters the
 corpus is recomputed with python-chess; a mismatch aborts generation.
@@ -150,6 +150,33 @@ def entry_fixtures(suite: str, entry: Entry, depths: list[int], chess960_only: b
     return out
 
 
+def special_fixtures(entry: Entry) -> list[Fixture]:
+    """Fixtures for a special-rule entry: its published deep count is reproduced with
+    python-chess first, then the shallow depths within SMALL get python-chess counts."""
+    board = chess.Board(entry.fen)
+    for depth, nodes in entry.counts.items():
+        got = oracle_perft(board, depth)
+        if got != nodes:
+            raise OracleMismatch(f"special.perft {entry.name} depth {depth}: published "
+                                 f"{nodes}, {ORACLE} {got}")
+    deep = ", ".join(f"depth {d}: {n}" for d, n in sorted(entry.counts.items()))
+    tags = position_tags(board)
+    out = []
+    for depth in range(1, 8):
+        nodes = oracle_perft(board, depth)
+        if nodes > SMALL or depth > max(entry.counts):
+            break
+        out.append(fixture(
+            f"perft.special.{entry.name}.d{depth}", "perft",
+            f"special-rule position {entry.name}: leaf nodes at depth {depth}",
+            rulesets_for(entry.fen, False), {"fen": entry.fen, "depth": depth},
+            expect={"nodes": nodes}, cites=tag_cites(tags), tags=tags | {"perft", "published"},
+            method="published+oracle",
+            detail=f"special.perft (M. Sedlak's list; published {deep}, reproduced with "
+                   f"{ORACLE}); this depth counted with {ORACLE}"))
+    return out
+
+
 def depths_within(entry: Entry, limit: int) -> list[int]:
     """Published depths whose count stays within ``limit`` nodes."""
     return sorted(d for d, n in entry.counts.items() if n <= limit)
@@ -179,7 +206,10 @@ def build(data: Path) -> dict[str, list[Fixture]]:
     suite = [f for e in read_suite(data_file(data, "perftsuite.epd"))
              for f in entry_fixtures("suite", e, depths_within(e, SMALL), False,
                                      "perftsuite.epd")]
-    return {"perft-tricky.jsonl": tricky, "perft-chess960.jsonl": c960,
+    special = [f for e in read_perft_file(data_file(data, "special.perft"))
+               for f in special_fixtures(e)]
+    return {"perft-tricky.jsonl": tricky, "perft-special.jsonl": special,
+            "perft-chess960.jsonl": c960,
             "perft-random.jsonl": random_, "perft-suite.jsonl": suite}
 
 
