@@ -187,3 +187,23 @@ def test_every_fixture_says_how_its_expectation_was_established() -> None:
     for fixture in own():
         assert fixture["source"]["detail"].strip(), fixture["id"]
         assert fixture["cites"], fixture["id"]
+
+
+def test_no_fixture_uses_a_retired_id() -> None:
+    lines = (FIXTURES / "retired.txt").read_text(encoding="utf-8").splitlines()
+    retired = {line.strip() for line in lines if line.strip() and not line.startswith("#")}
+    assert retired
+    assert not retired & {item["id"] for _, _, item in corpus()}
+
+
+@pytest.mark.deep
+def test_all_generators_reproduce_the_corpus_byte_for_byte(tmp_path: Path) -> None:
+    from conformance.generate import all as generate_all
+    from conformance.generate.common import main
+
+    data = ROOT / "conformance" / "generate" / "data"
+    assert main("all", generate_all.build, ["--data", str(data), "--out", str(tmp_path)]) == 0
+    produced = sorted(tmp_path.glob("*.jsonl"))
+    assert len(produced) >= 15
+    for path in produced:
+        assert path.read_bytes() == (FIXTURES / path.name).read_bytes(), path.name
