@@ -229,7 +229,7 @@ def read_san(
     if not core:
         raise NotationError(original, "invalid", "empty move")
     work, mark = _split_marks(core, used)
-    move = _castling(board, work, used, original)  # before letters: Dutch and Uzbek use O
+    move = _castling(board, work, used, original, lenient)  # before letters: Dutch and Uzbek use O
     if move is None:
         work = _letters_to_english(work, language, used)
         for dash in ("—", "–"):
@@ -275,12 +275,14 @@ def _castling_forms() -> dict[str, tuple[str, str | None]]:
     return forms
 
 
-def _castling(board: Any, work: str, used: list[str], original: str) -> Any | None:
+def _castling(board: Any, work: str, used: list[str], original: str, lenient: bool) -> Any | None:
     forms = _castling_forms()
     if work not in forms:
         return None
     side, leniency = forms[work]
     if leniency:
+        if not lenient:
+            raise NotationError(original, "invalid", f"{work!r} is not SAN castling (needs leniency: {leniency})")
         used.append(leniency)
     for move in board.legal_moves():
         if is_castling(board, move) and castling_side(board, move) == side:
