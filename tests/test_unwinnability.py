@@ -165,3 +165,12 @@ def test_static_proof_follows_the_piece_table_not_piece_names() -> None:
     fen = "8/8/8/4k3/8/8/8/1N1NK3 w - - 0 1"
     assert is_dead_position(Board.from_fen(fen, camels), node_limit=0) is Verdict.CANNOT
     assert can_checkmate(board(fen), WHITE, node_limit=0) is Verdict.UNDETERMINED
+
+
+def test_stalemate_and_checkmate_roots() -> None:
+    # Stalemate: nobody can ever mate (no legal move exists); checkmate: already done.
+    stalemate = board("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1")
+    assert is_dead_position(stalemate, LIMIT) is Verdict.CANNOT
+    mate = board("7k/6Q1/6K1/8/8/8/8/8 b - - 0 1")
+    result = analyse(mate, WHITE, LIMIT)
+    assert result.verdict is Verdict.CAN and result.line == ()

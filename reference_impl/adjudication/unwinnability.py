@@ -27,8 +27,9 @@ from .unwinnability_search import Budget, BudgetExhausted, explore, helpmate, li
 
 #: Moves made (search nodes) per question before the answer is ``UNDETERMINED``.
 DEFAULT_NODE_LIMIT = 50_000
-#: Share of the node budget spent exploring the whole reachable space first; the rest
-#: goes to the helpmate search.
+#: Shares of the node budget: a first short helpmate probe (per colour), then the
+#: exploration of the whole reachable space; the rest goes to the helpmate search.
+PROBE_SHARE = 0.05
 EXPLORE_SHARE = 0.3
 
 
@@ -61,69 +62,78 @@ def _color(color: int | str) -> int:
     raise ValueError(f"not a colour: {color!r}")
 
 
-def analyse_both(board: Board, node_limit: int = DEFAULT_NODE_LIMIT, *, stop_at_can: bool = False) -> dict[int, Analysis]:
-    """Answer the question for both colours, sharing the static stage and the exploration.
+def _helpmate(board: Board, color: int, limit: int) -> tuple[list[int] | None, int]:
+    budget = Budget(limit)
+    try:
+        return helpmate(board, color, budget), budget.used
+    except BudgetExhausted:
+        return None, budget.used
 
-    With ``stop_at_can`` the second colour is left ``UNDETERMINED`` as soon as one colour
-    is shown to be able to mate (enough to know the position is not dead).
-    """
+
+def _analyse(board: Board, colors: tuple[int, ...], node_limit: int, stop_at_can: bool) -> dict[int, Analysis]:
+    """The schedule: static stage; a short helpmate probe per colour (real game positions
+    are settled here); the exploration of the reachable space; the rest of the budget to
+    the helpmate search. ``node_limit`` is per colour asked."""
     results: dict[int, Analysis] = {}
-    proven = static_proofs(board, (WHITE, BLACK))
+    proven = static_proofs(board, colors)
     for color in proven:
         results[color] = Analysis(Verdict.CANNOT, stage="static")
-    open_colors = {WHITE, BLACK} - proven
-    if not open_colors or node_limit <= 0:
+    open_colors = [c for c in colors if c not in proven]
+    if node_limit <= 0:
         for color in open_colors:
             results[color] = Analysis(Verdict.UNDETERMINED)
         return results
-    budget = Budget(int(node_limit * EXPLORE_SHARE))
-    found = explore(board, open_colors, budget)
-    for color in sorted(open_colors):
-        if color in found.mates:
-            line = tuple(line_to_uci(board, found.mates[color]))
-            results[color] = Analysis(Verdict.CAN, line, budget.used, "explore")
-        elif found.complete:
-            results[color] = Analysis(Verdict.CANNOT, (), budget.used, "explore")
-    explored = budget.used
-    for color in sorted(open_colors - set(results)):
-        if stop_at_can and any(a.verdict is Verdict.CAN for a in results.values()):
-            results[color] = Analysis(Verdict.UNDETERMINED, (), explored)
-            continue
-        budget = Budget(node_limit - explored)
-        try:
-            line = helpmate(board, color, budget)
-        except BudgetExhausted:
-            line = None
-        nodes = explored + budget.used
+    spent = {color: 0 for color in open_colors}
+
+    def settled() -> bool:
+        return stop_at_can and any(a.verdict is Verdict.CAN for a in results.values())
+
+    def can(color: int, line: list[int], stage: str) -> None:
+        results[color] = Analysis(Verdict.CAN, tuple(line_to_uci(board, line)), spent[color], stage)
+
+    for color in open_colors:
+        if settled():
+            break
+        line, used = _helpmate(board, color, int(node_limit * PROBE_SHARE))
+        spent[color] += used
         if line is not None:
-            results[color] = Analysis(Verdict.CAN, tuple(line_to_uci(board, line)), nodes, "helpmate")
-        else:
-            results[color] = Analysis(Verdict.UNDETERMINED, (), nodes)
+            can(color, line, "helpmate")
+    pending = [c for c in open_colors if c not in results]
+    if pending and not settled():
+        budget = Budget(int(node_limit * EXPLORE_SHARE))
+        found = explore(board, set(pending), budget)
+        for color in pending:
+            spent[color] += budget.used
+            if color in found.mates:
+                can(color, found.mates[color], "explore")
+            elif found.complete:
+                results[color] = Analysis(Verdict.CANNOT, (), spent[color], "explore")
+    for color in open_colors:
+        if color in results:
+            continue
+        if not settled():
+            line, used = _helpmate(board, color, node_limit - spent[color])
+            spent[color] += used
+            if line is not None:
+                can(color, line, "helpmate")
+                continue
+        results[color] = Analysis(Verdict.UNDETERMINED, (), spent[color])
     return results
+
+
+def analyse_both(board: Board, node_limit: int = DEFAULT_NODE_LIMIT, *, stop_at_can: bool = False) -> dict[int, Analysis]:
+    """Answer the question for both colours, sharing the static stage and the exploration.
+
+    With ``stop_at_can`` the work stops as soon as one colour is shown able to mate
+    (enough to know the position is not dead); the other may stay ``UNDETERMINED``.
+    """
+    return _analyse(board, (WHITE, BLACK), node_limit, stop_at_can)
 
 
 def analyse(board: Board, color: int | str, node_limit: int = DEFAULT_NODE_LIMIT) -> Analysis:
     """Can ``color`` checkmate the other king by any series of legal moves (a helpmate)?"""
     color = _color(color)
-    if static_proofs(board, (color,)):
-        return Analysis(Verdict.CANNOT, stage="static")
-    if node_limit <= 0:
-        return Analysis(Verdict.UNDETERMINED)
-    budget = Budget(int(node_limit * EXPLORE_SHARE))
-    found = explore(board, {color}, budget)
-    if color in found.mates:
-        return Analysis(Verdict.CAN, tuple(line_to_uci(board, found.mates[color])), budget.used, "explore")
-    if found.complete:
-        return Analysis(Verdict.CANNOT, (), budget.used, "explore")
-    explored = budget.used
-    budget = Budget(node_limit - explored)
-    try:
-        line = helpmate(board, color, budget)
-    except BudgetExhausted:
-        line = None
-    if line is None:
-        return Analysis(Verdict.UNDETERMINED, (), explored + budget.used)
-    return Analysis(Verdict.CAN, tuple(line_to_uci(board, line)), explored + budget.used, "helpmate")
+    return _analyse(board, (color,), node_limit, False)[color]
 
 
 def can_checkmate(board: Board, color: int | str, node_limit: int = DEFAULT_NODE_LIMIT) -> Verdict:

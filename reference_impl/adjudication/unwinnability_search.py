@@ -32,6 +32,9 @@ from ..core.squares import BLACK, WHITE
 from .unwinnability_mate import cannot_mate
 from .unwinnability_static import Placement, analyse_static, piece_attacks
 
+#: Deepest iteration of the iterative deepening, in plies (a small closed space would
+#: otherwise be searched again and again).
+MAX_DEEPENING = 41
 #: Share of a helpmate budget spent on iterative deepening before the best-first search.
 DEEPENING_SHARE = 0.3
 #: Weight of a line's length against the heuristic in the best-first search.
@@ -303,13 +306,15 @@ def helpmate(board: Board, winner: int, budget: Budget) -> list[int] | None:
     budget); a greedy best-first search then follows the heuristic to longer ones.
     Raises :class:`BudgetExhausted` if the budget runs out first.
     """
+    if not movegen.legal_moves(board):
+        return [] if board.turn != winner and board.is_check() else None
     state = _Helpmate(board, winner, budget)
     deepening_limit = budget.used + int((budget.limit - budget.used) * DEEPENING_SHARE)
     depth = 1 if board.turn == winner else 2
     saved = budget.limit
     budget.limit = deepening_limit
     try:
-        while True:
+        while depth <= MAX_DEEPENING:
             if state.deepen(depth):
                 return state.line
             depth += 2
