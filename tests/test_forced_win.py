@@ -91,3 +91,9 @@ def test_budget_exhausted_is_none() -> None:
 def test_negative_bound_rejected() -> None:
     with pytest.raises(ValueError):
         has_forced_win(board("8/8/8/4k3/8/8/8/2NNK3 w - - 0 1"), WHITE, -1)
+
+
+def test_reexported_where_the_adjudicator_looks_for_it() -> None:
+    from reference_impl.adjudication import unwinnability
+
+    assert unwinnability.has_forced_win is has_forced_win

@@ -23,7 +23,19 @@ from dataclasses import dataclass
 
 from ..core.board import Board
 from ..core.squares import BLACK, WHITE
+from .forced_win import has_forced_win
 from .unwinnability_search import Budget, BudgetExhausted, explore, helpmate, line_to_uci, static_proofs
+
+__all__ = [
+    "DEFAULT_NODE_LIMIT",
+    "Analysis",
+    "Verdict",
+    "analyse",
+    "analyse_both",
+    "can_checkmate",
+    "has_forced_win",  # US Chess 14E, from .forced_win: one import for the adjudicator
+    "is_dead_position",
+]
 
 #: Moves made (search nodes) per question before the answer is ``UNDETERMINED``.
 DEFAULT_NODE_LIMIT = 50_000
