@@ -1,30 +1,31 @@
-"""The static stage of the unwinnability analysis: a proof that a side can never mate.
+"""The static stage of the unwinnability analysis: what every unit could ever do.
 
-The stage over-approximates everything a piece could ever do from a position and then
-checks necessary conditions for a checkmate. It never plays a move, so it is fast, and
-it only ever answers "proven: this side cannot mate" or "no proof".
+The stage over-approximates everything a unit could ever do from a position, without
+playing a move; :mod:`.unwinnability_mate` then checks the conditions a checkmate
+needs against it. It only ever supports "proven: this side cannot mate" or "no proof".
 
-1. *Frozen pawns.* A pawn is frozen when, in every position reachable from this one,
-   it stands on its square: its push square holds another frozen pawn, no enemy unit
-   can ever stand on one of its capture squares, and no enemy unit can ever capture
-   it (a king cannot take a pawn guarded by a frozen pawn). The set is the greatest
-   fixed point: start with every pawn frozen and thaw pawns until nothing changes.
-2. *Regions.* With the frozen pawns as the only obstacles, every other unit's region
-   is the flood fill of its moves (a king never enters a square a frozen enemy pawn
-   attacks), and its reach is everything it attacks from its region. A pawn that is
-   not frozen may be anywhere in its forward cone; if the cone meets the promotion
-   rank, the promoted pieces' regions are added.
-3. *Mate squares.* A checkmate of the loser's king on square ``s`` needs ``s`` in the
-   loser king's region, some non-royal unit of the winner reaching ``s`` (the check),
-   and every square the king could step to from ``s`` either reachable by another
-   loser unit (a blocker), a loser frozen pawn, or reached by the winner (including
-   the winner's king and frozen pawns). If no square passes, the winner cannot mate.
+1. *Frozen units.* A unit is frozen when, in every position reachable from this one,
+   it stands on its square. A pawn: its push square holds a frozen unit, no enemy unit
+   can ever stand on a square it captures to (nor is it the en passant square), and no
+   enemy can ever take it (a king cannot take a unit guarded by a frozen unit). A
+   piece: every square it attacks holds a frozen unit of its own side, and it cannot
+   be taken. A king: every square next to it holds its own frozen unit or is guarded
+   by a frozen enemy. Castling rights keep the king and rook concerned mobile. The
+   set is the greatest fixed point: start with every unit frozen and thaw until
+   nothing changes.
+2. *Regions.* With the frozen units as the only obstacles, every other piece's region
+   is the flood fill of its moves (a king never enters a square a frozen enemy
+   guards), and its reach is everything it attacks from its region. A mobile pawn's
+   cone grows by pushes and by captures onto squares where a non-royal enemy may
+   stand (a least fixed point); a cone that meets the promotion rank adds the regions
+   of the promoted pieces. Facing mobile pawns: an *anchored* one (it never leaves its
+   file, never promotes, is never taken) stops the other's pushes at its square.
 
-Soundness: by induction over legal moves, frozen pawns stay put and every other unit
+Soundness: by induction over legal moves, frozen units stay put and every other unit
 stays inside its region, because each region is closed under the unit's moves with
-fewer obstacles than the real board has. Every condition in step 3 is necessary for
-a checkmate, so a failure proves that no checkmate by the winner is reachable.
-Movement comes from the ruleset's compiled tables; nothing here knows the pieces.
+fewer obstacles than the real board has (for an anchored pawn: it stays on its file,
+and pawns on one file cannot pass each other). Movement comes from the ruleset's
+compiled tables; nothing here knows the pieces.
 """
 
 from __future__ import annotations
@@ -34,7 +35,7 @@ from dataclasses import dataclass, field
 from ..core.squares import BB_ALL, BLACK, WHITE, Bitboard, scan
 from ..core.tables import MoveTables, PieceType
 
-#: Safety valve for the fixed point; each round thaws at least one pawn.
+#: Safety valve for the fixed point; each round thaws at least one unit.
 _MAX_ROUNDS = 64
 
 
