@@ -156,6 +156,10 @@ def _distance(a: int, b: int) -> int:
     return max(abs((a & 7) - (b & 7)), abs((a >> 3) - (b >> 3)))
 
 
+#: King-step distance between two squares, looked up (the heuristic's hot loop).
+_DISTANCE = [[_distance(a, b) for b in range(64)] for a in range(64)]
+
+
 def _edge_distance(sq: int) -> int:
     f, r = sq & 7, sq >> 3
     return min(f, 7 - f, r, 7 - r)
@@ -181,6 +185,8 @@ class _Helpmate:
             t + 1: bin(piece_attacks(tables.types[t], WHITE, 27, 0)).count("1") for t in tables.promotion_types
         }
         self.tt: dict[tuple, int] = {}
+        promotion = _squares(tables.promotion_ranks[winner])
+        self.promotion_distance = [min((_DISTANCE[sq][p] for p in promotion), default=0) for sq in range(64)]
 
     def _order(self, moves: list[int]) -> list[int]:
         board, winner = self.board, self.winner
@@ -197,11 +203,11 @@ class _Helpmate:
             s = 20 + self.promotion_rank.get(promo, 0) if promo else 0
             captured = mailbox[dst] >= 0
             if winner_moves:
-                s += (3 if captured else 0) - 2 * _distance(dst, target)
+                s += (3 if captured else 0) - 2 * _DISTANCE[dst][target]
             elif mailbox[src] & 15 == royal:
                 s -= 3 * _edge_distance(dst) + (6 if captured else 0)
             else:
-                s -= _distance(dst, target) + (6 if captured else 0)
+                s -= _DISTANCE[dst][target] + (6 if captured else 0)
             return s
 
         return sorted(moves, key=score, reverse=True)
@@ -246,24 +252,20 @@ class _Helpmate:
             if not movegen.attackers(board, self.winner, bit.bit_length() - 1, board.occupied):
                 free += 1
         score = FREE_SQUARE_WEIGHT * free + 2 * _edge_distance(target) + _corner_distance(target)
+        near = _DISTANCE[target]
         for type_index, bb in enumerate(board.bb[self.winner]):
             while bb:
                 bit = bb & -bb
                 bb ^= bit
-                d = _distance(bit.bit_length() - 1, target)
+                d = near[bit.bit_length() - 1]
                 score += abs(d - 2) if type_index == tables.royal else d
         for type_index, bb in enumerate(board.bb[loser]):
             if type_index != tables.royal and type_index != tables.pawn:
                 for sq in _squares(bb):
-                    score += _distance(sq, target)
+                    score += near[sq]
         if tables.pawn is not None:
-            pawns = board.bb[self.winner][tables.pawn]
-            promotion = tables.promotion_ranks[self.winner]
-            while pawns:
-                bit = pawns & -pawns
-                pawns ^= bit
-                sq = bit.bit_length() - 1
-                score += 2 * min(_distance(sq, p) for p in _squares(promotion))
+            for sq in _squares(board.bb[self.winner][tables.pawn]):
+                score += 2 * self.promotion_distance[sq]
         return score
 
     def best_first(self) -> bool:
