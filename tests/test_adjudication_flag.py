@@ -148,3 +148,11 @@ def test_uscf_7_delay_clock_in_a_game() -> None:
     game.move("e2e4", seconds=4)         # inside the delay: nothing charged
     game.move("e7e5", seconds=12)        # 7 s charged
     assert game.status().clock_ms == (300_000, 293_000)
+
+
+def test_uscf_7_14e2_no_draw_when_the_opponent_has_a_forced_win() -> None:
+    # Black's flag falls; White has only K+B, but Be2-f3 mates at once (a7 and b6
+    # box the king in, Kc7 covers b7 and b8): 14E2's "does not have a forced win"
+    # fails, so Black loses. With the bishop on e1 there is no forced mate: a draw.
+    assert timeout("uscf-7", "k7/p1K5/1p6/8/8/8/4B3/8 w - - 0 60", "black") == {"result": "1-0"}
+    assert timeout("uscf-7", "k7/p1K5/1p6/8/8/8/8/4B3 w - - 0 60", "black") == {"result": "1/2-1/2"}
