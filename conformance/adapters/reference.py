@@ -14,7 +14,7 @@ from typing import Any
 
 from reference_impl.errors import ArbiterError, IllegalMoveError
 
-from .base import Adapter, StartInfo
+from .base import Adapter, Skip, StartInfo
 
 Handler = Callable[[str, dict[str, Any]], dict[str, Any]]
 
@@ -166,7 +166,11 @@ def timeout(ruleset: str, data: dict[str, Any]) -> dict[str, Any]:
 
 def dead_position(ruleset: str, data: dict[str, Any]) -> dict[str, Any]:
     decide = _api("reference_impl.adjudication.api", "dead_position")
-    return dict(decide(_rules(ruleset), data["fen"]))
+    undetermined = _api("reference_impl.adjudication.api", "UndeterminedError")
+    try:
+        return dict(decide(_rules(ruleset), data["fen"]))
+    except undetermined as error:  # the reference declines rather than guesses
+        raise Skip(str(error)) from None
 
 
 HANDLERS: dict[str, Handler] = {

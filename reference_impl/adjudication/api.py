@@ -26,6 +26,10 @@ from .game import AUTOMATIC, Game
 from .tables import optional
 
 CLAIMS = ("threefold_repetition", "fifty_moves")
+
+
+class UndeterminedError(ArbiterError):
+    """The analysis could not decide within the ruleset's node limit (no guess is made)."""
 _COLOURS = {"white": 0, "black": 1}
 
 
@@ -79,5 +83,5 @@ def dead_position(rules: Any, fen: str) -> dict[str, Any]:
     limit = int(optional(ruleset, "termination", "dead_position", "node_limit") or 200000)
     answer = verdicts.is_dead(board, limit)
     if answer == verdicts.UNDETERMINED:
-        raise ArbiterError(f"dead position undetermined for {fen!r} (node limit {limit})")
+        raise UndeterminedError(f"dead position undetermined for {fen!r} (node limit {limit})")
     return {"dead": answer == verdicts.CANNOT}
