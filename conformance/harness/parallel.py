@@ -122,10 +122,15 @@ def run_parallel(
     except KeyboardInterrupt:
         progress.interrupted = True
     finally:
-        for future in futures:
-            future.cancel()
-        if progress.interrupted:  # do not wait for the chunks in flight
+        if progress.interrupted:
+            # Do not wait for the chunks in flight. Nothing is cancelled here: the pool
+            # fails its pending futures itself once its workers are gone, and a future
+            # cancelled first would make its manager thread die with a traceback.
             for process in list(getattr(executor, "_processes", {}).values()):
                 process.terminate()
-        executor.shutdown(wait=True, cancel_futures=True)
+            executor.shutdown(wait=True)
+        else:
+            for future in futures:
+                future.cancel()
+            executor.shutdown(wait=True, cancel_futures=True)
     return progress
