@@ -19,6 +19,7 @@ move); it still never says ``CANNOT`` wrongly.
 from __future__ import annotations
 
 import enum
+from collections import OrderedDict
 from dataclasses import dataclass
 
 from ..core.board import Board
@@ -82,7 +83,27 @@ def _helpmate(board: Board, color: int, limit: int) -> tuple[list[int] | None, i
         return None, budget.used
 
 
+#: Answers already computed: the analysis is a pure function of the move layer, the
+#: position (FIDE 9.2.3 identity), the colours asked and the budget, and the same
+#: position is often asked again (each flag, each ruleset sharing the move layer).
+_MEMO: "OrderedDict[tuple, dict[int, Analysis]]" = OrderedDict()
+_MEMO_SIZE = 4096
+
+
 def _analyse(board: Board, colors: tuple[int, ...], node_limit: int, stop_at_can: bool) -> dict[int, Analysis]:
+    key = (board.tables.signature, board.position_key(), colors, node_limit, stop_at_can)
+    hit = _MEMO.get(key)
+    if hit is not None:
+        _MEMO.move_to_end(key)
+        return dict(hit)
+    results = _schedule(board, colors, node_limit, stop_at_can)
+    _MEMO[key] = dict(results)
+    if len(_MEMO) > _MEMO_SIZE:
+        _MEMO.popitem(last=False)
+    return results
+
+
+def _schedule(board: Board, colors: tuple[int, ...], node_limit: int, stop_at_can: bool) -> dict[int, Analysis]:
     """The schedule: static stage; a short helpmate probe per colour (real game positions
     are settled here); the exploration of the reachable space; the rest of the budget to
     the helpmate search. ``node_limit`` is per colour asked."""

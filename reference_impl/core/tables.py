@@ -8,6 +8,8 @@ here knows what a knight or a bishop is: a piece is what its vectors say.
 
 from __future__ import annotations
 
+import hashlib
+import json
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Mapping
 
@@ -15,6 +17,9 @@ from ..errors import RulesetError
 from .squares import BB_RANKS, BLACK, WHITE, Bitboard, offset
 
 Vector = tuple[int, int]
+
+#: The sections that make up the move layer (what a Board plays by).
+MOVE_LAYER = ("board", "pieces", "pawn", "castling", "setup")
 
 #: Above this many table entries per rider group, lines get a table each.
 _MAX_GROUP_ENTRIES = 1 << 14
@@ -147,6 +152,8 @@ class MoveTables:
     castling: "CastlingTable | None"
     initial_fen: str
     setup: Mapping[str, Any]
+    #: Equal for rulesets whose move layers are equal apart from citations and notes.
+    signature: str = ""
 
 
 @dataclass(frozen=True)
@@ -345,7 +352,22 @@ def compile_move_tables(data: Mapping[str, Any]) -> MoveTables:
         castling=_compile_castling(data, by_name),
         initial_fen=str(setup.get("initial_fen", "")),
         setup=setup,
+        signature=move_layer_signature(data),
     )
+
+
+def _without_annotations(value: Any) -> Any:
+    if isinstance(value, Mapping):
+        return {k: _without_annotations(v) for k, v in value.items() if k not in ("cite", "note")}
+    if isinstance(value, list):
+        return [_without_annotations(v) for v in value]
+    return value
+
+
+def move_layer_signature(data: Mapping[str, Any]) -> str:
+    """A digest of the move layer's rules (citations and notes left out)."""
+    layer = {key: _without_annotations(data.get(key)) for key in MOVE_LAYER}
+    return hashlib.sha256(json.dumps(layer, sort_keys=True, default=str).encode()).hexdigest()[:16]
 
 
 _CACHE: dict[int, tuple[object, MoveTables]] = {}
