@@ -159,18 +159,23 @@ def game_end(ruleset: str, data: dict[str, Any]) -> dict[str, Any]:
     return dict(decide(_rules(ruleset), data["fen"], list(data["moves"])))
 
 
+def _decided(name: str, *args: Any, **options: Any) -> dict[str, Any]:
+    """Call an adjudication kind; an analysis undetermined at its node limit is a skip
+    with the reason: the reference declines rather than guesses."""
+    decide = _api("reference_impl.adjudication.api", name)
+    undetermined = _api("reference_impl.adjudication.api", "UndeterminedError")
+    try:
+        return dict(decide(*args, **options))
+    except undetermined as error:
+        raise Skip(str(error)) from None
+
+
 def timeout(ruleset: str, data: dict[str, Any]) -> dict[str, Any]:
-    decide = _api("reference_impl.adjudication.api", "timeout")
-    return dict(decide(_rules(ruleset), data["fen"], data["flagged"]))
+    return _decided("timeout", _rules(ruleset), data["fen"], data["flagged"], strict=True)
 
 
 def dead_position(ruleset: str, data: dict[str, Any]) -> dict[str, Any]:
-    decide = _api("reference_impl.adjudication.api", "dead_position")
-    undetermined = _api("reference_impl.adjudication.api", "UndeterminedError")
-    try:
-        return dict(decide(_rules(ruleset), data["fen"]))
-    except undetermined as error:  # the reference declines rather than guesses
-        raise Skip(str(error)) from None
+    return _decided("dead_position", _rules(ruleset), data["fen"])
 
 
 HANDLERS: dict[str, Handler] = {

@@ -197,7 +197,7 @@ CASES: list[Case] = [
          "checkmate stands however high the halfmove clock", every(("1-0", "checkmate", ())),
          ("fide-2023:5.1.1", "uscf-7:13A"), ("checkmate", "fifty-moves",
                                               "mate-beats-move-rule")),
-    Case("stalemated-at-99", "k7/3N4/1K6/1B6/8/8/8/8 b - - 99 1", "",
+    Case("stalemated-at-99", "k7/3N4/1K6/1B6/8/8/8/8 b - - 99 60", "",
          "stalemate ends the game; no fifty-move claim remains", every(("1/2-1/2", "stalemate",
                                                                         ())),
          ("fide-2023:5.2.1", "uscf-7:14A"), ("stalemate", "fifty-moves")),

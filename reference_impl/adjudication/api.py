@@ -7,8 +7,9 @@ object of the protocol; bad input raises an :class:`ArbiterError` subclass.
   checked for legality; rules of kind ``discretionary`` (US Chess 14K) are never
   reported as ends. ``claimable`` lists the claims the player to move could make now
   or with an intended move (FIDE 9.2.1, 9.3.1).
-* ``timeout`` answers FIDE 6.9 / US Chess 14E for the side whose flag fell; ``"*"``
-  when the helpmate search is undetermined at its node limit.
+* ``timeout`` answers FIDE 6.9 / US Chess 14E for the side whose flag fell; where the
+  answer rests on a search left undetermined at its node limit it follows the table's
+  ``if_undetermined``, or, with ``strict``, raises :class:`UndeterminedError`.
 * ``dead_position`` is true when neither side can checkmate (FIDE 5.2.2); an
   undetermined search is an error, never a guess.
 """
@@ -64,8 +65,12 @@ def _check_rest(game: Game, rest: list[str]) -> None:
         board.push(move)
 
 
-def timeout(rules: Any, fen: str, flagged: str) -> dict[str, Any]:
-    """``{"result"}`` when ``flagged`` (``"white"``/``"black"``) runs out of time."""
+def timeout(rules: Any, fen: str, flagged: str, *, strict: bool = False) -> dict[str, Any]:
+    """``{"result"}`` when ``flagged`` (``"white"``/``"black"``) runs out of time.
+
+    A ruling that rests on a search left undetermined follows the table's
+    ``if_undetermined`` (as an arbiter must decide), or raises
+    :class:`UndeterminedError` with ``strict``."""
     if flagged not in _COLOURS:
         raise GameEventError(f"timeout: flagged must be 'white' or 'black', not {flagged!r}")
     ruleset = load_ruleset(rules)
@@ -73,7 +78,10 @@ def timeout(rules: Any, fen: str, flagged: str) -> dict[str, Any]:
     status = game.status()
     if status.finished:  # checkmate, stalemate or dead position come first (6.9)
         return {"result": status.result}
-    return {"result": verdicts.flag_fall(ruleset, game.board, _COLOURS[flagged]).result}
+    ruling = verdicts.flag_fall(ruleset, game.board, _COLOURS[flagged])
+    if strict and ruling.undetermined:
+        raise UndeterminedError(f"timeout undetermined for {fen!r}: {ruling.note or 'dead-position check undetermined'}")
+    return {"result": ruling.result}
 
 
 def dead_position(rules: Any, fen: str) -> dict[str, Any]:

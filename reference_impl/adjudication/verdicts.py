@@ -13,7 +13,7 @@ A ruling is a :class:`Ruling`: the result from White's side (``"1-0"``, ``"0-1"`
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Mapping
 
 from .tables import optional, table
@@ -31,6 +31,8 @@ class Ruling:
     note: str | None = None
     #: a loss backed by a found mate (so no dead-position check is needed)
     proven: bool = field(default=False, compare=False)
+    #: the ruling rests on an analysis that stayed undetermined at its node limit
+    undetermined: bool = field(default=False, compare=False)
 
 
 def win_for(color: int) -> str:
@@ -130,8 +132,11 @@ def flag_fall(rules: Mapping[str, Any], board: Any, flagged: int) -> Ruling:
     dead = optional(rules, "termination", "dead_position")
     if ruling.result == win_for(1 - flagged) and not ruling.proven and dead is not None \
             and "dead_position" in (entry.get("precedence") or ()):
-        if is_dead(board, int(dead.get("node_limit") or 0)) == CANNOT:
+        answer = is_dead(board, int(dead.get("node_limit") or 0))
+        if answer == CANNOT:
             return Ruling(DRAW, "dead_position", dead["cite"])
+        if answer == UNDETERMINED:
+            return replace(ruling, undetermined=True)
     return ruling
 
 
@@ -145,8 +150,11 @@ def _flag_fall(rules: Mapping[str, Any], board: Any, flagged: int) -> Ruling:
             return Ruling(DRAW, "timeout_vs_insufficient", entry["cite"])
         if answer == UNDETERMINED:
             if entry.get("if_undetermined", "loss") == "loss":
-                return Ruling(loss.result, "timeout", entry["cite"], "helpmate search undetermined; the loss stands")
-            return Ruling(UNKNOWN, "timeout", entry["cite"], "helpmate search undetermined")
+                return Ruling(
+                    loss.result, "timeout", entry["cite"], "helpmate search undetermined; the loss stands",
+                    undetermined=True,
+                )
+            return Ruling(UNKNOWN, "timeout", entry["cite"], "helpmate search undetermined", undetermined=True)
         return Ruling(loss.result, "timeout", entry["cite"], proven=True)
     if test == "material_table":
         row = _material_row(board, flagged, list(entry.get("material_draws") or ()))
