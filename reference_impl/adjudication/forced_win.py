@@ -125,27 +125,26 @@ def has_forced_win(board: Board, color: int | str, max_plies: int, node_limit: i
         return True  # already mated
     if static_proofs(board, (winner,)):
         return False
-    search = _MateSearch(board, winner, Budget(node_limit))
-    first = 1 if board.turn == winner else 2
     try:
-        for plies in range(first, max_plies + 1, 2):
-            if search.wins(plies):
-                return True
+        return _shortest_mate(board, winner, max_plies, node_limit) is not None
     except BudgetExhausted:
         return None
-    return False
 
 
 def forced_mate_distance(board: Board, color: int | str, max_plies: int, node_limit: int = DEFAULT_NODE_LIMIT) -> int | None:
     """The shortest forced-mate distance in plies for ``color`` (up to ``max_plies``), or
     ``None`` if there is none within the bound or the budget ran out."""
-    winner = _color(color)
-    search = _MateSearch(board, winner, Budget(node_limit))
-    first = 1 if board.turn == winner else 2
     try:
-        for plies in range(first, max_plies + 1, 2):
-            if search.wins(plies):
-                return plies
+        return _shortest_mate(board, _color(color), max_plies, node_limit)
     except BudgetExhausted:
         return None
+
+
+def _shortest_mate(board: Board, winner: int, max_plies: int, node_limit: int) -> int | None:
+    """Iterative deepening over the winner's move counts; raises BudgetExhausted."""
+    search = _MateSearch(board, winner, Budget(node_limit))
+    first = 1 if board.turn == winner else 2
+    for plies in range(first, max_plies + 1, 2):
+        if search.wins(plies):
+            return plies
     return None
