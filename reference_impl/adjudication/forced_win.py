@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from ..core import movegen
 from ..core.board import Board
-from ..core.squares import BLACK, WHITE
+from ..core.squares import color_of
 from .unwinnability_search import Budget, BudgetExhausted, static_proofs
 
 #: Moves made before the search gives up and answers ``None``.
@@ -105,20 +105,12 @@ class _MateSearch:
         return True
 
 
-def _color(color: int | str) -> int:
-    if color in (WHITE, "white", "w"):
-        return WHITE
-    if color in (BLACK, "black", "b"):
-        return BLACK
-    raise ValueError(f"not a colour: {color!r}")
-
-
 def has_forced_win(board: Board, color: int | str, max_plies: int, node_limit: int = DEFAULT_NODE_LIMIT) -> bool | None:
     """Forced checkmate for ``color`` within ``max_plies`` plies against any defence?
 
     ``True``/``False`` are proofs; ``None`` means the search hit ``node_limit`` first.
     """
-    winner = _color(color)
+    winner = color_of(color)
     if max_plies < 0:
         raise ValueError(f"max_plies must be >= 0, not {max_plies}")
     if board.turn != winner and not board.legal_move_count() and board.is_check():
@@ -135,7 +127,7 @@ def forced_mate_distance(board: Board, color: int | str, max_plies: int, node_li
     """The shortest forced-mate distance in plies for ``color`` (up to ``max_plies``), or
     ``None`` if there is none within the bound or the budget ran out."""
     try:
-        return _shortest_mate(board, _color(color), max_plies, node_limit)
+        return _shortest_mate(board, color_of(color), max_plies, node_limit)
     except BudgetExhausted:
         return None
 

@@ -23,7 +23,7 @@ from collections import OrderedDict
 from dataclasses import dataclass
 
 from ..core.board import Board
-from ..core.squares import BLACK, WHITE
+from ..core.squares import BLACK, WHITE, color_of
 from .forced_win import has_forced_win
 from .unwinnability_search import Budget, BudgetExhausted, explore, helpmate, line_to_uci, static_proofs
 
@@ -65,14 +65,6 @@ class Analysis:
     line: tuple[str, ...] = ()
     nodes: int = 0
     stage: str = "none"
-
-
-def _color(color: int | str) -> int:
-    if color in (WHITE, "white", "w"):
-        return WHITE
-    if color in (BLACK, "black", "b"):
-        return BLACK
-    raise ValueError(f"not a colour: {color!r}")
 
 
 def _helpmate(board: Board, color: int, limit: int) -> tuple[list[int] | None, int]:
@@ -165,7 +157,7 @@ def analyse_both(board: Board, node_limit: int = DEFAULT_NODE_LIMIT, *, stop_at_
 
 def analyse(board: Board, color: int | str, node_limit: int = DEFAULT_NODE_LIMIT) -> Analysis:
     """Can ``color`` checkmate the other king by any series of legal moves (a helpmate)?"""
-    color = _color(color)
+    color = color_of(color)
     return _analyse(board, (color,), node_limit, False)[color]
 
 

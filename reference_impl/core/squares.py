@@ -28,6 +28,15 @@ BB_LIGHT_SQUARES = sum(1 << sq for sq in SQUARES if (sq % 8 + sq // 8) % 2 == 1)
 BB_DARK_SQUARES = BB_ALL ^ BB_LIGHT_SQUARES
 
 
+def color_of(value: Color | str) -> Color:
+    """``WHITE``/``BLACK`` from a colour index or ``"white"``/``"w"``/``"black"``/``"b"``."""
+    if value in (WHITE, "white", "w"):
+        return WHITE
+    if value in (BLACK, "black", "b"):
+        return BLACK
+    raise ValueError(f"not a colour: {value!r}")
+
+
 def square(file_index: int, rank_index: int) -> Square:
     """The square on a 0-based file and rank."""
     return rank_index * 8 + file_index
