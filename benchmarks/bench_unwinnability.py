@@ -28,7 +28,7 @@ from typing import Callable
 import chess
 
 from reference_impl import BLACK, WHITE, Board, load_ruleset
-from reference_impl.adjudication.unwinnability import Verdict, analyse_both
+from reference_impl.unwinnability import Verdict, analyse_both
 
 DATA = Path(__file__).resolve().parent.parent / "tests" / "data" / "unwinnability" / "labelled.txt"
 CLASSES = ("--", "W-", "-B", "WB")

@@ -12,7 +12,7 @@ from __future__ import annotations
 import pytest
 
 from reference_impl import BLACK, WHITE, Board, load_ruleset
-from reference_impl.adjudication.forced_win import forced_mate_distance, has_forced_win
+from reference_impl.unwinnability.forced_win import forced_mate_distance, has_forced_win
 
 RULES = load_ruleset("fide-2023")
 
@@ -94,6 +94,6 @@ def test_negative_bound_rejected() -> None:
 
 
 def test_reexported_where_the_adjudicator_looks_for_it() -> None:
-    from reference_impl.adjudication import unwinnability
+    from reference_impl import unwinnability
 
     assert unwinnability.has_forced_win is has_forced_win

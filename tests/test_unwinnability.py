@@ -13,7 +13,7 @@ import chess
 import pytest
 
 from reference_impl import BLACK, WHITE, Board, load_ruleset
-from reference_impl.adjudication.unwinnability import (
+from reference_impl.unwinnability import (
     Analysis,
     Verdict,
     analyse,

@@ -15,7 +15,7 @@ from pathlib import Path
 import chess
 
 from reference_impl import Board, load_ruleset
-from reference_impl.adjudication.unwinnability_search import Budget, BudgetExhausted, helpmate, line_to_uci, static_proofs
+from reference_impl.unwinnability.search import Budget, BudgetExhausted, helpmate, line_to_uci, static_proofs
 from reference_impl.core import movegen
 
 DATA = Path(__file__).parent / "data" / "unwinnability" / "labelled.txt"

@@ -17,7 +17,7 @@ import chess
 import pytest
 
 from reference_impl import BLACK, WHITE, Board, load_ruleset
-from reference_impl.adjudication.unwinnability import Analysis, Verdict, analyse_both
+from reference_impl.unwinnability import Analysis, Verdict, analyse_both
 
 DATA = Path(__file__).parent / "data" / "unwinnability" / "labelled.txt"
 CI_NODE_LIMIT = 1_000

@@ -1,9 +1,8 @@
 """Single rulings from the tables: flag fall, resignation, a losing illegal move.
 
 The questions "can this side still checkmate?" and "does this side have a forced
-win?" go to :mod:`reference_impl.adjudication.unwinnability`, imported lazily: while
-it is absent, or when its search hits the table's node limit, the answer is
-``"undetermined"``. The exceptions that turn a loss into a draw (FIDE 5.1.2, 6.9,
+win?" go to :mod:`reference_impl.unwinnability`; when its search hits the node limit,
+the answer is ``"undetermined"``. The exceptions that turn a loss into a draw (FIDE 5.1.2, 6.9,
 7.5.5) need a proof that the opponent cannot mate; when undetermined, the loss stands
 and the ruling carries a note saying so.
 
@@ -40,10 +39,8 @@ def win_for(color: int) -> str:
 
 
 def _module() -> Any:
-    try:
-        from . import unwinnability  # type: ignore[attr-defined]
-    except ImportError:
-        return None
+    from .. import unwinnability  # imported here: it builds on the core, not on adjudication
+
     return unwinnability
 
 
@@ -58,18 +55,12 @@ def _tri(verdict: Any) -> str:
 
 def can_checkmate(board: Any, color: int, node_limit: int) -> str:
     """``"can"``, ``"cannot"`` or ``"undetermined"``: may ``color`` ever mate (helpmate)?"""
-    module = _module()
-    if module is None:
-        return UNDETERMINED
-    return _tri(module.can_checkmate(board, color, node_limit=node_limit))
+    return _tri(_module().can_checkmate(board, color, node_limit=node_limit))
 
 
 def is_dead(board: Any, node_limit: int) -> str:
     """``"cannot"`` when neither side can ever mate (dead), ``"can"`` when one can."""
-    module = _module()
-    if module is None:
-        return UNDETERMINED
-    return _tri(module.is_dead_position(board, node_limit=node_limit))
+    return _tri(_module().is_dead_position(board, node_limit=node_limit))
 
 
 def is_dead_cheap(board: Any, node_limit: int) -> bool:
@@ -79,15 +70,8 @@ def is_dead_cheap(board: Any, node_limit: int) -> bool:
     side cannot mate does a search of ``node_limit`` moves try the other. True only
     with a proof for both sides; a position this misses is simply not declared dead.
     """
-    module = _module()
-    if module is None:
-        return False
-    both = getattr(module, "analyse_both", None)  # one static pass for both sides
-    if both is not None:
-        found = both(board, 0)
-        static = [_tri(found[color].verdict) for color in (0, 1)]
-    else:
-        static = [can_checkmate(board, color, 0) for color in (0, 1)]
+    found = _module().analyse_both(board, 0)  # one static pass for both sides
+    static = [_tri(found[color].verdict) for color in (0, 1)]
     if static == [CANNOT, CANNOT]:
         return True
     if static.count(CANNOT) == 1 and node_limit > 0:
@@ -98,10 +82,7 @@ def is_dead_cheap(board: Any, node_limit: int) -> bool:
 
 def has_forced_win(board: Any, color: int, max_plies: int) -> bool | None:
     """US Chess 14E "forced win": a forced mate within ``max_plies``; ``None`` if unknown."""
-    search = getattr(_module(), "has_forced_win", None)
-    if search is None:
-        return None
-    return search(board, color, max_plies=max_plies)
+    return _module().has_forced_win(board, color, max_plies=max_plies)
 
 
 def material(board: Any, color: int) -> dict[str, int]:

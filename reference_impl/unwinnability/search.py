@@ -29,8 +29,8 @@ from typing import Iterable
 from ..core import movegen
 from ..core.board import Board
 from ..core.squares import BLACK, WHITE
-from .unwinnability_mate import cannot_mate
-from .unwinnability_static import Placement, analyse_static, piece_attacks
+from .mate import cannot_mate
+from .static import Placement, analyse_static, piece_attacks
 
 #: Deepest iteration of the iterative deepening, in plies (a small closed space would
 #: otherwise be searched again and again).

@@ -6,8 +6,8 @@ one-sided question for the opponent of a player whose flag fell. Both are helpma
 questions, not material counts. Three answers, never a guess:
 
 * ``CANNOT`` is a proof: the static stage (frozen pawns and pieces, regions, the
-  conditions of a mate square; :mod:`.unwinnability_static`) or a complete search of the
-  reachable positions (:func:`.unwinnability_search.explore`) found that no checkmate by
+  conditions of a mate square; :mod:`.static`) or a complete search of the
+  reachable positions (:func:`.search.explore`) found that no checkmate by
   that side is reachable.
 * ``CAN`` comes with a witness: a line of legal moves (UCI) ending in that checkmate.
 * ``UNDETERMINED``: neither was reached within ``node_limit`` moves made.
@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from ..core.board import Board
 from ..core.squares import BLACK, WHITE, color_of
 from .forced_win import has_forced_win
-from .unwinnability_search import Budget, BudgetExhausted, explore, helpmate, line_to_uci, static_proofs
+from .search import Budget, BudgetExhausted, explore, helpmate, line_to_uci, static_proofs
 
 __all__ = [
     "DEFAULT_NODE_LIMIT",

@@ -23,7 +23,7 @@ from __future__ import annotations
 from ..core import movegen
 from ..core.board import Board
 from ..core.squares import color_of
-from .unwinnability_search import Budget, BudgetExhausted, static_proofs
+from .search import Budget, BudgetExhausted, static_proofs
 
 #: Moves made before the search gives up and answers ``None``.
 DEFAULT_NODE_LIMIT = 2_000_000

@@ -1,7 +1,7 @@
 """The static stage of the unwinnability analysis: what every unit could ever do.
 
 The stage over-approximates everything a unit could ever do from a position, without
-playing a move; :mod:`.unwinnability_mate` then checks the conditions a checkmate
+playing a move; :mod:`.mate` then checks the conditions a checkmate
 needs against it. It only ever supports "proven: this side cannot mate" or "no proof".
 
 1. *Frozen units.* A unit is frozen when, in every position reachable from this one,

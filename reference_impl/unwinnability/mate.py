@@ -1,6 +1,6 @@
 """Necessary conditions for a checkmate, checked against the static stage's regions.
 
-Given the fixed point of :mod:`.unwinnability_static` (frozen units, and every other
+Given the fixed point of :mod:`.static` (frozen units, and every other
 unit's region and reach), :func:`cannot_mate` looks for a square ``s`` on which the
 winner could ever mate the loser's king. Every test below is necessary for a mate on
 ``s``, so when no square survives, no mate is reachable: a proof.
@@ -23,7 +23,7 @@ the same regions, so the searches ask the same question many times.
 from __future__ import annotations
 
 from ..core.squares import BLACK, WHITE, Bitboard, scan
-from .unwinnability_static import Placement, StaticAnalysis, Unit, memo, piece_attacks
+from .static import Placement, StaticAnalysis, Unit, memo, piece_attacks
 
 
 def cannot_mate(placement: Placement, analysis: StaticAnalysis, color: int) -> bool:
