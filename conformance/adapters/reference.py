@@ -1,60 +1,39 @@
 """The ``reference`` adapter: the reference interpreter, in-process (the default).
 
-Each kind maps onto one module of ``reference_impl``. A kind is declared as a
-capability only if its backing module imports, so the adapter works while parts of
-the interpreter are still being written; the rest is reported ``unsupported``.
+Each kind maps onto one function of ``reference_impl``, imported here: the adapter
+declares every kind of protocol v1, and an interpreter module that does not import
+stops the adapter instead of quietly turning its kinds into ``unsupported``.
 """
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Callable
 from functools import lru_cache
 from typing import Any
 
+from reference_impl.adjudication import api as adjudication
+from reference_impl.core import Board
+from reference_impl.core import perft as count
+from reference_impl.core.chess960 import start_fen
 from reference_impl.errors import ArbiterError, IllegalMoveError
+from reference_impl.notation import api as notation
+from reference_impl.rules import list_rulesets, load_ruleset
 
 from .base import Adapter, Skip, StartInfo
 
 Handler = Callable[[str, dict[str, Any]], dict[str, Any]]
 
-#: kind -> (module that must import, attribute that must exist there)
-BACKING: dict[str, tuple[str, str]] = {
-    "legal_moves": ("reference_impl.core", "Board"),
-    "perft": ("reference_impl.core", "perft"),
-    "apply_moves": ("reference_impl.core", "Board"),
-    "validate_fen": ("reference_impl.core", "Board"),
-    "status": ("reference_impl.core", "Board"),
-    "start_position": ("reference_impl.core.chess960", "start_fen"),
-    "san": ("reference_impl.notation.api", "to_san"),
-    "parse_san": ("reference_impl.notation.api", "parse_san"),
-    "to_notation": ("reference_impl.notation.api", "to_notation"),
-    "from_notation": ("reference_impl.notation.api", "from_notation"),
-    "game_end": ("reference_impl.adjudication.api", "game_end"),
-    "timeout": ("reference_impl.adjudication.api", "timeout"),
-    "dead_position": ("reference_impl.adjudication.api", "dead_position"),
-}
-#: Ruleset ids declared if ``reference_impl.rules`` cannot list them.
-FALLBACK_RULESETS: tuple[str, ...] = ("fide-2023", "fide-2023-chess960", "uscf-7")
 #: parse_san / from_notation error categories the protocol knows.
 ERROR_CATEGORIES = frozenset({"illegal", "ambiguous", "invalid"})
 
 
 @lru_cache(maxsize=64)
 def _rules(ruleset: str) -> Any:
-    from reference_impl.rules import load_ruleset
-
     return load_ruleset(ruleset)
 
 
 def _board(ruleset: str, fen: str) -> Any:
-    from reference_impl.core import Board
-
     return Board.from_fen(fen, _rules(ruleset))
-
-
-def _api(module: str, name: str) -> Any:
-    return getattr(importlib.import_module(module), name)
 
 
 def legal_moves(ruleset: str, data: dict[str, Any]) -> dict[str, Any]:
@@ -70,8 +49,8 @@ def uci_moves(board: Any, moves: list[Any]) -> list[str]:
     written per the ruleset's castling table (``uci: king_takes_rook`` or the king's
     destination file), as ``Board.uci`` does.
     """
-    castling = getattr(getattr(board, "tables", None), "castling", None)
-    if castling is None or getattr(castling, "uci_king_takes_rook", True):
+    castling = board.tables.castling
+    if castling is None or castling.uci_king_takes_rook:
         return [str(m) for m in moves]
     texts = []
     for move in moves:
@@ -89,8 +68,6 @@ def _square_name(square: int) -> str:
 
 
 def perft(ruleset: str, data: dict[str, Any]) -> dict[str, Any]:
-    from reference_impl.core import perft as count
-
     return {"nodes": count(_board(ruleset, data["fen"]), int(data["depth"]))}
 
 
@@ -118,13 +95,12 @@ def status(ruleset: str, data: dict[str, Any]) -> dict[str, Any]:
 
 
 def start_position(ruleset: str, data: dict[str, Any]) -> dict[str, Any]:
-    start_fen = _api("reference_impl.core.chess960", "start_fen")
     return {"fen": start_fen(int(data["number"]), _rules(ruleset))}
 
 
 def san(ruleset: str, data: dict[str, Any]) -> dict[str, Any]:
     board = _board(ruleset, data["fen"])
-    return {"san": _api("reference_impl.notation.api", "to_san")(board, board.parse_uci(data["move"]))}
+    return {"san": notation.to_san(board, board.parse_uci(data["move"]))}
 
 
 def _move_or_error(board: Any, parse: Callable[[], Any]) -> dict[str, Any]:
@@ -138,35 +114,29 @@ def _move_or_error(board: Any, parse: Callable[[], Any]) -> dict[str, Any]:
 
 def parse_san(ruleset: str, data: dict[str, Any]) -> dict[str, Any]:
     board = _board(ruleset, data["fen"])
-    parse = _api("reference_impl.notation.api", "parse_san")
-    return _move_or_error(board, lambda: parse(board, data["san"]))
+    return _move_or_error(board, lambda: notation.parse_san(board, data["san"]))
 
 
 def to_notation(ruleset: str, data: dict[str, Any]) -> dict[str, Any]:
     board = _board(ruleset, data["fen"])
-    write = _api("reference_impl.notation.api", "to_notation")
-    return {"text": write(board, board.parse_uci(data["move"]), data["notation"])}
+    return {"text": notation.to_notation(board, board.parse_uci(data["move"]), data["notation"])}
 
 
 def from_notation(ruleset: str, data: dict[str, Any]) -> dict[str, Any]:
     board = _board(ruleset, data["fen"])
-    read = _api("reference_impl.notation.api", "from_notation")
-    return _move_or_error(board, lambda: read(board, data["text"], data["notation"]))
+    return _move_or_error(board, lambda: notation.from_notation(board, data["text"], data["notation"]))
 
 
 def game_end(ruleset: str, data: dict[str, Any]) -> dict[str, Any]:
-    decide = _api("reference_impl.adjudication.api", "game_end")
-    return dict(decide(_rules(ruleset), data["fen"], list(data["moves"])))
+    return dict(adjudication.game_end(_rules(ruleset), data["fen"], list(data["moves"])))
 
 
 def _decided(name: str, *args: Any, **options: Any) -> dict[str, Any]:
     """Call an adjudication kind; an analysis undetermined at its node limit is a skip
     with the reason: the reference declines rather than guesses."""
-    decide = _api("reference_impl.adjudication.api", name)
-    undetermined = _api("reference_impl.adjudication.api", "UndeterminedError")
     try:
-        return dict(decide(*args, **options))
-    except undetermined as error:
+        return dict(getattr(adjudication, name)(*args, **options))
+    except adjudication.UndeterminedError as error:
         raise Skip(str(error)) from None
 
 
@@ -195,26 +165,9 @@ HANDLERS: dict[str, Handler] = {
 }
 
 
-def available_kinds() -> list[str]:
-    """The kinds whose backing module imports and has its entry point, in protocol order."""
-    found = []
-    for kind, (module, name) in BACKING.items():
-        try:
-            if hasattr(importlib.import_module(module), name):
-                found.append(kind)
-        except ImportError:
-            continue
-    return found
-
-
 def available_rulesets() -> list[str]:
     """Every complete ruleset id the rules package lists."""
-    try:
-        from reference_impl.rules import list_rulesets
-
-        return [r.id for r in list_rulesets()]
-    except (ImportError, ArbiterError):
-        return list(FALLBACK_RULESETS)
+    return [r.id for r in list_rulesets()]
 
 
 class ReferenceAdapter(Adapter):
@@ -227,10 +180,10 @@ class ReferenceAdapter(Adapter):
         self.kinds: list[str] = []
 
     def start(self) -> StartInfo:
-        """Declare the kinds that import now and the rulesets (all, or ``--rules``)."""
+        """Declare every kind and the rulesets (all, or ``--rules``)."""
         from conformance import __version__
 
-        self.kinds = available_kinds()
+        self.kinds = list(HANDLERS)
         rulesets = available_rulesets()
         if self.only:
             rulesets = [_rules(r).id for r in self.only]
