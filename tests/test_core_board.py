@@ -98,3 +98,121 @@ def test_position_key_ignores_en_passant_without_legal_capture() -> None:
     assert with_ep.position_key() == without.position_key()
     capture = Board.from_fen("4k3/8/8/8/3pP3/8/8/4K3 b - e3 0 1", rules)
     assert capture.position_key() != Board.from_fen("4k3/8/8/8/3pP3/8/8/4K3 b - - 0 1", rules).position_key()
+
+
+# -- the packed-move API against python-chess ---------------------------------------
+
+from perft_data import perft_file, perftsuite  # noqa: E402
+
+from reference_impl.core import codes  # noqa: E402
+
+
+#: tricky.perft's castling right held by a king on h8, which both rulesets reject.
+_IMPOSSIBLE_RIGHTS = "r2r3k/p7/3p4/8/8/P6P/8/R3K2R b KQq -"
+
+
+def _positions(cases) -> list[tuple[str, str]]:
+    """(FEN, ruleset) of each distinct position, as the perft tests read the suites."""
+    found = {}
+    for case in cases:
+        chess960 = case.suite == "chess960.perft" or case.id.startswith("xfen")
+        if case.fen != _IMPOSSIBLE_RIGHTS:
+            found[case.fen] = "fide-2023-chess960" if chess960 else "fide-2023"
+    return list(found.items())
+
+
+def _check_codes(board: Board, oracle: chess.Board) -> None:
+    """Every packed-code helper for every legal move of ``board``, against ``oracle``
+    (python-chess in Chess960 mode, so castling is king-takes-rook in both)."""
+    by_uci = {m.uci(): m for m in oracle.legal_moves}
+    found = {}
+    for code in board.legal_codes():
+        move = board.move_of(code)
+        found[str(move)] = code
+        expected = by_uci[str(move)]
+        assert codes.origin(code) == expected.from_square == move.from_square
+        assert codes.target(code) == expected.to_square == move.to_square
+        promoted = codes.promotion_type(code)
+        if expected.promotion is None:
+            assert promoted is None
+        else:
+            assert board.tables.types[promoted].letter == chess.piece_symbol(expected.promotion).upper()
+        assert codes.is_castling(code) == oracle.is_castling(expected)
+        assert codes.is_en_passant(code) == oracle.is_en_passant(expected)
+        double = oracle.piece_type_at(expected.from_square) == chess.PAWN and abs(expected.to_square - expected.from_square) == 16
+        assert codes.flag(code) == (
+            codes.FLAG_CASTLE if oracle.is_castling(expected)
+            else codes.FLAG_EN_PASSANT if oracle.is_en_passant(expected)
+            else codes.FLAG_DOUBLE if double
+            else codes.FLAG_NORMAL
+        )
+        assert board.is_capture_code(code) == oracle.is_capture(expected)
+        assert board.is_zeroing_code(code) == oracle.is_zeroing(expected)
+        assert board.code_of(move) == code
+        before = board.fen(castling="shredder", en_passant="fen")
+        board.push_code(code)
+        oracle.push(expected)
+        assert board.fen(castling="shredder", en_passant="fen") == oracle.fen(shredder=True, en_passant="fen")
+        oracle.pop()
+        assert board.pop_code() == code
+        assert board.fen(castling="shredder", en_passant="fen") == before
+    assert set(found) == set(by_uci)
+
+
+def _walk(fen: str, ruleset: str, depth: int) -> None:
+    board = Board.from_fen(fen, load_ruleset(ruleset))
+    oracle = chess.Board(fen, chess960=True)
+    _check_codes(board, oracle)
+    if depth > 1:
+        for code in board.legal_codes():
+            board.push_code(code)
+            oracle.push(chess.Move.from_uci(str(board.move_of(code))))
+            _check_codes(board, oracle)
+            oracle.pop()
+            board.pop_code()
+
+
+@pytest.mark.parametrize(("fen", "ruleset"), _positions([*perft_file("special.perft"), *perft_file("tricky.perft")]))
+def test_codes_match_python_chess_two_plies(fen: str, ruleset: str) -> None:
+    # Castling (with checks, rights, X-FEN Chess960), en passant (legal and illegal),
+    # promotions and underpromotions out of check: every helper at the root and after
+    # every reply.
+    _walk(fen, ruleset, 2)
+
+
+def test_codes_match_python_chess_perftsuite() -> None:
+    for fen, ruleset in _positions(perftsuite()):
+        _walk(fen, ruleset, 1)
+
+
+def test_codes_match_python_chess_chess960() -> None:
+    for fen, ruleset in _positions(perft_file("chess960.perft"))[:40]:
+        _walk(fen, ruleset, 2)
+
+
+def test_chess960_castling_onto_the_rook_square_is_not_a_capture() -> None:
+    # Rook on f1 and king on g1: castling short leaves both on their squares' neighbours;
+    # the code targets the own rook, which must not read as a capture or a zeroing move.
+    board = Board.from_fen("4k3/8/8/8/8/8/8/5RK1 w F - 0 1", load_ruleset("fide-2023-chess960"))
+    castle = board.code_of(board.parse_uci("g1f1"))
+    assert codes.is_castling(castle)
+    assert codes.target(castle) == parse_square("f1")
+    assert not board.is_capture_code(castle) and not board.is_zeroing_code(castle)
+
+
+def test_underpromotion_codes_name_the_promoted_type() -> None:
+    board = Board.from_fen("4k3/1P6/8/8/8/8/8/4K3 w - - 0 1", load_ruleset("fide-2023"))
+    letters = sorted(
+        board.tables.types[codes.promotion_type(c)].letter
+        for c in board.legal_codes(from_squares=1 << parse_square("b7"))
+    )
+    assert letters == ["B", "N", "Q", "R"]
+
+
+def test_private_names_still_work() -> None:
+    board = Board(load_ruleset("fide-2023"))
+    code = board.legal_codes()[0]
+    board._push(code)
+    assert board._pop() == code
+    assert board._to_move(code) == board.move_of(code)
+    assert board.fen() == chess.STARTING_FEN

@@ -3,6 +3,10 @@
 A Board plays by the compiled tables of its ruleset (:mod:`.tables`); nothing here
 names a piece. Castling is stored and generated as king-takes-own-rook internally; the
 ruleset's ``castling.uci`` decides how it is written.
+
+Searches work on packed move codes (:mod:`.codes`) through ``legal_codes``,
+``push_code``/``pop_code`` and the ``*_code`` tests, which skip the lookup that turns a
+:class:`Move` back into a code.
 """
 
 from __future__ import annotations
@@ -11,7 +15,7 @@ from typing import Any, NamedTuple
 
 from ..errors import IllegalMoveError
 from . import movegen
-from .movegen import FLAG_CASTLE, FLAG_DOUBLE, FLAG_EN_PASSANT, encode
+from .codes import FLAG_CASTLE, FLAG_DOUBLE, FLAG_EN_PASSANT, is_castling, is_en_passant, origin, target
 from .squares import BB_ALL, BLACK, WHITE, Bitboard, Color, Square, parse_square, square_name
 from .tables import MoveTables, move_tables
 
@@ -146,7 +150,7 @@ class Board:
         Castling is a move to the castling rook's square."""
         if from_squares == BB_ALL and to_squares == BB_ALL:
             return [Move(*key) for key in self._legal()]
-        return [self._to_move(m) for m in movegen.legal_moves(self, from_squares, to_squares)]
+        return [self.move_of(m) for m in movegen.legal_moves(self, from_squares, to_squares)]
 
     def legal_move_count(self) -> int:
         return movegen.count_legal(self)
@@ -174,32 +178,22 @@ class Board:
 
     # -- move classification ----------------------------------------------------------
 
-    def _code(self, move: Move) -> int:
-        internal = self._find(move)
-        if internal is None:
-            raise IllegalMoveError(f"illegal move {move} in {self.fen()}")
-        return internal
-
     def is_castling(self, move: Move) -> bool:
         internal = self._find(move)
-        return internal is not None and internal >> 16 == FLAG_CASTLE
+        return internal is not None and is_castling(internal)
 
     def is_en_passant(self, move: Move) -> bool:
         internal = self._find(move)
-        return internal is not None and internal >> 16 == FLAG_EN_PASSANT
+        return internal is not None and is_en_passant(internal)
 
     def is_capture(self, move: Move) -> bool:
         internal = self._find(move)
-        if internal is None or internal >> 16 == FLAG_CASTLE:
-            return False
-        return internal >> 16 == FLAG_EN_PASSANT or self.mailbox[internal >> 6 & 63] >= 0
+        return internal is not None and self.is_capture_code(internal)
 
     def is_zeroing(self, move: Move) -> bool:
         """A pawn move or a capture: it resets the move-rule count (FIDE 9.3)."""
         internal = self._find(move)
-        if internal is None:
-            return False
-        return (self.mailbox[internal & 63] & 15) == self.tables.pawn or self.is_capture(move)
+        return internal is not None and self.is_zeroing_code(internal)
 
     def gives_check(self, move: Move) -> bool:
         self.push(move)
@@ -208,27 +202,57 @@ class Board:
         finally:
             self.pop()
 
+    # -- packed move codes (see .codes) ---------------------------------------------
+    #
+    # A code passed to these methods must be legal in the current position (one of
+    # ``legal_codes()``); they do not check it, which is what makes them fast.
+
+    def legal_codes(self, from_squares: Bitboard = BB_ALL, to_squares: Bitboard = BB_ALL) -> list[int]:
+        """Legal moves as packed codes, optionally only from and to the given squares."""
+        return movegen.legal_moves(self, from_squares, to_squares)
+
+    def is_capture_code(self, code: int) -> bool:
+        """Does ``code`` capture? En passant does; castling (king takes own rook) never."""
+        if code >> 16 == FLAG_CASTLE:
+            return False
+        return code >> 16 == FLAG_EN_PASSANT or self.mailbox[code >> 6 & 63] >= 0
+
+    def is_zeroing_code(self, code: int) -> bool:
+        """A capture or a pawn move: it resets the move-rule count (FIDE 9.3)."""
+        return (self.mailbox[code & 63] & 15) == self.tables.pawn or self.is_capture_code(code)
+
+    def move_of(self, code: int) -> Move:
+        """The :class:`Move` of a packed code (castling stays king-takes-rook)."""
+        promotion = code >> 12 & 15
+        letter = self.tables.types[promotion - 1].letter if promotion else None
+        return Move(code & 63, code >> 6 & 63, letter)
+
+    def code_of(self, move: Move) -> int:
+        """The packed code of a legal ``move``; :class:`IllegalMoveError` otherwise."""
+        internal = self._find(move)
+        if internal is None:
+            raise IllegalMoveError(f"illegal move {move} in {self.fen()}")
+        return internal
+
     # -- make and unmake --------------------------------------------------------------
 
     def push(self, move: Move) -> None:
         """Make a legal move; :class:`IllegalMoveError` otherwise."""
-        self._push(self._code(move))
+        self.push_code(self.code_of(move))
 
     def pop(self) -> Move:
-        internal = self._stack[-1][0]
-        self._pop()
-        return self._to_move(internal)
+        return self.move_of(self.pop_code())
 
     @property
     def move_stack(self) -> list[Move]:
         board = self.copy()
         moves = []
         while board._stack:
-            moves.append(board._to_move(board._stack[-1][0]))
-            board._pop()
+            moves.append(board.move_of(board.pop_code()))
         return moves[::-1]
 
-    def _push(self, m: int) -> None:
+    def push_code(self, m: int) -> None:
+        """Make the legal move ``m`` (a packed code from :meth:`legal_codes`), unchecked."""
         tables = self.tables
         from_sq, to_sq, promotion, flag = m & 63, m >> 6 & 63, m >> 12 & 15, m >> 16
         color = self.turn
@@ -265,7 +289,8 @@ class Board:
             self.fullmove_number += 1
         self.turn = color ^ 1
 
-    def _pop(self) -> None:
+    def pop_code(self) -> int:
+        """Unmake the last move; return its packed code."""
         m, captured, rights, ep, halfmove = self._stack.pop()
         tables = self.tables
         from_sq, to_sq, promotion, flag = m & 63, m >> 6 & 63, m >> 12 & 15, m >> 16
@@ -289,13 +314,14 @@ class Board:
             if flag == FLAG_EN_PASSANT:
                 self._put(to_sq + tables.pawn_push_delta[color ^ 1], color ^ 1, tables.pawn)
         self.castling_rights, self.ep_square, self.halfmove_clock = rights, ep, halfmove
+        return m
+
+    # The names the packed-code methods had before they were public.
+    _push = push_code
+    _pop = pop_code
+    _to_move = move_of
 
     # -- move conversion --------------------------------------------------------------
-
-    def _to_move(self, m: int) -> Move:
-        promotion = m >> 12 & 15
-        letter = self.tables.types[promotion - 1].letter if promotion else None
-        return Move(m & 63, m >> 6 & 63, letter)
 
     def _legal(self) -> dict[tuple[int, int, str | None], int]:
         """Legal moves of this position, ``(from, to, promotion letter) -> packed move``.
@@ -329,7 +355,7 @@ class Board:
         """The UCI string of ``move``: castling per the ruleset's ``castling.uci``."""
         internal = self._find(move)
         castling = self.tables.castling
-        if internal is not None and internal >> 16 == FLAG_CASTLE and not castling.uci_king_takes_rook:
+        if internal is not None and is_castling(internal) and not castling.uci_king_takes_rook:
             side = next(s for s in castling.sides if s.king_side == (move.to_square > move.from_square))
             return square_name(move.from_square) + square_name((move.from_square & ~7) + side.king_to_file)
         return str(move)
@@ -351,10 +377,10 @@ class Board:
         castling = self.tables.castling
         if castling is not None and promotion is None and from_sq == self.king(self.turn):
             for m in self._legal().values():
-                if m >> 16 == FLAG_CASTLE and m & 63 == from_sq:
-                    side = next(s for s in castling.sides if s.king_side == ((m >> 6 & 63) > from_sq))
+                if is_castling(m) and origin(m) == from_sq:
+                    side = next(s for s in castling.sides if s.king_side == (target(m) > from_sq))
                     if (from_sq & ~7) + side.king_to_file == to_sq:
-                        return self._to_move(m)
+                        return self.move_of(m)
         raise IllegalMoveError(f"illegal move {text} in {self.fen()}")
 
     def push_uci(self, text: str) -> Move:

@@ -1,8 +1,8 @@
 """Legal move generation over compiled tables.
 
 Moves are packed ints inside the core (``from | to << 6 | promotion << 12 | flag << 16``,
-``promotion`` = piece type + 1); :class:`~reference_impl.core.board.Move` is the public
-form. ``legal_moves`` fills a list; ``count_legal`` returns the same number without
+``promotion`` = piece type + 1; helpers in :mod:`.codes`);
+:class:`~reference_impl.core.board.Move` is the public form. ``legal_moves`` fills a list; ``count_legal`` returns the same number without
 building moves (perft's last ply), by population count of the target sets.
 
 Legality follows the Laws directly: pieces pinned to the royal piece move only along the
@@ -15,19 +15,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+# The flags and ``encode`` are re-exported: they were defined here first.
+from .codes import FLAG_CASTLE, FLAG_DOUBLE, FLAG_EN_PASSANT, FLAG_NORMAL, encode  # noqa: F401
+
 if TYPE_CHECKING:
     from .board import Board
 
 BB_ALL = (1 << 64) - 1
-
-FLAG_NORMAL = 0
-FLAG_CASTLE = 1
-FLAG_EN_PASSANT = 2
-FLAG_DOUBLE = 3
-
-
-def encode(from_sq: int, to_sq: int, promotion: int = 0, flag: int = FLAG_NORMAL) -> int:
-    return from_sq | to_sq << 6 | promotion << 12 | flag << 16
 
 
 def attackers(board: "Board", color: int, sq: int, occupied: int) -> int:

@@ -8,15 +8,15 @@ moves (population counts of target sets), as fast movers do.
 from __future__ import annotations
 
 from .board import Board
-from .movegen import count_legal, legal_moves
+from .movegen import count_legal
 
 
 def _perft(board: Board, depth: int) -> int:
     if depth == 1:
         return count_legal(board)
     total = 0
-    push, pop = board._push, board._pop
-    for m in legal_moves(board):
+    push, pop = board.push_code, board.pop_code
+    for m in board.legal_codes():
         push(m)
         total += _perft(board, depth - 1)
         pop()
@@ -38,10 +38,9 @@ def divide(board: Board, depth: int) -> dict[str, int]:
         raise ValueError("divide depth must be >= 1")
     work = board.copy(stack=False)
     result: dict[str, int] = {}
-    for m in legal_moves(work):
-        move = work._to_move(m)
-        name = work.uci(move)
-        work._push(m)
+    for m in work.legal_codes():
+        name = work.uci(work.move_of(m))
+        work.push_code(m)
         result[name] = _perft(work, depth - 1) if depth > 1 else 1
-        work._pop()
+        work.pop_code()
     return result

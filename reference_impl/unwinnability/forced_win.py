@@ -20,7 +20,6 @@ winner's last move before the bound only matters if it mates.
 
 from __future__ import annotations
 
-from ..core import movegen
 from ..core.board import Board
 from ..core.squares import color_of
 from .search import Budget, BudgetExhausted, static_proofs
@@ -44,10 +43,11 @@ class _MateSearch:
         board = self.board
 
         def score(code: int) -> int:
-            board._push(code)
+            capture = board.is_capture_code(code)
+            board.push_code(code)
             check = board.is_check()
-            board._pop()
-            return (2 if check else 0) + (1 if board.mailbox[code >> 6 & 63] >= 0 else 0)
+            board.pop_code()
+            return (2 if check else 0) + (1 if capture else 0)
 
         return sorted(moves, key=score, reverse=True)
 
@@ -70,38 +70,38 @@ class _MateSearch:
         board = self.board
         if plies < 1:
             return False
-        for code in self._winner_order(movegen.legal_moves(board)):
+        for code in self._winner_order(board.legal_codes()):
             self.budget.spend()
-            board._push(code)
+            board.push_code(code)
             try:
                 if board.is_checkmate():
                     return True
                 if plies >= 3 and self.wins(plies - 1):
                     return True
             finally:
-                board._pop()
+                board.pop_code()
         return False
 
     def _defender_node(self, plies: int) -> bool:
         board = self.board
-        moves = movegen.legal_moves(board)
+        moves = board.legal_codes()
         if not moves:
             return board.is_check()
         if plies < 2:
             return False
         # Captures first: taking a mating piece is the quickest refutation.
-        moves.sort(key=lambda code: board.mailbox[code >> 6 & 63] < 0)
+        moves.sort(key=lambda code: not board.is_capture_code(code))
         for code in moves:
-            capture = board.mailbox[code >> 6 & 63] >= 0
+            capture = board.is_capture_code(code)
             self.budget.spend()
-            board._push(code)
+            board.push_code(code)
             try:
                 if capture and static_proofs(board, (self.winner,)):
                     return False
                 if not self.wins(plies - 1):
                     return False
             finally:
-                board._pop()
+                board.pop_code()
         return True
 
 
