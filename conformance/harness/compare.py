@@ -8,16 +8,17 @@ fields of its own.
 * ``legal_moves``: the moves as a set (a move listed twice is a difference).
 * FEN results (``apply_moves``, ``start_position``): compared as positions -- any
   castling dialect, the en passant square only where a legal en passant capture
-  exists -- plus both clocks. Normalisation uses the reference Board.
+  exists -- plus both clocks, read by :mod:`.positions` (the harness's own reader: the
+  reference implementation is never part of a verdict).
 * ``game_end``: ``result``, ``reason``, and ``claimable`` as a set.
 * everything else: equality of the documented fields.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable
-from functools import lru_cache
 from typing import Any
+
+from .positions import BadFen, differences, read
 
 #: The result fields protocol v1 documents for each kind (docs/protocol.md).
 FIELDS: dict[str, tuple[str, ...]] = {
@@ -46,12 +47,7 @@ FEN_FIELDS: frozenset[tuple[str, str]] = frozenset(
 #: How many moves a set difference lists before "...".
 _SHOW = 6
 
-#: ``(ruleset, fen) -> (position identity, halfmove clock, fullmove number)``
-PositionKey = Callable[[str, str], Hashable]
-
-
-class BadFen(ValueError):
-    """A FEN in an answer (or, worse, an expectation) could not be read."""
+__all__ = ["FIELDS", "BadFen", "compare"]
 
 
 def compare(
@@ -59,9 +55,12 @@ def compare(
     ruleset: str,
     expect: dict[str, Any],
     actual: Any,
-    position_key: PositionKey | None = None,
 ) -> str | None:
-    """``None`` if ``actual`` meets ``expect`` for ``kind`` under ``ruleset``, else why not."""
+    """``None`` if ``actual`` meets ``expect`` for ``kind`` under ``ruleset``, else why not.
+
+    ``ruleset`` does not change how answers are compared today (positions are read the
+    same way under every ruleset); it is part of the signature for kinds that may need it.
+    """
     if not isinstance(actual, dict):
         return f"result is not a JSON object: {_short(actual)}"
     fields = FIELDS.get(kind, tuple(expect))
@@ -74,7 +73,7 @@ def compare(
         if (kind, name) in SET_FIELDS:
             problem = _compare_sets(name, want, got)
         elif (kind, name) in FEN_FIELDS and isinstance(want, str) and isinstance(got, str):
-            problem = _compare_fens(ruleset, want, got, position_key or reference_position_key)
+            problem = _compare_fens(want, got)
         else:
             problem = None if _equal(want, got) else f"{name}: expected {_short(want)}, got {_short(got)}"
         if problem:
@@ -112,22 +111,23 @@ def _compare_sets(name: str, want: Any, got: Any) -> str | None:
     return f"{name}: " + "; ".join(parts)
 
 
-def _compare_fens(ruleset: str, want: str, got: str, key: PositionKey) -> str | None:
+def _compare_fens(want: str, got: str) -> str | None:
     if want == got:
         return None
     try:
-        want_key = key(ruleset, want)
+        want_position = read(want)
     except BadFen as error:
         return f"expected FEN {want!r} is unreadable ({error}); fix the fixture"
     try:
-        got_key = key(ruleset, got)
+        got_position = read(got)
     except BadFen as error:
         return f"fen: got an invalid FEN {got!r} ({error})"
-    if want_key == got_key:
+    if want_position == got_position:
         return None
-    if isinstance(want_key, tuple) and len(want_key) == 3 and want_key[0] == got_key[0]:
+    if want_position.identity == got_position.identity:
         return f"fen: expected {want!r}, got {got!r} (same position, different clocks)"
-    return f"fen: expected {want!r}, got {got!r} (a different position)"
+    parts = ", ".join(differences(want_position.identity, got_position.identity))
+    return f"fen: expected {want!r}, got {got!r} (a different position: {parts})"
 
 
 def _list(items: list[Any]) -> str:
@@ -138,40 +138,3 @@ def _list(items: list[Any]) -> str:
 def _short(value: Any, limit: int = 120) -> str:
     text = repr(value)
     return text if len(text) <= limit else text[: limit - 3] + "..."
-
-
-@lru_cache(maxsize=4096)
-def reference_position_key(ruleset: str, fen: str) -> Hashable:
-    """FIDE 9.2.3 identity of ``fen`` plus both clocks, by the reference Board.
-
-    Falls back to python-chess (as Chess960 to accept every castling dialect) while
-    the reference move layer is not importable.
-    """
-    try:
-        from reference_impl import Board, load_ruleset
-    except ImportError:
-        return _python_chess_key(fen)
-    from reference_impl.errors import ArbiterError
-
-    try:
-        board = Board.from_fen(fen, _rules(ruleset))
-    except ArbiterError as error:
-        raise BadFen(getattr(error, "reason", str(error))) from None
-    return (board.position_key(), board.halfmove_clock, board.fullmove_number)
-
-
-@lru_cache(maxsize=64)
-def _rules(ruleset: str) -> Any:
-    from reference_impl import load_ruleset
-
-    return load_ruleset(ruleset)
-
-
-def _python_chess_key(fen: str) -> Hashable:
-    import chess
-
-    try:
-        board = chess.Board(fen, chess960=True)
-    except ValueError as error:
-        raise BadFen(str(error)) from None
-    return (board._transposition_key(), board.halfmove_clock, board.fullmove_number)
