@@ -19,16 +19,15 @@ given). A listed fixture that fails or errors is ``xfailed``; one that passes is
 
 from __future__ import annotations
 
-import json
 import re
 from dataclasses import dataclass
 from fnmatch import fnmatchcase
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from reference_impl.errors import ArbiterError
+from reference_impl.rules.yamlio import YamlError, parse_yaml
+from reference_impl.text import JsonError, loads_json, quote
 
 
 class XfailError(ArbiterError):
@@ -52,11 +51,14 @@ def load(path: str | Path) -> list[Entry]:
         text = path.read_text(encoding="utf-8")
     except OSError as error:
         raise XfailError(f"{path}: cannot read expected-failure file ({error.strerror})") from None
+    except UnicodeDecodeError:
+        raise XfailError(f"{path}: not UTF-8 text") from None
     try:
-        data = json.loads(text) if path.suffix == ".json" else yaml.safe_load(text)
-    except (json.JSONDecodeError, yaml.YAMLError) as error:
-        raise XfailError(f"{path}: not valid {'JSON' if path.suffix == '.json' else 'YAML'}: "
-                         f"{str(error).splitlines()[0]}") from None
+        data = loads_json(text) if path.suffix == ".json" else parse_yaml(text, str(path))[0]
+    except JsonError as error:
+        raise XfailError(f"{path}: not valid JSON: {error.reason}") from None
+    except YamlError as error:  # malformed, or beyond the YAML limits
+        raise XfailError(f"{path}:{error.line}: not valid YAML: {error.reason.removeprefix('invalid YAML: ')}") from None
     return parse(data or {}, str(path))
 
 
@@ -70,17 +72,17 @@ def parse(data: Any, where: str = "expected failures") -> list[Entry]:
             entries.append(Entry(str(pattern), value))
             continue
         if not isinstance(value, dict) or not isinstance(value.get("reason"), str):
-            raise XfailError(f"{where}: entry {pattern!r} needs a reason (a string, or a mapping with 'reason')")
+            raise XfailError(f"{where}: entry {quote(pattern)} needs a reason (a string, or a mapping with 'reason')")
         versions = value.get("versions", [])
         rulesets = value.get("rulesets", [])
         if isinstance(versions, str):
             versions = [versions]
         if not isinstance(versions, list) or not all(isinstance(v, str) for v in versions):
-            raise XfailError(f"{where}: entry {pattern!r}: 'versions' must be a list of specifiers")
+            raise XfailError(f"{where}: entry {quote(pattern)}: 'versions' must be a list of specifiers")
         for spec in versions:
-            _check_spec(spec, f"{where}: entry {pattern!r}")
+            _check_spec(spec, f"{where}: entry {quote(pattern)}")
         if not isinstance(rulesets, list) or not all(isinstance(r, str) for r in rulesets):
-            raise XfailError(f"{where}: entry {pattern!r}: 'rulesets' must be a list of ids")
+            raise XfailError(f"{where}: entry {quote(pattern)}: 'rulesets' must be a list of ids")
         entries.append(Entry(str(pattern), value["reason"], tuple(versions), tuple(rulesets)))
     return entries
 
@@ -124,10 +126,10 @@ def _check_spec(spec: str, where: str) -> None:
             SpecifierSet(spec)
             return
         except InvalidSpecifier:
-            raise XfailError(f"{where}: bad version specifier {spec!r}") from None
+            raise XfailError(f"{where}: bad version specifier {quote(spec)}") from None
     for part in spec.split(","):
         if part.strip() and not _SPEC.match(part.strip()):
-            raise XfailError(f"{where}: bad version specifier {part.strip()!r}")
+            raise XfailError(f"{where}: bad version specifier {quote(part.strip())}")
 
 
 def _numbers(version: str) -> tuple[int, ...]:

@@ -1,7 +1,12 @@
 """Read YAML safely, keeping the line of every key for error messages.
 
-Only the safe loader is used. :func:`read_yaml` returns the plain data together with a
-:class:`LineMap` that answers "on which line is ``castling.sides.king_side``?".
+Only the safe loader is used, within limits checked before any Python object is built
+(:data:`LIMITS`): nesting depth (checked on the event stream, before the recursive
+composer runs), the number of values once every alias is expanded (a kilobyte of nested
+aliases can stand for billions), aliases that contain themselves, mapping keys that are
+not strings, and integers too long to convert. :func:`read_yaml` returns the plain data
+together with a :class:`LineMap` that answers "on which line is
+``castling.sides.king_side``?".
 """
 
 from __future__ import annotations
@@ -13,8 +18,26 @@ from typing import Any, Sequence
 import yaml
 
 from reference_impl.errors import RulesetError
+from reference_impl.text import MAX_INT_DIGITS, quote
+
+#: Bounds on one YAML document; a ruleset uses a few thousand values and depth 8.
+LIMITS = {
+    "depth": 64,  # nested mappings and sequences
+    "values": 100_000,  # scalars, mappings and sequences, every alias expanded
+}
+_STR = "tag:yaml.org,2002:str"
+_INT = "tag:yaml.org,2002:int"
+_MERGE = "tag:yaml.org,2002:merge"
 
 PathKey = tuple[str | int, ...]
+
+
+class YamlError(RulesetError):
+    """A YAML document is malformed or beyond :data:`LIMITS`: ``NAME:LINE: reason``."""
+
+    def __init__(self, name: str, line: int, reason: str) -> None:
+        super().__init__(f"{name}:{line}: {reason}")
+        self.name, self.line, self.reason = name, line, reason
 
 
 @dataclass(frozen=True)
@@ -76,19 +99,95 @@ SafeLoader: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
 def parse_yaml(text: str, name: str) -> tuple[Any, LineMap]:
-    """Parse ``text`` (named ``name`` in errors) with the safe loader."""
-    loader = SafeLoader(text)
+    """Parse ``text`` (named ``name`` in errors) with the safe loader, within :data:`LIMITS`.
+
+    Every problem is a :class:`RulesetError` reading ``NAME:LINE: reason``.
+    """
     try:
-        root = loader.get_single_node()
-        data = loader.construct_document(root) if root is not None else None
+        _check_depth(text, name)
+        loader = SafeLoader(text)
+        try:
+            root = loader.get_single_node()
+            if root is not None:
+                _check_nodes(root, name)
+            data = loader.construct_document(root) if root is not None else None
+        finally:
+            loader.dispose()
     except yaml.YAMLError as error:
         mark = getattr(error, "problem_mark", None) or getattr(error, "context_mark", None)
         line = mark.line + 1 if mark is not None else 1
         problem = getattr(error, "problem", None) or str(error).splitlines()[0]
-        raise RulesetError(f"{name}:{line}: invalid YAML: {problem}") from None
+        raise YamlError(name, line, f"invalid YAML: {problem}") from None
+    return data, LineMap(root)
+
+
+def _check_depth(text: str, name: str) -> None:
+    """Refuse nesting deeper than the limit, from the parser's events (no recursion)."""
+    depth, limit = 0, LIMITS["depth"]
+    loader = SafeLoader(text)
+    try:
+        while loader.check_event():
+            event = loader.get_event()
+            if isinstance(event, yaml.CollectionStartEvent):
+                depth += 1
+                if depth > limit:
+                    line = event.start_mark.line + 1
+                    raise YamlError(name, line, f"YAML nested deeper than {limit} levels")
+            elif isinstance(event, yaml.CollectionEndEvent):
+                depth -= 1
     finally:
         loader.dispose()
-    return data, LineMap(root)
+
+
+def _children(node: yaml.Node) -> list[yaml.Node]:
+    if isinstance(node, yaml.MappingNode):
+        return [n for pair in node.value for n in pair]
+    if isinstance(node, yaml.SequenceNode):
+        return list(node.value)
+    return []
+
+
+def _check_nodes(root: yaml.Node, name: str) -> None:
+    """Keys are strings, integers are short, aliases are acyclic and expand within limits.
+
+    An iterative walk over the node graph, each node visited once: the expanded size of
+    a node is memoised, so an alias bomb is measured without being expanded.
+    """
+    limit = LIMITS["values"]
+    size: dict[int, int] = {}
+    on_path: set[int] = set()
+    stack: list[tuple[yaml.Node, bool]] = [(root, False)]
+    while stack:
+        node, done = stack.pop()
+        ident = id(node)
+        line = node.start_mark.line + 1
+        if done:
+            on_path.discard(ident)
+            total = 1 + sum(size[id(child)] for child in _children(node))
+            if total > limit:
+                raise YamlError(name, line, f"YAML expands to more than {limit:,} values "
+                                "(aliases repeated inside aliases?)")
+            size[ident] = total
+            continue
+        if ident in size:
+            continue
+        if ident in on_path:
+            raise YamlError(name, line, "a YAML alias refers to a node that contains it")
+        if isinstance(node, yaml.ScalarNode):
+            if node.tag == _INT and len(node.value) > MAX_INT_DIGITS + 3:
+                raise YamlError(name, line, f"integer {quote(node.value)} is too long "
+                                f"(at most {MAX_INT_DIGITS} digits)")
+            size[ident] = 1
+            continue
+        if isinstance(node, yaml.MappingNode):
+            for key, _ in node.value:
+                if key.tag not in (_STR, _MERGE) or not isinstance(key, yaml.ScalarNode):
+                    shown = quote(key.value) if isinstance(key, yaml.ScalarNode) else "a collection"
+                    raise YamlError(name, key.start_mark.line + 1,
+                                    f"key {shown} is not a string (quote it if it is meant as text)")
+        on_path.add(ident)
+        stack.append((node, True))
+        stack.extend((child, False) for child in reversed(_children(node)))
 
 
 _PARSED: dict[tuple[str, int, int], tuple[Any, LineMap]] = {}

@@ -1,0 +1,142 @@
+"""Reading user text safely: bounded integers, bounded quotes in messages, bounded JSON.
+
+Every number a user writes (FEN clocks, PGN clock comments, ``TimeControl`` fields,
+fixture values) goes through :func:`parse_int`, which refuses more than
+:data:`MAX_INT_DIGITS` digits before Python converts anything (a 4,301-digit number
+would otherwise raise from inside the conversion). Every piece of user text an error
+message repeats goes through :func:`quote`: at most :data:`QUOTE_LIMIT` characters,
+control characters and lone surrogates escaped. :func:`loads_json` is ``json.loads``
+with limits on nesting, number length and string content.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+from .errors import ArbiterError
+
+#: Longest integer accepted in user text (fits a signed 64-bit integer).
+MAX_INT_DIGITS = 18
+#: Characters of user text an error message repeats before eliding the rest.
+QUOTE_LIMIT = 60
+#: Deepest nesting of arrays and objects accepted in JSON input.
+MAX_JSON_DEPTH = 64
+
+_DIGITS = re.compile(r"[0-9]+")
+
+
+class NumberError(ArbiterError, ValueError):
+    """A numeric field is not a bounded non-negative integer; ``reason`` says why."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+class JsonError(ArbiterError, ValueError):
+    """JSON text is malformed or beyond the limits; ``reason`` names where."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+def quote(text: object, limit: int = QUOTE_LIMIT) -> str:
+    """``text`` quoted for an error line: at most ``limit`` characters, escapes visible.
+
+    ``repr`` escapes control characters (NUL, ESC, newlines) and lone surrogates, so the
+    line stays one line and cannot drive the terminal.
+    """
+    value = text if isinstance(text, str) else str(text)
+    if len(value) <= limit:
+        return repr(value)
+    return f"{value[:limit]!r}... ({len(value):,} characters)"
+
+
+def parse_int(text: str, what: str, *, max_digits: int = MAX_INT_DIGITS) -> int:
+    """The non-negative integer written as ASCII digits in ``text``.
+
+    Raises :class:`NumberError` naming ``what`` when ``text`` is not only digits or has
+    more than ``max_digits`` of them (the check comes before any conversion).
+    """
+    if not isinstance(text, str) or not _DIGITS.fullmatch(text):
+        raise NumberError(f"{what} {quote(text)} is not a non-negative integer")
+    if len(text) > max_digits:
+        raise NumberError(f"{what} has {len(text):,} digits (at most {max_digits})")
+    return int(text)
+
+
+def _bounded_int(text: str) -> int:
+    digits = text.lstrip("-")
+    if len(digits) > MAX_INT_DIGITS:
+        raise NumberError(f"a number has {len(digits):,} digits (at most {MAX_INT_DIGITS})")
+    return int(text)
+
+
+def json_depth_error(text: str, limit: int = MAX_JSON_DEPTH) -> str | None:
+    """Why ``text`` nests arrays/objects deeper than ``limit`` (``None`` if it does not).
+
+    One linear pass that skips string contents, so ``json`` never recurses too deep.
+    """
+    depth = 0
+    in_string = escaped = False
+    for index, char in enumerate(text):
+        if in_string:
+            if escaped:
+                escaped = False
+            elif char == "\\":
+                escaped = True
+            elif char == '"':
+                in_string = False
+        elif char == '"':
+            in_string = True
+        elif char in "[{":
+            depth += 1
+            if depth > limit:
+                return f"nested deeper than {limit} levels at column {index + 1}"
+        elif char in "]}":
+            depth -= 1
+    return None
+
+
+def _check_strings(value: Any) -> None:
+    """Raise if a string (key or value) holds a lone surrogate (not encodable text)."""
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            try:
+                item.encode("utf-8")
+            except UnicodeEncodeError:
+                raise JsonError(f"string {quote(item)} holds a lone surrogate (not Unicode text)") from None
+        elif isinstance(item, dict):
+            stack.extend(item.keys())
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+
+
+def loads_json(text: str, *, max_depth: int = MAX_JSON_DEPTH) -> Any:
+    """``json.loads`` within limits: nesting, integer length, Unicode strings, finite floats.
+
+    Every failure is a :class:`JsonError` whose message is one line.
+    """
+    problem = json_depth_error(text, max_depth)
+    if problem is not None:
+        raise JsonError(problem)
+    try:
+        value = json.loads(text, parse_int=_bounded_int, parse_constant=_no_constant)
+    except json.JSONDecodeError as error:
+        raise JsonError(f"not JSON ({error.msg} at column {error.colno})") from None
+    except NumberError as error:
+        raise JsonError(error.reason) from None
+    except RecursionError:  # pragma: no cover - the depth check comes first
+        raise JsonError(f"nested deeper than {max_depth} levels") from None
+    _check_strings(value)
+    return value
+
+
+def _no_constant(name: str) -> Any:
+    raise JsonError(f"{name} is not a JSON number")
