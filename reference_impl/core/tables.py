@@ -20,6 +20,8 @@ Vector = tuple[int, int]
 
 #: The sections that make up the move layer (what a Board plays by).
 MOVE_LAYER = ("board", "pieces", "pawn", "castling", "setup")
+#: The sections that decide the moves of a position without castling rights.
+MOVES_WITHOUT_CASTLING = ("board", "pieces", "pawn")
 
 #: Above this many table entries per rider group, lines get a table each.
 _MAX_GROUP_ENTRIES = 1 << 14
@@ -154,6 +156,9 @@ class MoveTables:
     setup: Mapping[str, Any]
     #: Equal for rulesets whose move layers are equal apart from citations and notes.
     signature: str = ""
+    #: Equal for rulesets whose moves are equal once no castling right is left (the
+    #: standard and Chess960 layers): positions without rights are analysed once for both.
+    signature_without_castling: str = ""
 
 
 @dataclass(frozen=True)
@@ -353,6 +358,7 @@ def compile_move_tables(data: Mapping[str, Any]) -> MoveTables:
         initial_fen=str(setup.get("initial_fen", "")),
         setup=setup,
         signature=move_layer_signature(data),
+        signature_without_castling=move_layer_signature(data, MOVES_WITHOUT_CASTLING),
     )
 
 
@@ -364,9 +370,9 @@ def _without_annotations(value: Any) -> Any:
     return value
 
 
-def move_layer_signature(data: Mapping[str, Any]) -> str:
+def move_layer_signature(data: Mapping[str, Any], sections: tuple[str, ...] = MOVE_LAYER) -> str:
     """A digest of the move layer's rules (citations and notes left out)."""
-    layer = {key: _without_annotations(data.get(key)) for key in MOVE_LAYER}
+    layer = {key: _without_annotations(data.get(key)) for key in sections}
     return hashlib.sha256(json.dumps(layer, sort_keys=True, default=str).encode()).hexdigest()[:16]
 
 

@@ -22,13 +22,16 @@ import enum
 from collections import OrderedDict
 from dataclasses import dataclass
 
+from ..core import movegen
 from ..core.board import Board
 from ..core.squares import BLACK, WHITE, color_of
 from .forced_win import has_forced_win
-from .search import Budget, BudgetExhausted, explore, helpmate, line_to_uci, static_proofs
+from . import native
+from .search import Budget, explore, line_to_uci, static_proofs
 
 __all__ = [
     "DEFAULT_NODE_LIMIT",
+    "PROOFS",
     "Analysis",
     "Verdict",
     "analyse",
@@ -38,12 +41,15 @@ __all__ = [
     "is_dead_position",
 ]
 
-#: Moves made (search nodes) per question before the answer is ``UNDETERMINED``.
-DEFAULT_NODE_LIMIT = 50_000
-#: Shares of the node budget: a first short helpmate probe (per colour), then the
-#: exploration of the whole reachable space; the rest goes to the helpmate search.
-PROBE_SHARE = 0.05
-EXPLORE_SHARE = 0.3
+#: Moves made (search nodes) per question before the answer is ``UNDETERMINED``; the
+#: rulesets state their own (``termination.dead_position.node_limit``, ``flag_fall``).
+DEFAULT_NODE_LIMIT = 1_000_000
+#: Nodes of the first compiled helpmate probe, before the static stage: real game
+#: positions are settled here, in about a millisecond.
+PROBE_NODES = 20_000
+#: Share of the node budget for the interpreter's exhaustive exploration (its moves cost
+#: about ten times the compiled search's); the rest goes to the compiled helpmate search.
+EXPLORE_SHARE = 0.05
 
 
 class Verdict(enum.Enum):
@@ -56,23 +62,37 @@ class Verdict(enum.Enum):
 
 @dataclass(frozen=True)
 class Analysis:
-    """A verdict with its evidence: the mating line (UCI) for ``CAN``, and the effort.
+    """A verdict with its evidence.
 
-    ``stage`` names what decided: ``static``, ``explore``, ``helpmate`` or ``none``.
+    ``line``: the mating line (UCI) for ``CAN``, replayed and checked by the interpreter.
+    ``proof``: for ``CANNOT``, which argument decided (see :data:`PROOFS`).
+    ``stage``: what decided: ``terminal``, ``static``, ``explore``, ``helpmate`` or ``none``.
+    ``nodes``: moves made by the searches for this colour.
     """
 
     verdict: Verdict
     line: tuple[str, ...] = ()
     nodes: int = 0
     stage: str = "none"
+    proof: str = ""
 
 
-def _helpmate(board: Board, color: int, limit: int) -> tuple[list[int] | None, int]:
-    budget = Budget(limit)
-    try:
-        return helpmate(board, color, budget), budget.used
-    except BudgetExhausted:
-        return None, budget.used
+#: The arguments behind a ``CANNOT``, by stage.
+PROOFS = {
+    "terminal": "no legal moves: the game is over (checkmate or stalemate) and no further mate can come",
+    "static": "static: every checkmate square fails a necessary condition, given the frozen units and "
+    "the regions every other unit can reach",
+    "explore": "exhaustive: every position reachable from here was visited and none is this side's checkmate",
+}
+
+
+def _native_helpmate(board: Board, color: int, limit: int) -> tuple[list[int] | None, int]:
+    if limit <= 0:
+        return None, 0
+    found = native.helpmate(board, color, limit)
+    if found.status != "mate":
+        return None, found.nodes
+    return native.verified_line(board, found.line, color), found.nodes
 
 
 #: Answers already computed: the analysis is a pure function of the move layer, the
@@ -82,8 +102,17 @@ _MEMO: "OrderedDict[tuple, dict[int, Analysis]]" = OrderedDict()
 _MEMO_SIZE = 4096
 
 
+def _move_layer_key(board: Board) -> str:
+    """The move layer as far as this position can tell: rulesets that differ only in
+    castling (Chess960 and standard) play the same game once no castling right is left."""
+    tables = board.tables
+    if board.castling_rights:
+        return tables.signature
+    return tables.signature_without_castling
+
+
 def _analyse(board: Board, colors: tuple[int, ...], node_limit: int, stop_at_can: bool) -> dict[int, Analysis]:
-    key = (board.tables.signature, board.position_key(), colors, node_limit, stop_at_can)
+    key = (_move_layer_key(board), board.position_key(), colors, node_limit, stop_at_can)
     hit = _MEMO.get(key)
     if hit is not None:
         _MEMO.move_to_end(key)
@@ -95,20 +124,31 @@ def _analyse(board: Board, colors: tuple[int, ...], node_limit: int, stop_at_can
     return results
 
 
+def _terminal(board: Board, colors: tuple[int, ...]) -> dict[int, Analysis] | None:
+    """The Laws' precedence: a position without legal moves is already decided (FIDE 5.1.1,
+    5.2.1); the side that mated "can", every other answer is "cannot"."""
+    if movegen.count_legal(board):
+        return None
+    mated = board.turn if board.is_check() else None
+    results = {}
+    for color in colors:
+        if mated is not None and color != mated:
+            results[color] = Analysis(Verdict.CAN, (), 0, "terminal")
+        else:
+            results[color] = Analysis(Verdict.CANNOT, (), 0, "terminal", PROOFS["terminal"])
+    return results
+
+
 def _schedule(board: Board, colors: tuple[int, ...], node_limit: int, stop_at_can: bool) -> dict[int, Analysis]:
-    """The schedule: static stage; a short helpmate probe per colour (real game positions
-    are settled here); the exploration of the reachable space; the rest of the budget to
-    the helpmate search. ``node_limit`` is per colour asked."""
+    """The schedule, per colour asked (``node_limit`` each): a short compiled helpmate
+    probe (ordinary game positions end here); the static stage; the interpreter's
+    exhaustive exploration of the reachable space; the compiled helpmate search with the
+    rest of the budget. ``node_limit=0`` runs the static stage alone."""
+    terminal = _terminal(board, colors)
+    if terminal is not None:
+        return terminal
     results: dict[int, Analysis] = {}
-    proven = static_proofs(board, colors)
-    for color in proven:
-        results[color] = Analysis(Verdict.CANNOT, stage="static")
-    open_colors = [c for c in colors if c not in proven]
-    if node_limit <= 0:
-        for color in open_colors:
-            results[color] = Analysis(Verdict.UNDETERMINED)
-        return results
-    spent = {color: 0 for color in open_colors}
+    spent = {color: 0 for color in colors}
 
     def settled() -> bool:
         return stop_at_can and any(a.verdict is Verdict.CAN for a in results.values())
@@ -116,15 +156,25 @@ def _schedule(board: Board, colors: tuple[int, ...], node_limit: int, stop_at_ca
     def can(color: int, line: list[int], stage: str) -> None:
         results[color] = Analysis(Verdict.CAN, tuple(line_to_uci(board, line)), spent[color], stage)
 
-    for color in open_colors:
-        if settled():
-            break
-        line, used = _helpmate(board, color, int(node_limit * PROBE_SHARE))
-        spent[color] += used
-        if line is not None:
-            can(color, line, "helpmate")
+    if node_limit > 0:
+        for color in colors:
+            if settled():
+                break
+            line, used = _native_helpmate(board, color, min(PROBE_NODES, node_limit))
+            spent[color] += used
+            if line is not None:
+                can(color, line, "helpmate")
+    open_colors = [c for c in colors if c not in results]
+    if settled() or not open_colors:
+        return results
+    for color in static_proofs(board, open_colors):
+        results[color] = Analysis(Verdict.CANNOT, (), spent[color], "static", PROOFS["static"])
     pending = [c for c in open_colors if c not in results]
-    if pending and not settled():
+    if node_limit <= 0:
+        for color in pending:
+            results[color] = Analysis(Verdict.UNDETERMINED)
+        return results
+    if pending:
         budget = Budget(int(node_limit * EXPLORE_SHARE))
         found = explore(board, set(pending), budget)
         for color in pending:
@@ -132,12 +182,13 @@ def _schedule(board: Board, colors: tuple[int, ...], node_limit: int, stop_at_ca
             if color in found.mates:
                 can(color, found.mates[color], "explore")
             elif found.complete:
-                results[color] = Analysis(Verdict.CANNOT, (), spent[color], "explore")
-    for color in open_colors:
+                proof = f"{PROOFS['explore']} ({found.nodes} positions)"
+                results[color] = Analysis(Verdict.CANNOT, (), spent[color], "explore", proof)
+    for color in pending:
         if color in results:
             continue
         if not settled():
-            line, used = _helpmate(board, color, node_limit - spent[color])
+            line, used = _native_helpmate(board, color, node_limit - spent[color])
             spent[color] += used
             if line is not None:
                 can(color, line, "helpmate")

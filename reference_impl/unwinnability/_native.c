@@ -1,0 +1,765 @@
+/*
+ * The helpmate search's hot loop, compiled: a move generator over the ruleset's
+ * compiled tables (passed in from reference_impl.core.tables, nothing here names a
+ * piece) and a goal-directed cooperative search for a checkmate by one side.
+ *
+ * Nothing this module says is taken on trust by the interpreter: a mating line it
+ * returns is replayed move by move by reference_impl.core.board before it is reported,
+ * and its perft counts are checked against the interpreter's in the tests.
+ *
+ * Moves are packed as in reference_impl.core.movegen:
+ *   from | to << 6 | promotion << 12 | flag << 16   (promotion = piece type + 1)
+ * Castling is king-takes-own-rook (flag 1); en passant flag 2; double step flag 3.
+ *
+ * Table layout (an array of unsigned 64-bit integers, see native.py: pack_tables):
+ *   [0] version  [1] ntypes  [2] royal  [3] pawn (or 2^64-1)  [4] en_passant
+ *   [5] npromo   [6..13] promotion types
+ *   [14] castling present  [15] rook type  [16] empty king path  [17] empty rook path
+ *   [18] safe king_from [19] safe king_path [20] safe king_to [21] rook removed
+ *   [22] nsides  [23..25] side 0: king side, king_to file, rook_to file  [26..28] side 1
+ *   [29] push delta white  [30] push delta black (two's complement)
+ *   then per type, per colour: 64 leap bitboards, ndirs, 16 pairs (df, dr)
+ *   then per colour: 64 push, 64 double, 64 capture bitboards, promotion rank mask
+ */
+
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stdint.h>
+#include <string.h>
+#include <stdlib.h>
+
+typedef uint64_t u64;
+
+#define VERSION 1
+#define MAXT 16
+#define MAXDIR 16
+#define MAXMOVES 320
+#define MAXPLY 1200
+#define HEADER 31
+#define FLAG_NORMAL 0
+#define FLAG_CASTLE 1
+#define FLAG_EP 2
+#define FLAG_DOUBLE 3
+#define NONE (-1)
+
+typedef struct { int df, dr; } Dir;
+
+typedef struct {
+    int ntypes, royal, pawn, en_passant;
+    int npromo, promo[8];
+    int castling, rook_type, empty_king_path, empty_rook_path;
+    int safe_from, safe_path, safe_to, rook_removed;
+    int nsides, side_king[2], side_kto[2], side_rto[2];
+    int push_delta[2];
+    u64 leaps[MAXT][2][64];
+    u64 leaps_to[MAXT][2][64];
+    int has_leaps[MAXT][2];
+    int ndir[MAXT][2];
+    Dir dirs[MAXT][2][MAXDIR];
+    /* reverse riders: for colour c, directions d such that some type of c rides d */
+    int nrev[2];
+    Dir rev[2][MAXT * MAXDIR];
+    unsigned rev_types[2][MAXT * MAXDIR];
+    u64 pawn_push[2][64], pawn_double[2][64], pawn_cap[2][64], pawn_cap_from[2][64];
+    u64 promo_rank[2];
+    u64 zobrist[2][MAXT][64], zobrist_turn, zobrist_castle[64], zobrist_ep[64];
+} Tables;
+
+typedef struct {
+    u64 bb[2][MAXT];
+    u64 occ[2];
+    u64 all;
+    signed char mailbox[64];
+    int turn;
+    u64 castling;
+    int ep;
+    u64 key;
+} Pos;
+
+typedef struct {
+    int move, captured, ep;
+    u64 castling, key;
+} Undo;
+
+/* ---------------------------------------------------------------- bits */
+
+static inline int lsb(u64 b) { return __builtin_ctzll(b); }
+static inline int popcount(u64 b) { return __builtin_popcountll(b); }
+static inline int file_of(int sq) { return sq & 7; }
+static inline int rank_of(int sq) { return sq >> 3; }
+static inline int square_step(int sq, Dir d) {
+    int f = file_of(sq) + d.df, r = rank_of(sq) + d.dr;
+    return (f < 0 || f > 7 || r < 0 || r > 7) ? NONE : r * 8 + f;
+}
+static inline int distance(int a, int b) {
+    int df = abs(file_of(a) - file_of(b)), dr = abs(rank_of(a) - rank_of(b));
+    return df > dr ? df : dr;
+}
+
+/* ---------------------------------------------------------------- tables */
+
+static u64 splitmix(u64 *state) {
+    u64 z = (*state += 0x9E3779B97F4A7C15ULL);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+    return z ^ (z >> 31);
+}
+
+static int load_tables(Tables *T, const u64 *data, Py_ssize_t n) {
+    if (n < HEADER || data[0] != VERSION) return 0;
+    memset(T, 0, sizeof(*T));
+    T->ntypes = (int)data[1];
+    T->royal = (int)data[2];
+    T->pawn = (int)(int64_t)data[3];
+    T->en_passant = (int)data[4];
+    T->npromo = (int)data[5];
+    if (T->ntypes < 1 || T->ntypes > MAXT || T->npromo > 8) return 0;
+    for (int i = 0; i < 8; i++) T->promo[i] = (int)data[6 + i];
+    T->castling = (int)data[14];
+    T->rook_type = (int)data[15];
+    T->empty_king_path = (int)data[16];
+    T->empty_rook_path = (int)data[17];
+    T->safe_from = (int)data[18];
+    T->safe_path = (int)data[19];
+    T->safe_to = (int)data[20];
+    T->rook_removed = (int)data[21];
+    T->nsides = (int)data[22];
+    if (T->nsides > 2) return 0;
+    for (int s = 0; s < 2; s++) {
+        T->side_king[s] = (int)data[23 + 3 * s];
+        T->side_kto[s] = (int)data[24 + 3 * s];
+        T->side_rto[s] = (int)data[25 + 3 * s];
+    }
+    T->push_delta[0] = (int)(int64_t)data[29];
+    T->push_delta[1] = (int)(int64_t)data[30];
+    Py_ssize_t at = HEADER;
+    Py_ssize_t need = HEADER + (Py_ssize_t)T->ntypes * 2 * (64 + 1 + 2 * MAXDIR) + 2 * (3 * 64 + 1);
+    if (n != need) return 0;
+    for (int t = 0; t < T->ntypes; t++)
+        for (int c = 0; c < 2; c++) {
+            for (int sq = 0; sq < 64; sq++) {
+                T->leaps[t][c][sq] = data[at + sq];
+                if (data[at + sq]) T->has_leaps[t][c] = 1;
+            }
+            at += 64;
+            T->ndir[t][c] = (int)data[at++];
+            if (T->ndir[t][c] > MAXDIR) return 0;
+            for (int i = 0; i < MAXDIR; i++) {
+                T->dirs[t][c][i].df = (int)(int64_t)data[at + 2 * i];
+                T->dirs[t][c][i].dr = (int)(int64_t)data[at + 2 * i + 1];
+            }
+            at += 2 * MAXDIR;
+        }
+    for (int c = 0; c < 2; c++) {
+        memcpy(T->pawn_push[c], data + at, 64 * sizeof(u64)); at += 64;
+        memcpy(T->pawn_double[c], data + at, 64 * sizeof(u64)); at += 64;
+        memcpy(T->pawn_cap[c], data + at, 64 * sizeof(u64)); at += 64;
+        T->promo_rank[c] = data[at++];
+    }
+    /* reverse tables: who attacks a square */
+    for (int t = 0; t < T->ntypes; t++)
+        for (int c = 0; c < 2; c++)
+            for (int from = 0; from < 64; from++) {
+                u64 b = T->leaps[t][c][from];
+                while (b) { int to = lsb(b); b &= b - 1; T->leaps_to[t][c][to] |= 1ULL << from; }
+            }
+    for (int c = 0; c < 2; c++)
+        for (int from = 0; from < 64; from++) {
+            u64 b = T->pawn_cap[c][from];
+            while (b) { int to = lsb(b); b &= b - 1; T->pawn_cap_from[c][to] |= 1ULL << from; }
+        }
+    for (int c = 0; c < 2; c++) {
+        T->nrev[c] = 0;
+        for (int t = 0; t < T->ntypes; t++)
+            for (int i = 0; i < T->ndir[t][c]; i++) {
+                Dir d = T->dirs[t][c][i];
+                int k;
+                for (k = 0; k < T->nrev[c]; k++)
+                    if (T->rev[c][k].df == -d.df && T->rev[c][k].dr == -d.dr) break;
+                if (k == T->nrev[c]) {
+                    T->rev[c][k].df = -d.df;
+                    T->rev[c][k].dr = -d.dr;
+                    T->rev_types[c][k] = 0;
+                    T->nrev[c]++;
+                }
+                T->rev_types[c][k] |= 1u << t;
+            }
+    }
+    u64 seed = 0x5EED5EEDULL;
+    for (int c = 0; c < 2; c++)
+        for (int t = 0; t < MAXT; t++)
+            for (int sq = 0; sq < 64; sq++) T->zobrist[c][t][sq] = splitmix(&seed);
+    T->zobrist_turn = splitmix(&seed);
+    for (int sq = 0; sq < 64; sq++) T->zobrist_castle[sq] = splitmix(&seed);
+    for (int sq = 0; sq < 64; sq++) T->zobrist_ep[sq] = splitmix(&seed);
+    return 1;
+}
+
+/* ---------------------------------------------------------------- position */
+
+static inline void put(const Tables *T, Pos *P, int sq, int c, int t) {
+    u64 bit = 1ULL << sq;
+    P->bb[c][t] |= bit; P->occ[c] |= bit; P->all |= bit;
+    P->mailbox[sq] = (signed char)(c << 4 | t);
+    P->key ^= T->zobrist[c][t][sq];
+}
+
+static inline void take(const Tables *T, Pos *P, int sq) {
+    int code = P->mailbox[sq], c = code >> 4, t = code & 15;
+    u64 bit = 1ULL << sq;
+    P->bb[c][t] ^= bit; P->occ[c] ^= bit; P->all ^= bit;
+    P->mailbox[sq] = -1;
+    P->key ^= T->zobrist[c][t][sq];
+}
+
+static u64 rider_attacks(const Tables *T, int t, int c, int sq, u64 occ) {
+    u64 a = 0;
+    for (int i = 0; i < T->ndir[t][c]; i++) {
+        Dir d = T->dirs[t][c][i];
+        int s = square_step(sq, d);
+        while (s != NONE) {
+            a |= 1ULL << s;
+            if (occ >> s & 1) break;
+            s = square_step(s, d);
+        }
+    }
+    return a;
+}
+
+static inline u64 attacks(const Tables *T, int t, int c, int sq, u64 occ) {
+    if (t == T->pawn) return T->pawn_cap[c][sq];
+    return T->leaps[t][c][sq] | (T->ndir[t][c] ? rider_attacks(T, t, c, sq, occ) : 0);
+}
+
+/* Is ``sq`` attacked by colour ``by``, with ``occ`` as the blocking occupancy? */
+static int attacked(const Tables *T, const Pos *P, int sq, int by, u64 occ) {
+    if (T->pawn >= 0 && (T->pawn_cap_from[by][sq] & P->bb[by][T->pawn] & occ)) return 1;
+    for (int t = 0; t < T->ntypes; t++)
+        if (t != T->pawn && T->has_leaps[t][by] && (T->leaps_to[t][by][sq] & P->bb[by][t] & occ)) return 1;
+    for (int k = 0; k < T->nrev[by]; k++) {
+        Dir d = T->rev[by][k];
+        int s = square_step(sq, d);
+        while (s != NONE) {
+            if (occ >> s & 1) {
+                int code = P->mailbox[s];
+                if (code >= 0 && (code >> 4) == by && (T->rev_types[by][k] >> (code & 15) & 1)) return 1;
+                break;
+            }
+            s = square_step(s, d);
+        }
+    }
+    return 0;
+}
+
+static inline int king_square(const Tables *T, const Pos *P, int c) {
+    u64 b = P->bb[c][T->royal];
+    return b ? 63 - __builtin_clzll(b) : NONE;
+}
+
+static inline int in_check(const Tables *T, const Pos *P) {
+    int k = king_square(T, P, P->turn);
+    return k != NONE && attacked(T, P, k, P->turn ^ 1, P->all);
+}
+
+static u64 ep_key(const Tables *T, const Pos *P) {
+    /* the e.p. square counts for identity only where a pawn could take there */
+    if (P->ep < 0 || T->pawn < 0) return 0;
+    return (T->pawn_cap_from[P->turn][P->ep] & P->bb[P->turn][T->pawn]) ? T->zobrist_ep[P->ep] : 0;
+}
+
+static u64 full_key(const Tables *T, const Pos *P) {
+    u64 k = 0;
+    for (int sq = 0; sq < 64; sq++)
+        if (P->mailbox[sq] >= 0) k ^= T->zobrist[P->mailbox[sq] >> 4][P->mailbox[sq] & 15][sq];
+    return k;
+}
+
+static inline u64 identity(const Tables *T, const Pos *P) {
+    u64 k = P->key ^ (P->turn ? T->zobrist_turn : 0) ^ ep_key(T, P);
+    u64 c = P->castling;
+    while (c) { k ^= T->zobrist_castle[lsb(c)]; c &= c - 1; }
+    return k;
+}
+
+static const u64 HOME_RANK[2] = {0xFFULL, 0xFFULL << 56};
+
+static int castling_side(const Tables *T, int king_side) {
+    for (int s = 0; s < T->nsides; s++)
+        if (T->side_king[s] == king_side) return s;
+    return NONE;
+}
+
+static void make(const Tables *T, Pos *P, int m, Undo *u) {
+    int from = m & 63, to = m >> 6 & 63, promo = m >> 12 & 15, flag = m >> 16;
+    int c = P->turn;
+    int t = P->mailbox[from] & 15;
+    u->move = m;
+    u->captured = flag == FLAG_CASTLE ? -1 : P->mailbox[to];
+    u->castling = P->castling;
+    u->ep = P->ep;
+    u->key = P->key;
+    int back = from & ~7;
+    if (flag == FLAG_CASTLE) {
+        int s = castling_side(T, to > from);
+        take(T, P, from);
+        take(T, P, to);
+        put(T, P, back + T->side_kto[s], c, t);
+        put(T, P, back + T->side_rto[s], c, T->rook_type);
+        P->castling &= ~HOME_RANK[c];
+    } else {
+        if (u->captured >= 0) take(T, P, to);
+        take(T, P, from);
+        put(T, P, to, c, promo ? promo - 1 : t);
+        if (flag == FLAG_EP) take(T, P, to + T->push_delta[c ^ 1]);
+        if (t == T->royal) P->castling &= ~HOME_RANK[c];
+        P->castling &= ~(1ULL << from | 1ULL << to);
+    }
+    P->ep = flag == FLAG_DOUBLE ? to - T->push_delta[c] : -1;
+    P->turn = c ^ 1;
+}
+
+static void unmake(const Tables *T, Pos *P, const Undo *u) {
+    int m = u->move;
+    int from = m & 63, to = m >> 6 & 63, promo = m >> 12 & 15, flag = m >> 16;
+    int c = P->turn ^ 1;
+    P->turn = c;
+    if (flag == FLAG_CASTLE) {
+        int back = from & ~7;
+        int s = castling_side(T, to > from);
+        take(T, P, back + T->side_kto[s]);
+        take(T, P, back + T->side_rto[s]);
+        put(T, P, from, c, T->royal);
+        put(T, P, to, c, T->rook_type);
+    } else {
+        int t = P->mailbox[to] & 15;
+        take(T, P, to);
+        put(T, P, from, c, promo ? T->pawn : t);
+        if (u->captured >= 0) put(T, P, to, u->captured >> 4, u->captured & 15);
+        if (flag == FLAG_EP) put(T, P, to + T->push_delta[c ^ 1], c ^ 1, T->pawn);
+    }
+    P->castling = u->castling;
+    P->ep = u->ep;
+    P->key = u->key;
+}
+
+/* ---------------------------------------------------------------- move generation */
+
+static inline u64 span(int a, int b) {
+    int lo = a < b ? a : b, hi = a < b ? b : a;
+    return hi > lo ? (((1ULL << hi) - 1) & ~((2ULL << lo) - 1)) : 0;
+}
+
+static int castling_moves(const Tables *T, const Pos *P, int *out, int n) {
+    if (!T->castling) return n;
+    int c = P->turn, king = king_square(T, P, c);
+    if (king == NONE) return n;
+    if (T->safe_from && attacked(T, P, king, c ^ 1, P->all)) return n;
+    u64 rights = P->castling & P->occ[c] & P->bb[c][T->rook_type];
+    int back = king & ~7;
+    while (rights) {
+        int rook = lsb(rights); rights &= rights - 1;
+        if ((rook & ~7) != back) continue;
+        int s = castling_side(T, rook > king);
+        if (s == NONE) continue;
+        int kto = back + T->side_kto[s], rto = back + T->side_rto[s];
+        u64 others = P->all & ~(1ULL << king) & ~(1ULL << rook);
+        u64 empty = 0;
+        if (T->empty_king_path) empty |= span(king, kto) | 1ULL << kto;
+        if (T->empty_rook_path) empty |= span(rook, rto) | 1ULL << rto;
+        if (others & empty) continue;
+        u64 lifted = T->rook_removed ? others : others | 1ULL << rook;
+        u64 safe = 0;
+        if (T->safe_path) safe |= span(king, kto);
+        if (T->safe_to) safe |= 1ULL << kto;
+        if (T->safe_from) safe |= 1ULL << king;
+        int bad = 0;
+        while (safe && !bad) { int sq = lsb(safe); safe &= safe - 1; bad = attacked(T, P, sq, c ^ 1, lifted); }
+        if (bad) continue;
+        /* never into check: the king on kto with the rook on rto */
+        Pos after = *P;
+        Undo u;
+        make(T, &after, king | rook << 6 | FLAG_CASTLE << 16, &u);
+        if (attacked(T, &after, kto, c ^ 1, after.all)) continue;
+        out[n++] = king | rook << 6 | FLAG_CASTLE << 16;
+    }
+    return n;
+}
+
+/* Pseudo-legal moves (castling already legal); returns the count. */
+static int pseudo_moves(const Tables *T, const Pos *P, int *out) {
+    int n = 0, c = P->turn;
+    u64 own = P->occ[c], enemy = P->occ[c ^ 1], occ = P->all;
+    for (int t = 0; t < T->ntypes; t++) {
+        u64 pieces = P->bb[c][t];
+        while (pieces) {
+            int sq = lsb(pieces); pieces &= pieces - 1;
+            if (t == T->pawn) {
+                u64 push = T->pawn_push[c][sq] & ~occ;
+                u64 targets = push | (T->pawn_cap[c][sq] & enemy);
+                u64 dbl = push ? (T->pawn_double[c][sq] & ~occ) : 0;
+                while (targets) {
+                    int to = lsb(targets); targets &= targets - 1;
+                    if (T->promo_rank[c] >> to & 1) {
+                        for (int i = 0; i < T->npromo; i++) out[n++] = sq | to << 6 | (T->promo[i] + 1) << 12;
+                    } else out[n++] = sq | to << 6;
+                }
+                if (dbl) out[n++] = sq | lsb(dbl) << 6 | FLAG_DOUBLE << 16;
+                if (P->ep >= 0 && T->en_passant && (T->pawn_cap[c][sq] >> P->ep & 1)) {
+                    int victim = P->ep + T->push_delta[c ^ 1];
+                    if (victim >= 0 && victim < 64 && P->mailbox[victim] == ((c ^ 1) << 4 | T->pawn))
+                        out[n++] = sq | P->ep << 6 | FLAG_EP << 16;
+                }
+            } else {
+                u64 targets = attacks(T, t, c, sq, occ) & ~own;
+                while (targets) { int to = lsb(targets); targets &= targets - 1; out[n++] = sq | to << 6; }
+            }
+        }
+    }
+    return castling_moves(T, P, out, n);
+}
+
+static int legal_moves(const Tables *T, Pos *P, int *out) {
+    int pseudo[MAXMOVES];
+    int n = pseudo_moves(T, P, pseudo), k = 0, c = P->turn;
+    for (int i = 0; i < n; i++) {
+        int m = pseudo[i];
+        if (m >> 16 == FLAG_CASTLE) { out[k++] = m; continue; }
+        Undo u;
+        make(T, P, m, &u);
+        int king = king_square(T, P, c);
+        int ok = king == NONE || !attacked(T, P, king, c ^ 1, P->all);
+        unmake(T, P, &u);
+        if (ok) out[k++] = m;
+    }
+    return k;
+}
+
+static u64 perft(const Tables *T, Pos *P, int depth) {
+    int moves[MAXMOVES];
+    int n = legal_moves(T, P, moves);
+    if (depth <= 1) return depth == 1 ? (u64)n : 1;
+    u64 total = 0;
+    for (int i = 0; i < n; i++) {
+        Undo u;
+        make(T, P, moves[i], &u);
+        total += perft(T, P, depth - 1);
+        unmake(T, P, &u);
+    }
+    return total;
+}
+
+/* ---------------------------------------------------------------- helpmate search */
+
+/*
+ * A depth-limited depth-first search for a checkmate by ``winner`` with both sides
+ * cooperating, by iterative deepening. The depth a move costs depends on whether it
+ * makes progress toward a mating picture: the loser's king in a chosen corner, the
+ * winner's king two squares in front of it, the loser's other units next to the corner
+ * as self-blockers, the winner's pawns promoting and its units taking what is in the
+ * way. Progress costs no depth, an ordinary move one ply (none right after progress),
+ * a move that undoes the picture (a loser's capture) three. Lines of pure progress are
+ * thus followed far beyond the nominal depth, which is how long helpmates are found.
+ * Moves are tried progress first. A transposition table keeps, per position, the most
+ * depth already searched below it.
+ */
+
+enum { NORMAL = 0, REWARD = 1, PUNISH = 2 };
+
+typedef struct { u64 key; int left; } TTEntry;
+
+typedef struct {
+    const Tables *T;
+    Pos P;
+    int winner;
+    long long nodes, limit, local_nodes, local_limit;
+    int max_depth, interrupted, aborted;
+    int line[MAXPLY];
+    int ply;
+    TTEntry *tt;
+    u64 tt_mask;
+    int corner, king_target;
+    int need_loser_promotion;
+    volatile int *stop;
+} Search;
+
+static u64 light_squares(void) {
+    u64 b = 0;
+    for (int sq = 0; sq < 64; sq++) if ((file_of(sq) + rank_of(sq)) & 1) b |= 1ULL << sq;
+    return b;
+}
+
+/* Does colour ``c`` have a piece that moves like a bishop only (a colour-bound rider)? */
+static int colour_bound(const Tables *T, int t, int c) {
+    if (t == T->pawn || t == T->royal || T->has_leaps[t][c] || !T->ndir[t][c]) return 0;
+    for (int i = 0; i < T->ndir[t][c]; i++) if ((T->dirs[t][c][i].df + T->dirs[t][c][i].dr) & 1) return 0;
+    return 1;
+}
+
+/* The mating picture: a corner on the loser's side whose colour suits the winner's
+ * colour-bound pieces (or, failing those, the loser's, which must then block). */
+static void choose_targets(Search *S, int variant) {
+    const Tables *T = S->T;
+    const Pos *P = &S->P;
+    int w = S->winner, l = w ^ 1;
+    u64 light = light_squares();
+    int winner_bound_dark = 0, winner_bound_light = 0, loser_bound_light = 0, loser_bound_dark = 0;
+    for (int t = 0; t < T->ntypes; t++) {
+        if (colour_bound(T, t, w)) {
+            if (P->bb[w][t] & ~light) winner_bound_dark = 1;
+            if (P->bb[w][t] & light) winner_bound_light = 1;
+        }
+        if (colour_bound(T, t, l)) {
+            if (P->bb[l][t] & ~light) loser_bound_dark = 1;
+            if (P->bb[l][t] & light) loser_bound_light = 1;
+        }
+    }
+    int dark = winner_bound_dark || (!winner_bound_light && loser_bound_light && !loser_bound_dark);
+    if (variant & 1) dark = !dark;
+    int rank = (w == 0) ? 7 : 0;           /* the loser's home side */
+    if (variant & 2) rank = 7 - rank;
+    /* h8 and a1 are dark; on rank 8 the dark corner is h, on rank 1 it is a */
+    int file = (rank == 7) == dark ? 7 : 0;
+    int toward = rank == 7 ? -1 : 1;
+    S->corner = rank * 8 + file;
+    S->king_target = (rank + 2 * toward) * 8 + file;
+}
+
+static int loser_needs_promotion(const Search *S) {
+    /* The winner's force alone is a lone minor: it needs the loser to make blockers. */
+    const Tables *T = S->T;
+    const Pos *P = &S->P;
+    int w = S->winner;
+    int units = popcount(P->occ[w]) - 1;
+    if (units != 1) return 0;
+    if (T->pawn >= 0 && P->bb[w][T->pawn]) return 0;
+    for (int t = 0; t < T->ntypes; t++)
+        if (P->bb[w][t] && t != T->royal) {
+            int n = popcount(T->leaps[t][w][27]) + popcount(rider_attacks(T, t, w, 27, 0));
+            return n <= 13; /* a short-range or colour-bound unit, not a rook or queen */
+        }
+    return 0;
+}
+
+static int classify(Search *S, int m) {
+    const Tables *T = S->T;
+    Pos *P = &S->P;
+    int from = m & 63, to = m >> 6 & 63, flag = m >> 16;
+    int t = P->mailbox[from] & 15;
+    int capture = flag == FLAG_EP || (flag != FLAG_CASTLE && P->mailbox[to] >= 0);
+    int w = S->winner;
+    if (P->turn == w) {
+        if (capture || (m >> 12 & 15)) return REWARD;
+        if (t == T->pawn) {
+            int rank = w == 0 ? rank_of(from) : 7 - rank_of(from);
+            return rank >= 3 ? REWARD : NORMAL;
+        }
+        int target = t == T->royal ? S->king_target : S->corner;
+        if ((t == T->royal || T->has_leaps[t][w]) && distance(to, target) < distance(from, target)) return REWARD;
+        return NORMAL;
+    }
+    if (S->need_loser_promotion && t == T->pawn) return REWARD;
+    int closer = distance(to, S->corner) < distance(from, S->corner);
+    if (t == T->royal) return closer ? REWARD : (capture ? PUNISH : NORMAL);
+    /* the loser's other units gather next to the corner, as self-blockers */
+    if (closer && to != S->corner) return capture ? NORMAL : REWARD;
+    return capture ? PUNISH : NORMAL;
+}
+
+static int search(Search *S, int depth, int progressed) {
+    const Tables *T = S->T;
+    Pos *P = &S->P;
+    int moves[MAXMOVES];
+    int n = legal_moves(T, P, moves);
+    if (n == 0) return P->turn != S->winner && in_check(T, P);
+    if (depth >= S->max_depth || S->ply >= MAXPLY - 1) { S->interrupted = 1; return 0; }
+    u64 key = identity(T, P);
+    int left = S->max_depth - depth;
+    TTEntry *e = &S->tt[key & S->tt_mask];
+    if (e->key == key && e->left >= left) return 0;
+    e->key = key;
+    e->left = left;
+    int kind[MAXMOVES];
+    int order[MAXMOVES];
+    int k = 0;
+    for (int i = 0; i < n; i++) kind[i] = classify(S, moves[i]);
+    for (int pass = REWARD; ; pass = pass == REWARD ? NORMAL : (pass == NORMAL ? PUNISH : -1)) {
+        if (pass < 0) break;
+        for (int i = 0; i < n; i++) if (kind[i] == pass) order[k++] = i;
+    }
+    for (int j = 0; j < n; j++) {
+        int i = order[j];
+        if (S->nodes >= S->limit || (S->stop && *S->stop)) { S->aborted = 1; return 0; }
+        if (S->local_nodes >= S->local_limit) { S->interrupted = 1; return 0; }
+        int next = depth + 1;
+        if (kind[i] == REWARD) next = depth;
+        else if (kind[i] == PUNISH) next = depth + 3;
+        else if (progressed) next = depth;
+        Undo u;
+        make(T, P, moves[i], &u);
+        S->nodes++;
+        S->local_nodes++;
+        S->line[S->ply++] = moves[i];
+        int found = search(S, next, kind[i] == REWARD);
+        if (found) return 1;
+        S->ply--;
+        unmake(T, P, &u);
+        if (S->aborted) return 0;
+    }
+    return 0;
+}
+
+/* ---------------------------------------------------------------- Python glue */
+
+static int parse_position(const Tables *T, Pos *P, Py_buffer *placement, int turn, unsigned long long castling, int ep) {
+    if (placement->len != 64) return 0;
+    memset(P, 0, sizeof(*P));
+    const unsigned char *mb = placement->buf;
+    for (int sq = 0; sq < 64; sq++) {
+        P->mailbox[sq] = -1;
+        if (mb[sq] != 0xFF) {
+            int c = mb[sq] >> 4, t = mb[sq] & 15;
+            if (c > 1 || t >= T->ntypes) return 0;
+            put(T, P, sq, c, t);
+        }
+    }
+    P->turn = turn & 1;
+    P->castling = castling;
+    P->ep = ep >= 0 && ep < 64 ? ep : -1;
+    P->key = full_key(T, P);
+    return 1;
+}
+
+static int get_tables(Tables *T, Py_buffer *buf) {
+    if (buf->len % 8) return 0;
+    return load_tables(T, (const u64 *)buf->buf, buf->len / 8);
+}
+
+static PyObject *py_perft(PyObject *self, PyObject *args) {
+    Py_buffer tables, placement;
+    int turn, ep, depth;
+    unsigned long long castling;
+    if (!PyArg_ParseTuple(args, "y*y*iKii", &tables, &placement, &turn, &castling, &ep, &depth)) return NULL;
+    Tables *T = malloc(sizeof(Tables));
+    Pos P;
+    PyObject *result = NULL;
+    if (!T) { PyErr_NoMemory(); goto done; }
+    if (!get_tables(T, &tables) || !parse_position(T, &P, &placement, turn, castling, ep)) {
+        PyErr_SetString(PyExc_ValueError, "malformed tables or position");
+        goto done;
+    }
+    u64 n;
+    Py_BEGIN_ALLOW_THREADS
+    n = perft(T, &P, depth);
+    Py_END_ALLOW_THREADS
+    result = PyLong_FromUnsignedLongLong(n);
+done:
+    free(T);
+    PyBuffer_Release(&tables);
+    PyBuffer_Release(&placement);
+    return result;
+}
+
+static PyObject *py_legal_moves(PyObject *self, PyObject *args) {
+    Py_buffer tables, placement;
+    int turn, ep;
+    unsigned long long castling;
+    if (!PyArg_ParseTuple(args, "y*y*iKi", &tables, &placement, &turn, &castling, &ep)) return NULL;
+    Tables *T = malloc(sizeof(Tables));
+    Pos P;
+    PyObject *result = NULL;
+    if (!T) { PyErr_NoMemory(); goto done; }
+    if (!get_tables(T, &tables) || !parse_position(T, &P, &placement, turn, castling, ep)) {
+        PyErr_SetString(PyExc_ValueError, "malformed tables or position");
+        goto done;
+    }
+    int moves[MAXMOVES];
+    int n = legal_moves(T, &P, moves);
+    result = PyList_New(n);
+    for (int i = 0; result && i < n; i++) PyList_SET_ITEM(result, i, PyLong_FromLong(moves[i]));
+done:
+    free(T);
+    PyBuffer_Release(&tables);
+    PyBuffer_Release(&placement);
+    return result;
+}
+
+/* helpmate(tables, placement, turn, castling, ep, winner, node_limit, local_limit, max_depth, tt_bits)
+ * -> (status, line, nodes): status 1 mate found (line), 0 the whole reachable space was
+ * searched without a mate, -1 the node limit ran out. */
+static PyObject *py_helpmate(PyObject *self, PyObject *args) {
+    Py_buffer tables, placement;
+    int turn, ep, winner, max_iter_depth, tt_bits;
+    unsigned long long castling;
+    long long limit, local_limit;
+    if (!PyArg_ParseTuple(args, "y*y*iKiiLLii", &tables, &placement, &turn, &castling, &ep, &winner,
+                          &limit, &local_limit, &max_iter_depth, &tt_bits))
+        return NULL;
+    PyObject *result = NULL;
+    Search *S = calloc(1, sizeof(Search));
+    Tables *T = malloc(sizeof(Tables));
+    if (tt_bits < 10) tt_bits = 10;
+    if (tt_bits > 26) tt_bits = 26;
+    TTEntry *tt = NULL;
+    if (!S || !T) { PyErr_NoMemory(); goto done; }
+    if (!get_tables(T, &tables) || !parse_position(T, &S->P, &placement, turn, castling, ep) || (winner & ~1)) {
+        PyErr_SetString(PyExc_ValueError, "malformed tables or position");
+        goto done;
+    }
+    tt = calloc((size_t)1 << tt_bits, sizeof(TTEntry));
+    if (!tt) { PyErr_NoMemory(); goto done; }
+    S->T = T;
+    S->winner = winner;
+    S->limit = limit;
+    S->tt = tt;
+    S->tt_mask = ((u64)1 << tt_bits) - 1;
+    int status = -1, found = 0;
+    Py_BEGIN_ALLOW_THREADS
+    Pos root = S->P;
+    /* Four mating pictures (corner colour, home side), tried in turn per depth. */
+    for (int depth = 1; depth <= max_iter_depth && !found && !S->aborted; depth++) {
+        int all_complete = 1;
+        for (int variant = 0; variant < 4 && !found && !S->aborted; variant++) {
+            S->P = root;
+            choose_targets(S, variant);
+            S->need_loser_promotion = loser_needs_promotion(S);
+            S->max_depth = depth;
+            S->interrupted = 0;
+            S->local_nodes = 0;
+            S->local_limit = local_limit;
+            S->ply = 0;
+            memset(tt, 0, ((size_t)1 << tt_bits) * sizeof(TTEntry));
+            found = search(S, 0, 0);
+            if (S->interrupted || S->aborted) all_complete = 0;
+            if (!found && !S->aborted && !S->interrupted) { status = 0; break; }
+        }
+        if (status == 0 || (found)) break;
+        (void)all_complete;
+    }
+    if (found) status = 1;
+    else if (status != 0) status = -1;
+    Py_END_ALLOW_THREADS
+    PyObject *line = PyList_New(found ? S->ply : 0);
+    if (!line) goto done;
+    for (int i = 0; found && i < S->ply; i++) PyList_SET_ITEM(line, i, PyLong_FromLong(S->line[i]));
+    result = Py_BuildValue("(iNL)", status, line, S->nodes);
+done:
+    free(tt);
+    free(T);
+    free(S);
+    PyBuffer_Release(&tables);
+    PyBuffer_Release(&placement);
+    return result;
+}
+
+static PyMethodDef methods[] = {
+    {"perft", py_perft, METH_VARARGS, "perft(tables, placement, turn, castling, ep, depth) -> leaf count"},
+    {"legal_moves", py_legal_moves, METH_VARARGS, "legal_moves(tables, placement, turn, castling, ep) -> packed moves"},
+    {"helpmate", py_helpmate, METH_VARARGS,
+     "helpmate(tables, placement, turn, castling, ep, winner, node_limit, local_limit, max_depth, tt_bits)"
+     " -> (status, line, nodes)"},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_native", "Compiled helpmate search over the ruleset's tables.", -1, methods};
+
+PyMODINIT_FUNC PyInit__native(void) { return PyModule_Create(&module); }

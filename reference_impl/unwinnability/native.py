@@ -1,0 +1,143 @@
+"""The compiled search core (``_native.c``), fed from the ruleset's compiled tables.
+
+The C module receives the move layer as numbers (leap bitboards, rider vectors, pawn
+tables, the castling table) packed by :func:`pack_tables`, so it plays by the same YAML
+as the interpreter and names no piece. What it finds is a *proposal*: a mating line is
+replayed by :class:`~reference_impl.core.board.Board` (:func:`verified_line`) before
+anything reports it, and the tests compare its perft counts with the interpreter's.
+"""
+
+from __future__ import annotations
+
+import struct
+from dataclasses import dataclass
+
+from ..core import movegen
+from ..core.board import Board
+from ..core.tables import MoveTables
+from . import _native
+
+#: Layout version shared with ``_native.c``.
+VERSION = 1
+#: Rider directions per piece type and colour that the C tables hold.
+MAX_DIRECTIONS = 16
+#: Deepest nominal depth of the iterative deepening (progress moves cost no depth).
+MAX_ITERATION_DEPTH = 400
+#: Transposition table size, as a power of two of entries.
+TT_BITS = 18
+#: Share of the node limit one iteration (one depth, one mating picture) may use.
+ITERATION_SHARE = 0.25
+#: Fewest nodes an iteration may use, whatever the node limit.
+MIN_ITERATION_NODES = 2_000
+
+_MASK = (1 << 64) - 1
+_PACKED: dict[int, tuple[MoveTables, bytes]] = {}
+
+
+def pack_tables(tables: MoveTables) -> bytes:
+    """The move layer in ``_native.c``'s layout (cached per compiled tables)."""
+    hit = _PACKED.get(id(tables))
+    if hit is not None and hit[0] is tables:
+        return hit[1]
+    castling = tables.castling
+    sides = list(castling.sides) if castling else []
+    if len(tables.promotion_types) > 8 or len(sides) > 2 or len(tables.types) > 16:
+        raise ValueError("move layer too large for the compiled search")
+    header = [
+        VERSION,
+        len(tables.types),
+        tables.royal,
+        -1 if tables.pawn is None else tables.pawn,
+        int(tables.en_passant),
+        len(tables.promotion_types),
+        *(tables.promotion_types + [0] * (8 - len(tables.promotion_types))),
+        int(castling is not None),
+        castling.rook_type if castling else 0,
+        int(bool(castling and castling.empty_king_path)),
+        int(bool(castling and castling.empty_rook_path)),
+        int(bool(castling and "king_from" in castling.safe_squares)),
+        int(bool(castling and "king_path" in castling.safe_squares)),
+        int(bool(castling and "king_to" in castling.safe_squares)),
+        int(bool(castling and castling.rook_removed)),
+        len(sides),
+    ]
+    for index in range(2):
+        if index < len(sides):
+            header += [int(sides[index].king_side), sides[index].king_to_file, sides[index].rook_to_file]
+        else:
+            header += [0, 0, 0]
+    header += tables.pawn_push_delta
+    body: list[int] = []
+    for piece in tables.types:
+        for color in (0, 1):
+            body += piece.leaps[color] if piece.leaps[color] and not piece.is_pawn else [0] * 64
+            directions = sorted({d for group in piece.groups[color] for d in group.directions})
+            if len(directions) > MAX_DIRECTIONS:
+                raise ValueError(f"piece {piece.name!r}: too many rider directions for the compiled search")
+            body.append(len(directions))
+            for index in range(MAX_DIRECTIONS):
+                body += list(directions[index]) if index < len(directions) else [0, 0]
+    for color in (0, 1):
+        body += tables.pawn_push[color] + tables.pawn_double[color] + tables.pawn_captures[color]
+        body.append(tables.promotion_ranks[color])
+    values = [v & _MASK for v in header + body]
+    packed = struct.pack(f"<{len(values)}Q", *values)
+    _PACKED[id(tables)] = (tables, packed)
+    return packed
+
+
+def _position(board: Board) -> tuple[bytes, int, int, int]:
+    placement = bytes(0xFF if code < 0 else code for code in board.mailbox)
+    return placement, board.turn, board.castling_rights, board.ep_square
+
+
+def perft(board: Board, depth: int) -> int:
+    """Leaf count by the compiled move generator (checked against the interpreter's)."""
+    return _native.perft(pack_tables(board.tables), *_position(board), depth)
+
+
+def legal_codes(board: Board) -> list[int]:
+    """Legal packed moves by the compiled move generator."""
+    return _native.legal_moves(pack_tables(board.tables), *_position(board))
+
+
+@dataclass(frozen=True)
+class NativeResult:
+    """``status``: ``"mate"`` (``line`` holds it), ``"exhausted"`` (every line the search
+    could play was tried) or ``"limit"`` (the node limit ran out); ``nodes`` moves made."""
+
+    status: str
+    line: tuple[int, ...]
+    nodes: int
+
+
+_STATUS = {1: "mate", 0: "exhausted", -1: "limit"}
+
+
+def helpmate(board: Board, winner: int, node_limit: int) -> NativeResult:
+    """Search for a line of legal moves after which ``winner`` has checkmated."""
+    local = max(MIN_ITERATION_NODES, int(node_limit * ITERATION_SHARE))
+    status, line, nodes = _native.helpmate(
+        pack_tables(board.tables), *_position(board), winner, node_limit, local, MAX_ITERATION_DEPTH, TT_BITS
+    )
+    return NativeResult(_STATUS[status], tuple(line), nodes)
+
+
+class UnverifiedLine(AssertionError):
+    """The compiled search proposed a line the interpreter does not accept (a bug)."""
+
+
+def verified_line(board: Board, line: tuple[int, ...], winner: int) -> list[int]:
+    """``line`` replayed by the interpreter: each move legal, ending in ``winner``'s mate.
+
+    Raises :class:`UnverifiedLine` otherwise; ``board`` is left unchanged.
+    """
+    replay = board.copy(stack=False)
+    for ply, code in enumerate(line):
+        origin, target = code & 63, code >> 6 & 63
+        if code not in movegen.legal_moves(replay, 1 << origin, 1 << target):
+            raise UnverifiedLine(f"move {ply + 1} of the proposed helpmate is illegal in {replay.fen()}")
+        replay._push(code)
+    if not (replay.turn != winner and replay.is_checkmate()):
+        raise UnverifiedLine(f"the proposed helpmate does not end in mate: {replay.fen()}")
+    return list(line)

@@ -1,0 +1,93 @@
+"""The compiled search core plays by the same tables as the interpreter.
+
+Its mating lines are replayed by the interpreter before anything reports them; these
+tests check the move generator underneath against the public perft suites (published
+counts, standard and Chess960), and against the interpreter move by move on positions
+of every perft suite, so that a proposal is rarely wasted and an "exhausted" search
+means what it says.
+"""
+
+from __future__ import annotations
+
+from typing import Iterable
+
+import pytest
+from perft_data import PerftCase, perft_file, perftsuite
+
+from reference_impl import Board, load_ruleset
+from reference_impl.core import movegen
+from reference_impl.unwinnability import native
+
+STANDARD = "fide-2023"
+CHESS960 = "fide-2023-chess960"
+IMPOSSIBLE_RIGHTS = {"r2r3k/p7/3p4/8/8/P6P/8/R3K2R b KQq -"}
+#: The largest published count checked here (the compiled generator is fast).
+MAX_NODES = 2_000_000
+
+
+def _ruleset_for(case: PerftCase) -> str:
+    return CHESS960 if case.suite == "chess960.perft" or case.id.startswith("xfen") else STANDARD
+
+
+def _mismatches(cases: Iterable[PerftCase]) -> tuple[int, list[str]]:
+    ran, bad = 0, []
+    for case in cases:
+        if case.fen in IMPOSSIBLE_RIGHTS or case.nodes > MAX_NODES:
+            continue
+        board = Board.from_fen(case.fen, load_ruleset(_ruleset_for(case)))
+        got = native.perft(board, case.depth)
+        ran += 1
+        if got != case.nodes:
+            bad.append(f"{case.suite} {case.id} depth {case.depth}: expected {case.nodes}, got {got}")
+    return ran, bad
+
+
+@pytest.mark.parametrize("suite", ["tricky.perft", "random.perft", "chess960.perft", "special.perft"])
+def test_native_perft_matches_published_counts(suite: str) -> None:
+    ran, bad = _mismatches(c for c in perft_file(suite) if c.depth <= 3 or suite == "special.perft")
+    assert ran > 0
+    assert not bad, "\n".join(bad)
+
+
+def test_native_perft_matches_perftsuite() -> None:
+    ran, bad = _mismatches(c for c in perftsuite() if c.depth <= 3)
+    assert ran > 100
+    assert not bad, "\n".join(bad)
+
+
+def test_native_legal_moves_equal_the_interpreters_move_for_move() -> None:
+    """Same packed codes (flags included) in every position one ply from each suite's root."""
+    checked = 0
+    for suite in ("tricky.perft", "chess960.perft", "special.perft"):
+        seen: set[str] = set()
+        for case in perft_file(suite):
+            if case.fen in IMPOSSIBLE_RIGHTS or case.fen in seen:
+                continue
+            seen.add(case.fen)
+            root = Board.from_fen(case.fen, load_ruleset(_ruleset_for(case)))
+            for code in [None] + movegen.legal_moves(root):
+                board = root.copy(stack=False)
+                if code is not None:
+                    board._push(code)
+                assert sorted(native.legal_codes(board)) == sorted(movegen.legal_moves(board)), board.fen()
+                checked += 1
+    assert checked > 1000
+
+
+def test_packed_tables_follow_the_yaml_not_the_code(tmp_path) -> None:
+    """The knight as a (1, 3) leaper in the tables: the compiled generator follows the YAML."""
+    import yaml
+
+    from reference_impl.core.perft import perft
+    from reference_impl.rules.paths import spec_dir
+
+    data = yaml.safe_load((spec_dir() / "rulesets" / "orthodox.yaml").read_text())
+    assert data["pieces"]["knight"]["leaps"] == [[1, 2]]
+    data["pieces"]["knight"]["leaps"] = [[1, 3]]
+    data["id"] = "orthodox-long-knight"
+    path = tmp_path / "long-knight.yaml"
+    path.write_text(yaml.safe_dump(data))
+    board = Board(load_ruleset(path))
+    standard = Board(load_ruleset(STANDARD))
+    assert native.perft(board, 3) == perft(board, 3)
+    assert native.perft(board, 3) != native.perft(standard, 3) == 8902
