@@ -58,7 +58,7 @@ def test_summary_and_tables() -> None:
 
 def test_failure_diagram_shows_pieces_and_highlights_move() -> None:
     page = _page()
-    section = page[page.index("san.hostile"):]
+    section = page[page.index("san.hostile</code> under"):]
     section = section[:section.index("</section>")]
     assert '<td class="l hl" title="a6"><span class="pb">\u265d' in section  # black bishop a6
     assert '<td class="l hl" title="e2"><span class="pw">\u265d' in section  # white bishop e2
@@ -74,7 +74,7 @@ def test_board_html_orientation_and_colours() -> None:
 
 def test_fen_answers_get_their_own_diagram() -> None:
     page = _page()
-    section = page[page.index("apply.castle.960"):]
+    section = page[page.index("apply.castle.960</code> under"):]
     section = section[:section.index("</section>")]
     assert section.count('<table class="board">') == 3  # input, expected, actual
 
@@ -96,7 +96,7 @@ def test_failures_beyond_limit_are_listed_without_diagrams(tmp_path: Path) -> No
 
 def test_small_move_difference_is_marked_on_the_diagram() -> None:
     page = _page()
-    section = page[page.index("legal.ep.pinned"):]
+    section = page[page.index("legal.ep.pinned</code> under"):]
     section = section[:section.index("</section>")]
     assert "differing moves highlighted" in section
     # the extra move c5d6 (e.p. capture exposing the king): c5 holds the white pawn

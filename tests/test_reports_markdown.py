@@ -12,7 +12,7 @@ SAMPLE = Path(__file__).parent / "data" / "reporting" / "sample.jsonl"
 def test_counts_tables_and_failures() -> None:
     text = markdown.render(load(SAMPLE))
     assert "**36.4%** compliance (4 of 11 applicable)" in text
-    assert "**6 unmet expectations**" in text
+    assert "**6 unmet expectations; 1 result not judged (skipped)**" in text
     perft_row = next(line for line in text.splitlines() if line.startswith("| <code>perft"))
     assert [c.strip() for c in perft_row.strip("|").split("|")][1:4] == ["3", "2", "1"]
     assert text.count("\n- **") == 6

@@ -16,6 +16,7 @@ from typing import Any
 from reference_impl.errors import ArbiterError
 
 from . import save_text
+from .classes import FailureClass
 from .summary import (
     STATUS_LABELS,
     STATUSES,
@@ -36,6 +37,8 @@ from .summary import (
 
 #: failures shown with diagrams; the rest are listed by id only
 MAX_FAILURES = 500
+#: failure classes and skip reasons listed
+MAX_CLASSES = 200
 #: a move-list difference this small is also marked on the diagram
 MAX_MARKED_MOVES = 3
 #: FEN piece letter -> figurine (the solid set; colour comes from the CSS class)
@@ -53,6 +56,7 @@ h1{font-size:1.5em;margin-bottom:.2em} h2{margin-top:1.6em;border-bottom:1px sol
 .meta{color:#555;font-size:.9em} .meta span{margin-right:1.5em}
 .verdict{font-weight:bold;padding:.4em .8em;display:inline-block;border-radius:4px}
 .ok{background:#d8f0d8;color:#165016} .bad{background:#f8dada;color:#7a1010}
+.incomplete{background:#fbefc8;color:#6a5000}
 table.tally{border-collapse:collapse;margin:.5em 0} table.tally th,table.tally td{border:1px solid #ddd;padding:.2em .6em}
 table.tally td.n{text-align:right} table.tally th{background:#f3f3f3}
 td.passed{color:#186018} td.failed,td.xpassed{color:#a01010;font-weight:bold} td.errored{color:#802080}
@@ -143,15 +147,18 @@ def board_html(fen: str, highlight: Collection[str] = ()) -> str:
 
 
 def position_after(ruleset: str, fen: str, moves: list[object]) -> str | None:
-    """The FEN after ``moves`` from ``fen``, played by the reference; None if it cannot."""
-    try:
-        from reference_impl import Board, load_ruleset
+    """The FEN after ``moves`` from ``fen``, played by the reference; None if it cannot.
 
+    Only a picture: the verdict was made by the harness without the reference.
+    """
+    from reference_impl import Board, load_ruleset
+
+    try:
         board = Board.from_fen(fen, load_ruleset(ruleset))
         for move in moves:
             board.push(board.parse_uci(str(move)))
         return str(board.fen())
-    except (ImportError, ArbiterError, ValueError, TypeError):
+    except (ArbiterError, ValueError, TypeError):
         return None
 
 
@@ -171,6 +178,25 @@ def _tally_table(first: str, groups: Mapping[str, Tally], columns: list[str],
         rows.append("<tr>" + "".join(cells) + "</tr>")
     return (f'<table class="tally"><thead><tr>{"".join(head)}</tr></thead>'
             f'<tbody>{"".join(rows)}</tbody></table>')
+
+
+def _classes_html(groups: list[FailureClass], cites: bool = True) -> str:
+    """A table of failure classes (or, without cites, skip reasons)."""
+    head = ["results", "fixtures", "kind"] + (["cites"] if cites else []) + [
+        "signature" if cites else "reason", "examples"]
+    rows = []
+    for group in groups[:MAX_CLASSES]:
+        cells = [f'<td class="n">{group.results}</td>', f'<td class="n">{len(group.fixtures)}</td>',
+                 f"<td><code>{_e(group.kind)}</code></td>"]
+        if cites:
+            cells.append(f"<td>{', '.join(f'<code>{_e(c)}</code>' for c in group.cites) or '-'}</td>")
+        cells.append(f"<td><code>{_e(group.signature or '(no message)')}</code></td>")
+        cells.append(f"<td>{', '.join(f'<code>{_e(e)}</code>' for e in group.examples)}</td>")
+        rows.append("<tr>" + "".join(cells) + "</tr>")
+    more = (f"<p>{len(groups) - MAX_CLASSES} more: <code>arbiter report classes REPORT</code>.</p>"
+            if len(groups) > MAX_CLASSES else "")
+    return (f'<table class="tally"><thead><tr>{"".join(f"<th>{h}</th>" for h in head)}</tr></thead>'
+            f'<tbody>{"".join(rows)}</tbody></table>{more}')
 
 
 def _answer_html(answer: object, input_fen: object) -> str:
@@ -251,18 +277,24 @@ def render(records: Iterable[Record], max_failures: int = MAX_FAILURES) -> str:
     overall = summary.overall
     columns = [s for s in STATUSES if s == "passed" or overall.counts[s]]
     title = f"Arbiter report: {describe_adapter(summary.header)}"
-    verdict = ("all expectations met" if summary.ok
-               else f"{overall.problems} unmet expectation{'s' if overall.problems != 1 else ''}")
+    verdict = summary.verdict()
+    verdict_class = "ok" if verdict.good else ("bad" if not summary.ok else "incomplete")
+    fixtures = summary.fixtures
     counts = ", ".join(f"{overall.counts[s]} {STATUS_LABELS[s]}" for s in STATUSES
                        if overall.counts[s]) or "no results"
     body = [f"<h1>{_e(title)}</h1>", f'<div class="meta">{_meta(summary)}</div>',
-            f'<p><span class="verdict {"ok" if summary.ok else "bad"}">{_e(verdict)}</span></p>',
+            f'<p><span class="verdict {verdict_class}">{_e(verdict.text)}</span></p>',
             f"<p>{overall.total} results: {_e(counts)}.<br>Compliance "
             f"<b>{_e(percent(overall.compliance))}</b> ({overall.conforming} of "
             f"{overall.applicable} applicable = passed + xpass over all results except "
-            "unsupported; skipped, errored and failed count against).</p>"]
+            "unsupported; skipped, errored and failed count against).<br>Per fixture "
+            f"<b>{_e(percent(fixtures.compliance))}</b> ({fixtures.conforming} of "
+            f"{fixtures.applicable} fixtures pass under every ruleset they ran under).</p>"]
     if summary.interrupted:
         body.append('<p class="verdict bad">The run was interrupted: this report is partial.</p>')
+    if summary.missing_shards:
+        body.append(f'<p class="verdict incomplete">This merged report lacks shard(s) '
+                    f'{_e(", ".join(summary.missing_shards))}.</p>')
     if summary.results:
         body += ["<h2>By kind</h2>", _tally_table("kind", summary.by_kind, columns),
                  "<h2>By ruleset</h2>", _tally_table("ruleset", summary.by_ruleset, columns)]
@@ -271,7 +303,14 @@ def render(records: Iterable[Record], max_failures: int = MAX_FAILURES) -> str:
             body += ["<h2>By article</h2>",
                      _tally_table("article", summary.by_article, columns,
                                   titles if any(titles.values()) else None)]
+    if summary.not_judged:
+        body += [f"<h2>Not judged ({len(summary.not_judged)} skipped), by reason</h2>",
+                 _classes_html(summary.skip_reasons, cites=False)]
     if summary.problems:
+        body += [f"<h2>Failure classes ({len(summary.classes)})</h2>",
+                 "<p>Failures of one kind, citing the same articles, whose messages agree once "
+                 "FENs, moves, squares and numbers are replaced by placeholders.</p>",
+                 _classes_html(summary.classes)]
         groups = summary.problem_groups
         shown = spread(groups, max_failures)
         body.append(f"<h2>Failures ({len(summary.problems)})</h2>")

@@ -13,7 +13,9 @@ Status mapping (CI tools know only pass, failure, error and skipped):
                 it; counted in the suite property ``unsupported``
 ==============  ====================================================
 
-The adapter and run metadata go into ``<properties>`` of every suite.
+The adapter and run metadata go into ``<properties>`` of every suite, with the run's
+``verdict`` (never "all expectations met" while a result was not judged, a shard is
+missing or the run was cut short) and the suite's ``not_judged`` count (its skips).
 """
 
 from __future__ import annotations
@@ -25,7 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from . import save_text
-from .summary import Record, cites_of, compact, seconds_of, summarize
+from .summary import NOT_JUDGED_STATUSES, Record, cites_of, compact, seconds_of, status_of, summarize
 
 #: (element, counter attribute) per status; None means a plain passing testcase
 ELEMENT_BY_STATUS: dict[str, tuple[str, str] | None] = {
@@ -111,7 +113,9 @@ def build(records: Iterable[Record]) -> ET.Element:
         if summary.header.get("started"):
             suite.set("timestamp", _clean(summary.header["started"]))
         _properties(suite, _run_properties(summary.header)
-                    + [("unsupported", len(by_kind[kind]) - len(tests))])
+                    + [("unsupported", len(by_kind[kind]) - len(tests)),
+                       ("not_judged", sum(status_of(r) in NOT_JUDGED_STATUSES for r in tests)),
+                       ("verdict", summary.verdict().text)])
         counts = dict.fromkeys(("tests", "failures", "errors", "skipped"), 0)
         seconds = 0.0
         for result in tests:

@@ -1,8 +1,9 @@
 """A Markdown summary of a report, for CI pages such as GitHub's job summary.
 
-``render(records) -> str`` gives the counts, the compliance, a table per kind and per
-ruleset, and the failures (grouped across rulesets, at most ``max_failures``) with
-expected and actual answers. Table cells are escaped so report text cannot break the
+``render(records) -> str`` gives the counts, the compliance per result and per fixture,
+a table per kind and per ruleset, what was not judged and why, the failure classes, and
+the failures (grouped across rulesets, at most ``max_failures``) with expected and
+actual answers. Table cells are escaped so report text cannot break the
 layout or inject markup.
 """
 
@@ -14,6 +15,7 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 
 from . import save_text
+from .classes import FailureClass
 from .summary import (
     STATUS_LABELS,
     STATUSES,
@@ -31,6 +33,8 @@ from .summary import (
 MAX_FAILURES = 20
 #: longest answer shown in a failure line
 MAX_VALUE_CHARS = 200
+#: failure classes and skip reasons listed
+MAX_CLASSES = 30
 
 
 #: characters that would start Markdown formatting, links or table cells
@@ -62,23 +66,49 @@ def _table(first: str, groups: Mapping[str, Tally], columns: list[str]) -> list[
     return lines
 
 
+def _classes(groups: list[FailureClass], cites: bool = True) -> list[str]:
+    head = ["results", "fixtures", "kind"] + (["cites"] if cites else []) + [
+        "signature" if cites else "reason", "examples"]
+    lines = ["| " + " | ".join(head) + " |", "|---:|---:|" + "---|" * (len(head) - 2)]
+    for group in groups[:MAX_CLASSES]:
+        cells = [str(group.results), str(len(group.fixtures)), f"<code>{_cell(group.kind)}</code>"]
+        if cites:
+            cells.append(_cell(", ".join(group.cites) or "-"))
+        cells += [_code(group.signature or "(no message)"),
+                  ", ".join(f"<code>{_cell(e)}</code>" for e in group.examples)]
+        lines.append("| " + " | ".join(cells) + " |")
+    if len(groups) > MAX_CLASSES:
+        lines += ["", f"{len(groups) - MAX_CLASSES} more (`arbiter report classes REPORT`)."]
+    return lines
+
+
 def render(records: Iterable[Record], max_failures: int = MAX_FAILURES) -> str:
     """The Markdown summary of a report."""
     summary = summarize(records)
     overall = summary.overall
     columns = [s for s in STATUSES if s == "passed" or overall.counts[s]]
-    verdict = "all expectations met" if summary.ok else f"{overall.problems} unmet expectations"
+    verdict = summary.verdict().text
+    fixtures = summary.fixtures
     counts = ", ".join(f"{overall.counts[s]} {STATUS_LABELS[s]}" for s in STATUSES
                        if overall.counts[s]) or "no results"
     lines = [f"## Arbiter: {_cell(describe_adapter(summary.header))}", "",
              f"**{percent(overall.compliance)}** compliance ({overall.conforming} of "
-             f"{overall.applicable} applicable); {counts}; **{verdict}**."]
+             f"{overall.applicable} applicable); **{percent(fixtures.compliance)}** "
+             f"per fixture ({fixtures.conforming} of {fixtures.applicable} pass under every "
+             f"ruleset they ran under); {counts}; **{_cell(verdict)}**."]
     if summary.interrupted:
         lines += ["", "The run was interrupted: this report is partial."]
+    if summary.missing_shards:
+        lines += ["", f"This merged report lacks shard(s) {_cell(', '.join(summary.missing_shards))}."]
     if summary.results:
         lines += ["", *_table("kind", summary.by_kind, columns)]
         if len(summary.by_ruleset) > 1:
             lines += ["", *_table("ruleset", summary.by_ruleset, columns)]
+    if summary.not_judged:
+        lines += ["", f"### Not judged ({len(summary.not_judged)} skipped), by reason", "",
+                  *_classes(summary.skip_reasons, cites=False)]
+    if summary.problems:
+        lines += ["", f"### Failure classes ({len(summary.classes)})", "", *_classes(summary.classes)]
     groups = summary.problem_groups
     shown = spread(groups, max_failures)
     if shown:

@@ -11,7 +11,14 @@ Compliance (documented in ``docs/reports.md``)::
     compliance = conforming / applicable      (undefined when nothing is applicable)
 
 so skips, errors, failures and expected failures all count against an implementation,
-and only what it never claimed to support is left out.
+and only what it never claimed to support is left out. Per fixture, a fixture conforms
+when every result it has outside ``unsupported`` conforms (it passes under every ruleset
+it ran under).
+
+A run whose answers all met their expectations is still not "all expectations met"
+while any result was not judged (``skipped``: the adapter declined a fixture of a kind
+it declared), shards of a merged report are missing, or the run was cut short:
+:meth:`Summary.verdict` says which.
 """
 
 from __future__ import annotations
@@ -22,8 +29,13 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from functools import lru_cache
+
 from conformance.harness.records import BAD_STATUSES, STATUSES
 from reference_impl.errors import ArbiterError
+from reference_impl.rules import articles, list_rulesets
+
+from .classes import FailureClass, classify
 
 #: statuses that mean "an expectation was not met" (the run exits 1 if any occur)
 PROBLEM_STATUSES: frozenset[str] = BAD_STATUSES
@@ -31,6 +43,8 @@ PROBLEM_STATUSES: frozenset[str] = BAD_STATUSES
 CONFORMING_STATUSES: frozenset[str] = frozenset({"passed", "xpassed"})
 #: results that do not enter the compliance denominator
 NOT_APPLICABLE_STATUSES: frozenset[str] = frozenset({"unsupported"})
+#: results sent to the adapter but not judged: it declined them (``--strict`` exits 1)
+NOT_JUDGED_STATUSES: frozenset[str] = frozenset({"skipped"})
 #: column headings used by the renderers, in :data:`STATUSES` order
 STATUS_LABELS: dict[str, str] = {
     "passed": "passed", "failed": "failed", "errored": "errored",
@@ -72,9 +86,40 @@ class Tally:
         return sum(self.counts[s] for s in PROBLEM_STATUSES)
 
     @property
+    def not_judged(self) -> int:
+        """Results the adapter was sent but declined (skipped)."""
+        return sum(self.counts[s] for s in NOT_JUDGED_STATUSES)
+
+    @property
+    def judged(self) -> int:
+        """Results whose answer was compared with the expectation (applicable − not judged)."""
+        return self.applicable - self.not_judged
+
+    @property
     def compliance(self) -> float | None:
         """conforming / applicable, or None when nothing was applicable."""
         return self.conforming / self.applicable if self.applicable else None
+
+
+@dataclass
+class FixtureScore:
+    """Compliance per fixture: a fixture conforms when all its applicable results do."""
+
+    applicable: int = 0
+    conforming: int = 0
+
+    @property
+    def compliance(self) -> float | None:
+        """conforming / applicable fixtures, or None when no fixture was applicable."""
+        return self.conforming / self.applicable if self.applicable else None
+
+
+@dataclass
+class Verdict:
+    """The one-line conclusion every renderer prints; ``good`` only when nothing is amiss."""
+
+    good: bool
+    text: str
 
 
 @dataclass
@@ -144,6 +189,8 @@ class Summary:
     by_ruleset: dict[str, Tally]
     by_article: dict[str, Tally]
     problems: list[dict[str, Any]]
+    fixtures: FixtureScore = field(default_factory=FixtureScore)
+    not_judged: list[dict[str, Any]] = field(default_factory=list)
 
     @property
     def problem_groups(self) -> list[Problem]:
@@ -151,9 +198,55 @@ class Summary:
         return group_problems(self.problems)
 
     @property
+    def classes(self) -> list[FailureClass]:
+        """The problems grouped by kind, cites and message signature, largest first."""
+        return classify(self.problems)
+
+    @property
+    def skip_reasons(self) -> list[FailureClass]:
+        """The results not judged, grouped by kind and reason signature, largest first."""
+        return classify(self.not_judged, with_cites=False)
+
+    @property
+    def missing_shards(self) -> list[str]:
+        """Shards (``K/N``) absent from a merged report (``arbiter run merge``)."""
+        selection = self.header.get("selection")
+        missing = selection.get("missing_shards") if isinstance(selection, Mapping) else None
+        return [str(m) for m in missing] if isinstance(missing, list) else []
+
+    @property
     def ok(self) -> bool:
-        """True when every expectation was met (the harness's exit status 0)."""
+        """True when no expectation was unmet (the harness's exit status 0 without --strict)."""
         return self.overall.problems == 0
+
+    @property
+    def complete(self) -> bool:
+        """True when every result was judged, no shard is missing and the run finished."""
+        return not self.not_judged and not self.missing_shards and not self.interrupted
+
+    def verdict(self) -> Verdict:
+        """``all expectations met`` only when ok and complete; otherwise what is amiss."""
+        problems, skipped = self.overall.problems, len(self.not_judged)
+        gaps = []
+        if skipped:
+            gaps.append(f"{skipped} result{'s' if skipped != 1 else ''} not judged (skipped)")
+        if self.missing_shards:
+            gaps.append(f"shard{'s' if len(self.missing_shards) != 1 else ''} "
+                        f"{', '.join(self.missing_shards)} missing")
+        if self.interrupted:
+            gaps.append("the run did not finish")
+        if problems:
+            text = f"{problems} unmet expectation{'s' if problems != 1 else ''}"
+            return Verdict(False, "; ".join([text, *gaps]))
+        if gaps:
+            return Verdict(False, "no unmet expectation, but " + "; ".join(gaps))
+        return Verdict(True, "all expectations met")
+
+    def exit_status(self, strict: bool = False) -> int:
+        """1 when an expectation was unmet, or (``strict``) anything was left unjudged."""
+        if not self.ok or (strict and not self.complete):
+            return 1
+        return 0
 
     @property
     def interrupted(self) -> bool:
@@ -203,6 +296,7 @@ def summarize(records: Iterable[Record]) -> Summary:
     by_kind: dict[str, Tally] = {}
     by_ruleset: dict[str, Tally] = {}
     by_article: dict[str, Tally] = {}
+    per_fixture: dict[str, bool] = {}  # id -> conforms so far (applicable results only)
     for record in records:
         kind_of_record = record.get("type")
         if kind_of_record == "header":
@@ -216,8 +310,12 @@ def summarize(records: Iterable[Record]) -> Summary:
             overall.add(status)
             _group(by_kind, str(result.get("kind"))).add(status)
             _group(by_ruleset, str(result.get("ruleset"))).add(status)
+            if status not in NOT_APPLICABLE_STATUSES:
+                ident = str(result.get("id"))
+                per_fixture[ident] = per_fixture.get(ident, True) and status in CONFORMING_STATUSES
             for cite in cites_of(result):
-                _group(by_article, cite).add(status)
+                if article_applies(cite, str(result.get("ruleset"))):
+                    _group(by_article, cite).add(status)
     return Summary(
         header=header,
         footer=footer,
@@ -225,9 +323,50 @@ def summarize(records: Iterable[Record]) -> Summary:
         overall=overall,
         by_kind=dict(sorted(by_kind.items())),
         by_ruleset=dict(sorted(by_ruleset.items())),
-        by_article=dict(sorted(by_article.items(), key=lambda kv: _natural_key(kv[0]))),
+        by_article=dict(sorted(((a, t) for a, t in by_article.items() if t.judged),
+                               key=lambda kv: _natural_key(kv[0]))),
         problems=[r for r in results if status_of(r) in PROBLEM_STATUSES],
+        fixtures=FixtureScore(len(per_fixture), sum(per_fixture.values())),
+        not_judged=[r for r in results if status_of(r) in NOT_JUDGED_STATUSES],
     )
+
+
+@lru_cache(maxsize=1)
+def ruleset_documents() -> dict[str, frozenset[str]]:
+    """Built-in ruleset id -> the documents its rule entries cite (``fide-2023``, ``uscf-7``, ...)."""
+    return {r.id: frozenset(_documents(r.data)) for r in list_rulesets()}
+
+
+def _documents(data: Any) -> set[str]:
+    found: set[str] = set()
+    if isinstance(data, Mapping):
+        for key, value in data.items():
+            if key == "cite":
+                cites = value if isinstance(value, list) else [value]
+                found.update(str(c).split(":")[0] for c in cites if isinstance(c, str))
+            else:
+                found |= _documents(value)
+    elif isinstance(data, list):
+        for item in data:
+            found |= _documents(item)
+    return found
+
+
+def article_applies(cite: str, ruleset: str) -> bool:
+    """Whether a result under ``ruleset`` is scored for the article ``cite``.
+
+    An article of a document that some built-in ruleset's tables cite (a federation's
+    Laws: ``fide-2023``, ``uscf-7``, ...) is scored only from rulesets whose tables cite
+    that document; a ``uscf-7:14E`` row is not filled from fide results. Other documents
+    (``pgn``, ``fen``, ``uci``) apply under every ruleset, and so does every article
+    under a ruleset the spec does not know.
+    """
+    table = ruleset_documents()
+    document = cite.split(":")[0]
+    if ruleset not in table:
+        return True
+    owned = frozenset().union(*table.values())
+    return document not in owned or document in table[ruleset]
 
 
 def percent(value: float | None) -> str:
@@ -240,16 +379,9 @@ def percent(value: float | None) -> str:
 
 
 def article_title(article_id: str) -> str | None:
-    """The registry title of an article id, or None if unknown or no registry exists."""
+    """The registry title of an article id, or None if the registry does not know it."""
     try:
-        from reference_impl.rules import articles  # type: ignore[attr-defined]
-    except ImportError:
-        return None
-    lookup = getattr(articles, "article_title", None)
-    if lookup is None:
-        return None
-    try:
-        title = lookup(article_id)
+        title = articles.article_title(article_id)
     except (ArbiterError, LookupError, ValueError, OSError):
         return None  # an unknown id or a broken registry file: show the bare id
     return str(title) if title else None

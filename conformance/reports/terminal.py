@@ -1,4 +1,5 @@
-"""Terminal summary of a report: counts, a table per kind and per article, first failures.
+"""Terminal summary of a report: counts, tables per kind and article, what was not
+judged and why, failure classes, first failures, and the verdict.
 
 ``render(records, console)`` is a pure function of the record list apart from printing
 to the given :class:`rich.console.Console`; pass ``Console(file=io.StringIO())`` to
@@ -14,6 +15,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
+from .classes import FailureClass
 from .summary import (
     STATUS_LABELS,
     STATUSES,
@@ -34,6 +36,8 @@ from .summary import (
 
 #: how many failures are shown in full by default
 MAX_FAILURES = 10
+#: how many failure classes and skip reasons are listed
+MAX_CLASSES = 15
 #: rich styles for the status columns
 STYLES: dict[str, str] = {
     "passed": "green", "failed": "red", "errored": "magenta", "skipped": "yellow",
@@ -115,6 +119,30 @@ def _print_failure(console: Console, problem: Problem) -> None:
         console.print(f"  actual:   {escape(_cut(compact(result.get('actual'))))}")
 
 
+def print_classes(console: Console, title: str, groups: list[FailureClass],
+                  limit: int | None = MAX_CLASSES, cites: bool = True) -> None:
+    """A table of failure classes (or skip reasons): count, kind, cites, signature, examples."""
+    shown = groups if limit is None else groups[:limit]
+    table = Table(title=title, title_justify="left", expand=False, box=box.SIMPLE_HEAD,
+                  show_edge=False, pad_edge=False, collapse_padding=True)
+    table.add_column("results", justify="right", no_wrap=True)
+    table.add_column("fixtures", justify="right", no_wrap=True)
+    table.add_column("kind", no_wrap=True)
+    if cites:
+        table.add_column("cites", overflow="fold")
+    table.add_column("signature" if cites else "reason", overflow="fold")
+    table.add_column("examples", overflow="fold")
+    for group in shown:
+        row = [str(group.results), str(len(group.fixtures)), escape(group.kind)]
+        if cites:
+            row.append(escape(", ".join(group.cites) or "-"))
+        row += [escape(group.signature or "(no message)"), escape(", ".join(group.examples))]
+        table.add_row(*row)
+    console.print(table)
+    if len(shown) < len(groups):
+        console.print(f"{len(groups) - len(shown)} more; all of them: arbiter report classes REPORT")
+
+
 def render(records: Iterable[Record], console: Console,
            max_failures: int = MAX_FAILURES) -> None:
     """Print the summary of a report: header line, totals, tables, first failures."""
@@ -130,13 +158,20 @@ def render(records: Iterable[Record], console: Console,
     counts = ", ".join(f"{overall.counts[s]} {STATUS_LABELS[s]}"
                        for s in STATUSES if overall.counts[s])
     console.print(f"{overall.total} results: {counts or 'none'}")
+    fixtures = summary.fixtures
     console.print(
         f"compliance [bold]{percent(overall.compliance)}[/] "
         f"({overall.conforming} of {overall.applicable} applicable)"
+        f", per fixture [bold]{percent(fixtures.compliance)}[/] "
+        f"({fixtures.conforming} of {fixtures.applicable} pass under every ruleset they ran under)"
     )
     if summary.interrupted:
         console.print("[bold yellow]run interrupted: this report is partial[/]")
+    if summary.missing_shards:
+        console.print(f"[bold yellow]merged report lacks shard(s) "
+                      f"{escape(', '.join(summary.missing_shards))}[/]")
     if not summary.results:
+        _print_verdict(console, summary)
         return
     console.print()
     console.print(_tally_table("By kind", "kind", summary.by_kind, columns))
@@ -150,7 +185,13 @@ def render(records: Iterable[Record], console: Console,
         console.print(_tally_table(
             "By article", "article", summary.by_article, columns,
             titles if width and any(titles.values()) else None, width))
+    if summary.not_judged:
+        console.print()
+        print_classes(console, f"Not judged ({len(summary.not_judged)} skipped), by reason",
+                      summary.skip_reasons, cites=False)
     if summary.problems:
+        console.print()
+        print_classes(console, "Failure classes (kind x cites x message signature)", summary.classes)
         groups = summary.problem_groups
         shown = spread(groups, max_failures)
         console.print()
@@ -158,6 +199,10 @@ def render(records: Iterable[Record], console: Console,
                       "alike under several rulesets is listed once)")
         for problem in shown:
             _print_failure(console, problem)
-    verdict = "all expectations met" if summary.ok else (
-        f"{overall.problems} unmet expectation{'s' if overall.problems != 1 else ''}")
-    console.print(f"[bold {'green' if summary.ok else 'red'}]{verdict}[/]")
+    _print_verdict(console, summary)
+
+
+def _print_verdict(console: Console, summary: Summary) -> None:
+    verdict = summary.verdict()
+    colour = "green" if verdict.good else ("red" if not summary.ok else "yellow")
+    console.print(f"[bold {colour}]{escape(verdict.text)}[/]")
