@@ -225,3 +225,41 @@ def test_ctrl_c_writes_the_partial_report(tmp_path: Path, jobs: str) -> None:
     assert 3 <= len(results) < 200 and all(r["status"] == "passed" for r in results)
     assert [r["id"] for r in results] == [f"slow.{i:03d}" for i in range(len(results))]
     assert records[-1]["counts"]["passed"] == len(results)
+
+
+def test_a_skip_is_not_green_and_strict_makes_it_exit_1(tmp_path: Path) -> None:
+    args = ["-f", str(DATA / "fake.jsonl"), "--id", "fake.00.good", "--id", "fake.16.skip", "-a", fake()]
+    report = tmp_path / "report.jsonl"
+    lenient = CliRunner().invoke(main, ["run", "--no-progress", "-o", str(report), *args])
+    assert lenient.exit_code == 0, lenient.output
+    assert "all expectations met" not in lenient.output
+    assert "1 result not judged (skipped)" in lenient.output and "not today" in lenient.output
+    strict = CliRunner().invoke(main, ["run", "-q", "--no-progress", "--strict", "-o", str(report), *args])
+    assert strict.exit_code == 1
+    assert statuses([json.loads(x) for x in report.read_text().splitlines()]) == {
+        ("fake.00.good", "fide-2023"): "passed", ("fake.16.skip", "fide-2023"): "skipped"}
+
+
+def test_strict_run_without_skips_exits_0(tmp_path: Path) -> None:
+    code, _, _ = run(tmp_path, "-f", str(DATA / "reference.jsonl"), "--strict")
+    assert code == 0
+
+
+def test_merge_of_an_incomplete_set_of_shards_warns(tmp_path: Path) -> None:
+    args = ["-f", str(DATA / "reference.jsonl")]
+    paths = []
+    for k in (1, 3):
+        path = tmp_path / f"shard{k}.jsonl"
+        CliRunner().invoke(main, ["run", "-q", "--no-progress", "-o", str(path), "--shard", f"{k}/3", *args])
+        paths.append(str(path))
+    merged_path = tmp_path / "merged.jsonl"
+    result = CliRunner().invoke(main, ["run", "merge", "-o", str(merged_path), *paths])
+    assert result.exit_code == 0
+    assert "shard(s) 2/3 missing" in result.output
+    assert "all expectations met" not in result.output
+    header = json.loads(merged_path.read_text().splitlines()[0])
+    assert header["selection"]["missing_shards"] == ["2/3"]
+    strict = CliRunner().invoke(main, ["run", "merge", "-q", "--strict", "-o", str(merged_path), *paths])
+    assert strict.exit_code == 1
+    rendered = CliRunner().invoke(main, ["report", "render", str(merged_path)])
+    assert "2/3" in rendered.output and "all expectations met" not in rendered.output

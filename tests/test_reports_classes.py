@@ -65,9 +65,11 @@ def test_terminal_shows_classes() -> None:
     buffer = io.StringIO()
     terminal.render(_many_failures(), Console(file=buffer, width=200, color_system=None))
     text = buffer.getvalue()
-    row = next(line for line in text.splitlines() if "nodes: expected <n>, got <n>" in line)
-    assert row.split()[:3] == ["40", "40", "perft"] and "p.0, p.1, p.2" in row
-    assert "adapter exited (status -<n>)" in text
+    lines = text.splitlines()
+    at = lines.index("    nodes: expected <n>, got <n>")
+    assert lines[at - 1].split() == ["40", "results", "(40", "fixtures)", "perft", "fide-2023:3.7"]
+    assert lines[at + 1] == "    e.g. p.0, p.1, p.2"
+    assert "    adapter exited (status -<n>)" in lines
 
 
 @pytest.mark.parametrize("render", [markdown.render, html.render])

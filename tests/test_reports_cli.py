@@ -54,3 +54,47 @@ def test_render_writes_markdown(tmp_path: Path) -> None:
     result = CliRunner().invoke(main, ["report", "render", "-q", str(SAMPLE), "--markdown", str(path)])
     assert result.exit_code == 1
     assert path.read_text(encoding="utf-8").startswith("## Arbiter: python-chess 1.11.2")
+
+
+def _write(path: Path, results: list[dict]) -> Path:
+    import json
+
+    lines = [{"type": "header", "adapter": {"name": "x"}}, *results,
+             {"type": "footer", "counts": {}, "interrupted": False}]
+    path.write_text("".join(json.dumps(r) + "\n" for r in lines), encoding="utf-8")
+    return path
+
+
+def _perft(ident: str, status: str, message: str | None) -> dict:
+    return {"type": "result", "id": ident, "kind": "perft", "ruleset": "fide-2023",
+            "cites": ["fide-2023:3.7"], "status": status, "message": message}
+
+
+def test_classes_groups_alike_failures(tmp_path: Path) -> None:
+    import json
+
+    report = _write(tmp_path / "r.jsonl", [_perft(f"p.{n}", "failed", f"nodes: expected {n}, got {n + 1}")
+                                           for n in range(7)] + [_perft("q", "errored", "crashed")])
+    result = CliRunner().invoke(main, ["report", "classes", "--json", str(report)])
+    assert result.exit_code == 1
+    classes = [json.loads(line) for line in result.output.splitlines()]
+    assert [(c["results"], c["signature"], c["examples"]) for c in classes] == [
+        (7, "nodes: expected <n>, got <n>", ["p.0", "p.1", "p.2"]), (1, "crashed", ["q"])]
+    table = CliRunner().invoke(main, ["report", "classes", str(report)])
+    assert "Failure classes: 2 for 8 failures" in table.output and "e.g. p.0, p.1, p.2" in table.output
+
+
+def test_classes_of_the_sample_and_of_its_skips() -> None:
+    result = CliRunner().invoke(main, ["report", "classes", str(SAMPLE)])
+    assert result.exit_code == 1 and "Failure classes: 6 for 6 failures" in result.output
+    skips = CliRunner().invoke(main, ["report", "classes", "--skips", str(SAMPLE)])
+    assert "adapter skipped: not implemented" in skips.output and "dead.kbk" in skips.output
+
+
+def test_render_strict_exits_1_on_a_skip(tmp_path: Path) -> None:
+    report = _write(tmp_path / "r.jsonl", [_perft("a", "passed", None), _perft("b", "skipped", "declined")])
+    lenient = CliRunner().invoke(main, ["report", "render", str(report)])
+    assert lenient.exit_code == 0 and "all expectations met" not in lenient.output
+    assert "1 result not judged (skipped)" in lenient.output
+    strict = CliRunner().invoke(main, ["report", "render", "-q", "--strict", str(report)])
+    assert strict.exit_code == 1

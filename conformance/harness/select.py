@@ -70,6 +70,24 @@ def parse_shard(text: str) -> tuple[int, int]:
     return k, n
 
 
+def missing_shards(labels: Sequence[str | None]) -> list[str]:
+    """The shards ``K/N`` absent from reports labelled ``labels`` (each ``"K/N"`` or None).
+
+    A report of a whole run (None, or no ``K/N`` label) leaves nothing missing;
+    otherwise every N seen must have all of its K, so ``1/3`` and ``3/3`` lack ``2/3``.
+    """
+    seen: set[tuple[int, int]] = set()
+    for label in labels:
+        try:
+            seen.add(parse_shard(str(label)))
+        except UsageError:
+            return []
+    if not seen:
+        return []
+    counts = sorted({n for _, n in seen})
+    return [f"{k}/{n}" for n in counts for k in range(1, n + 1) if (k, n) not in seen]
+
+
 def shard_of(fixture_id: str, count: int) -> int:
     """The shard (1..count) a fixture id belongs to."""
     digest = hashlib.sha256(fixture_id.encode("utf-8")).digest()

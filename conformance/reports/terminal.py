@@ -121,26 +121,21 @@ def _print_failure(console: Console, problem: Problem) -> None:
 
 def print_classes(console: Console, title: str, groups: list[FailureClass],
                   limit: int | None = MAX_CLASSES, cites: bool = True) -> None:
-    """A table of failure classes (or skip reasons): count, kind, cites, signature, examples."""
+    """Failure classes (or skip reasons), largest first, three lines each: the counts, kind
+    and cites; the message signature; up to three example ids. Fits any console width."""
     shown = groups if limit is None else groups[:limit]
-    table = Table(title=title, title_justify="left", expand=False, box=box.SIMPLE_HEAD,
-                  show_edge=False, pad_edge=False, collapse_padding=True)
-    table.add_column("results", justify="right", no_wrap=True)
-    table.add_column("fixtures", justify="right", no_wrap=True)
-    table.add_column("kind", no_wrap=True)
-    if cites:
-        table.add_column("cites", overflow="fold")
-    table.add_column("signature" if cites else "reason", overflow="fold")
-    table.add_column("examples", overflow="fold")
+    console.print(f"[bold]{escape(title)}[/]")
     for group in shown:
-        row = [str(group.results), str(len(group.fixtures)), escape(group.kind)]
+        fixtures = len(group.fixtures)
+        line = (f"  [bold]{group.results}[/] result{'s' if group.results != 1 else ''}"
+                f" ({fixtures} fixture{'s' if fixtures != 1 else ''})  {escape(group.kind)}")
         if cites:
-            row.append(escape(", ".join(group.cites) or "-"))
-        row += [escape(group.signature or "(no message)"), escape(", ".join(group.examples))]
-        table.add_row(*row)
-    console.print(table)
+            line += f"  {escape(', '.join(group.cites) or '-')}"
+        console.print(line)
+        console.print(f"    {escape(group.signature or '(no message)')}")
+        console.print(f"    e.g. {escape(', '.join(group.examples))}")
     if len(shown) < len(groups):
-        console.print(f"{len(groups) - len(shown)} more; all of them: arbiter report classes REPORT")
+        console.print(f"  {len(groups) - len(shown)} more; all of them: arbiter report classes REPORT")
 
 
 def render(records: Iterable[Record], console: Console,

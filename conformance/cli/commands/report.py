@@ -1,14 +1,18 @@
-"""``arbiter report render REPORT.jsonl``: re-render a saved JSON Lines report.
+"""``arbiter report render|classes REPORT.jsonl``: re-render a saved JSON Lines report.
 
 (Shard reports are joined by ``arbiter run merge``, which takes the same
 ``--junit``/``--html`` options.)
 
-Prints the terminal summary and, on request, writes JUnit XML, HTML and Markdown. Exit status 0
-when the report's expectations were all met, 1 otherwise (as ``arbiter run``).
+``render`` prints the terminal summary and, on request, writes JUnit XML, HTML and
+Markdown; ``classes`` lists every failure class (kind x cites x message signature) with
+counts and example ids, as a table or as JSON Lines. Exit status as ``arbiter run``:
+0 when the report's expectations were all met, 1 otherwise (with ``--strict`` also
+when a result was not judged or a shard is missing) or when the report is unreadable.
 """
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import click
@@ -16,6 +20,8 @@ from rich.console import Console
 
 from conformance.reports import html, junit, load, markdown, terminal
 from conformance.reports.summary import summarize
+
+STRICT_HELP = "Exit 1 also when a result was not judged (skipped) or a shard is missing."
 
 
 @click.group(name="report")
@@ -35,10 +41,11 @@ def command() -> None:
               default=terminal.MAX_FAILURES, show_default=True,
               help="How many failures to show in the terminal.")
 @click.option("-q", "--quiet", is_flag=True, help="No terminal summary.")
+@click.option("--strict", is_flag=True, help=STRICT_HELP)
 @click.pass_context
 def render(ctx: click.Context, report: Path, junit_path: Path | None,
            html_path: Path | None, markdown_path: Path | None, max_failures: int,
-           quiet: bool) -> None:
+           quiet: bool, strict: bool) -> None:
     """Show REPORT's summary; write it as JUnit XML, HTML and/or Markdown."""
     records = load(report)
     if not quiet:
@@ -49,4 +56,29 @@ def render(ctx: click.Context, report: Path, junit_path: Path | None,
         html.write(records, html_path)
     if markdown_path is not None:
         markdown.write(records, markdown_path)
-    ctx.exit(0 if summarize(records).ok else 1)
+    ctx.exit(summarize(records).exit_status(strict))
+
+
+@command.command(name="classes")
+@click.argument("report", type=click.Path(dir_okay=False, path_type=Path))
+@click.option("--json", "as_json", is_flag=True, help="One JSON object per class instead of a table.")
+@click.option("--skips", is_flag=True, help="Group the results not judged (skipped) by reason instead.")
+@click.option("--strict", is_flag=True, help=STRICT_HELP)
+@click.pass_context
+def classes(ctx: click.Context, report: Path, as_json: bool, skips: bool, strict: bool) -> None:
+    """Every failure class of REPORT, largest first: counts, kind, cites, signature, examples."""
+    summary = summarize(load(report))
+    groups = summary.skip_reasons if skips else summary.classes
+    if as_json:
+        for group in groups:
+            record = group.as_record()
+            if skips:
+                del record["cites"]
+            click.echo(json.dumps(record, ensure_ascii=False))
+    elif groups:
+        title = ("Not judged, by reason" if skips
+                 else f"Failure classes: {len(groups)} for {len(summary.problems)} failures")
+        terminal.print_classes(Console(soft_wrap=False), title, groups, limit=None, cites=not skips)
+    else:
+        click.echo("no results not judged" if skips else "no failures")
+    ctx.exit(summary.exit_status(strict))

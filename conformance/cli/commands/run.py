@@ -1,7 +1,8 @@
 """``arbiter run``: the corpus against an implementation; ``arbiter run merge``: join shards.
 
 Exit status: 0 every expectation met; 1 a fixture failed, errored or passed
-unexpectedly (xpassed), or bad input (fixture, expected-failure file); 2 usage error;
+unexpectedly (xpassed), or bad input (fixture, expected-failure file), or, with
+``--strict``, a fixture was skipped or (merge) a shard is missing; 2 usage error;
 3 the adapter could not start. Ctrl-C stops the run, writes the partial report and
 exits 130.
 """
@@ -14,8 +15,9 @@ from typing import Any
 import click
 
 from ...harness import jsonl, records
-from ...harness.select import Selection, parse_shard
+from ...harness.select import Selection, missing_shards, parse_shard
 from ...harness.session import Config, execute, plan
+from ...reports.summary import summarize
 
 DEFAULT_REPORT = "arbiter-report.jsonl"
 EXIT_INTERRUPTED = 130
@@ -32,13 +34,9 @@ def render_outputs(
 ) -> None:
     """The terminal summary and the optional JUnit XML and HTML files."""
     if not quiet:
-        try:
-            from ...reports import terminal
-        except ImportError:
-            counts = records.count(found)
-            click.echo(" ".join(f"{k}={v}" for k, v in counts.items() if v))
-        else:
-            terminal.render(found, _console())
+        from ...reports import terminal
+
+        terminal.render(found, _console())
     if junit:
         from ...reports import junit as junit_report
 
@@ -90,17 +88,19 @@ class _RunGroup(click.Group):
 @click.option("--validate-fixtures", is_flag=True, help="check every fixture against fixture.schema.json (slow)")
 @click.option("--no-progress", is_flag=True, help="no progress bar")
 @click.option("-q", "--quiet", is_flag=True, help="no terminal summary")
+@click.option("--strict", is_flag=True, help="exit 1 when any fixture was skipped (not judged)")
 @click.pass_context
 def command(ctx: click.Context, adapter: str, fixture_paths: tuple[str, ...], kind: tuple[str, ...],
             ruleset: tuple[str, ...], tag: tuple[str, ...], exclude_tag: tuple[str, ...], ids: tuple[str, ...], cite: tuple[str, ...],
             xfail_files: tuple[str, ...], jobs: str, shard: str | None, timeout: float | None,
             fail_fast: bool, max_fail: int | None, report: str, junit: str | None, html: str | None,
-            validate_protocol: bool, validate_fixtures: bool, no_progress: bool, quiet: bool) -> None:
+            validate_protocol: bool, validate_fixtures: bool, no_progress: bool, quiet: bool,
+            strict: bool) -> None:
     """Run the fixture corpus against an implementation and report its compliance.
 
     Exit status: 0 every expectation met; 1 a fixture failed, errored or passed
-    unexpectedly, or bad input; 2 usage error; 3 the adapter could not start;
-    130 interrupted (the partial report is written).
+    unexpectedly, or bad input, or (--strict) a fixture was skipped; 2 usage error;
+    3 the adapter could not start; 130 interrupted (the partial report is written).
     """
     if ctx.invoked_subcommand is not None or ctx.meta.get("arbiter_merge"):
         return
@@ -142,7 +142,7 @@ def command(ctx: click.Context, adapter: str, fixture_paths: tuple[str, ...], ki
     if footer.get("interrupted"):
         click.echo("arbiter: interrupted; the report holds the fixtures that finished", err=True)
         ctx.exit(EXIT_INTERRUPTED)
-    ctx.exit(records.exit_status(found))
+    ctx.exit(max(records.exit_status(found), summarize(found).exit_status(strict)))
 
 
 def _jobs(text: str) -> int:
@@ -175,11 +175,23 @@ def _progress(total: int, disabled: bool) -> Any:
 @click.option("--junit", default=None, type=click.Path(), help="also write JUnit XML here")
 @click.option("--html", default=None, type=click.Path(), help="also write an HTML report here")
 @click.option("-q", "--quiet", is_flag=True, help="no terminal summary")
+@click.option("--strict", is_flag=True, help="exit 1 when a fixture was skipped or a shard is missing")
 @click.pass_context
 def merge_command(ctx: click.Context, reports: tuple[str, ...], output: str, junit: str | None,
-                  html: str | None, quiet: bool) -> None:
-    """Merge the JSON Lines reports of shards (--shard K/N) into one report."""
-    merged = jsonl.merge((path, jsonl.read(path)) for path in reports)
+                  html: str | None, quiet: bool, strict: bool) -> None:
+    """Merge the JSON Lines reports of shards (--shard K/N) into one report.
+
+    Shards missing from the set (``1/3`` and ``3/3`` without ``2/3``) are named in a
+    warning and in the merged header (``selection.missing_shards``), and the summary
+    does not call the merged report complete.
+    """
+    loaded = [(path, jsonl.read(path)) for path in reports]
+    missing = missing_shards([(report[0].get("selection") or {}).get("shard") for _, report in loaded])
+    merged = jsonl.merge(loaded)
+    if missing:
+        merged[0]["selection"]["missing_shards"] = missing
+        click.echo(f"arbiter: warning: shard(s) {', '.join(missing)} missing from the merge; "
+                   "the merged report is not the whole run", err=True)
     writer = jsonl.ReportWriter(output)
     try:
         for record in merged:
@@ -187,5 +199,5 @@ def merge_command(ctx: click.Context, reports: tuple[str, ...], output: str, jun
     finally:
         writer.close()
     render_outputs(merged, junit, html, quiet)
-    ctx.exit(records.exit_status(merged))
+    ctx.exit(max(records.exit_status(merged), summarize(merged).exit_status(strict)))
 
