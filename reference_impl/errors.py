@@ -13,6 +13,21 @@ EXIT_FAILURE = 1  #: a check failed, or bad input (FEN, YAML, PGN, ...)
 EXIT_USAGE = 2  #: the command line itself is wrong
 EXIT_ADAPTER = 3  #: the implementation under test could not start
 
+#: Characters of user text an error message repeats before eliding the rest.
+QUOTE_LIMIT = 60
+
+
+def quote(text: object, limit: int = QUOTE_LIMIT) -> str:
+    """``text`` quoted for an error line: at most ``limit`` characters, escapes visible.
+
+    ``repr`` escapes control characters (NUL, ESC, newlines) and lone surrogates, so the
+    line stays one line and cannot drive the terminal.
+    """
+    value = text if isinstance(text, str) else str(text)
+    if len(value) <= limit:
+        return repr(value)
+    return f"{value[:limit]!r}... ({len(value):,} characters)"
+
 
 class ArbiterError(Exception):
     """Base class of all user-facing errors."""
@@ -34,7 +49,7 @@ class FenError(ArbiterError, ValueError):
     """A FEN string is malformed or describes an impossible position."""
 
     def __init__(self, fen: str, reason: str) -> None:
-        super().__init__(f"invalid FEN {fen!r}: {reason}")
+        super().__init__(f"invalid FEN {quote(fen, 100)}: {reason}")
         self.fen = fen
         self.reason = reason
 

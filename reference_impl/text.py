@@ -15,12 +15,13 @@ import json
 import re
 from typing import Any
 
-from .errors import ArbiterError
+from .errors import QUOTE_LIMIT, ArbiterError, quote
+
+__all__ = ["MAX_INT_DIGITS", "MAX_JSON_DEPTH", "QUOTE_LIMIT", "JsonError", "NumberError",
+           "loads_json", "parse_int", "quote"]
 
 #: Longest integer accepted in user text (fits a signed 64-bit integer).
 MAX_INT_DIGITS = 18
-#: Characters of user text an error message repeats before eliding the rest.
-QUOTE_LIMIT = 60
 #: Deepest nesting of arrays and objects accepted in JSON input.
 MAX_JSON_DEPTH = 64
 
@@ -41,18 +42,6 @@ class JsonError(ArbiterError, ValueError):
     def __init__(self, reason: str) -> None:
         super().__init__(reason)
         self.reason = reason
-
-
-def quote(text: object, limit: int = QUOTE_LIMIT) -> str:
-    """``text`` quoted for an error line: at most ``limit`` characters, escapes visible.
-
-    ``repr`` escapes control characters (NUL, ESC, newlines) and lone surrogates, so the
-    line stays one line and cannot drive the terminal.
-    """
-    value = text if isinstance(text, str) else str(text)
-    if len(value) <= limit:
-        return repr(value)
-    return f"{value[:limit]!r}... ({len(value):,} characters)"
 
 
 def parse_int(text: str, what: str, *, max_digits: int = MAX_INT_DIGITS) -> int:

@@ -24,7 +24,8 @@ import re
 from dataclasses import dataclass
 from typing import Any, Mapping
 
-from reference_impl.errors import GameEventError
+from reference_impl.errors import GameEventError, quote
+from reference_impl.text import NumberError, parse_int
 
 #: One period: ``[moves/]seconds[(+|d|b)seconds]`` or ``*seconds``.
 _PERIOD_RE = re.compile(
@@ -100,7 +101,7 @@ def _seconds(ms: int) -> str:
 
 def _ms(text: str) -> int:
     whole, _, frac = text.partition(".")
-    return int(whole) * 1000 + int((frac + "000")[:3])
+    return parse_int(whole, "seconds") * 1000 + int((frac + "000")[:3])
 
 
 def parse(text: str) -> TimeControl:
@@ -111,31 +112,26 @@ def parse(text: str) -> TimeControl:
     periods: list[Period] = []
     fields = spec.split(":")
     for number, field in enumerate(fields, 1):
+        where = f"malformed time control {quote(text)}"
+        if len(fields) > 1:
+            where += f": period {number} {quote(field)}"
         match = _PERIOD_RE.match(field.strip())
         if match is None:
-            raise GameEventError(
-                f"malformed time control {text!r}: period {number} {field!r} is not "
-                "[moves/]seconds[+increment|dDELAY|bDELAY] or *seconds"
-            )
-        moves = int(match["moves"]) if match["moves"] else None
+            raise GameEventError(f"{where} is not [moves/]seconds[+increment|dDELAY|bDELAY] or *seconds")
+        try:
+            moves = parse_int(match["moves"], "move count") if match["moves"] else None
+            base = _ms(match["base"])
+            extra = _ms(match["extra"]) if match["extra"] else 0
+        except NumberError as error:
+            raise GameEventError(f"{where}: {error.reason}") from None
         if moves is None and number < len(fields):
-            raise GameEventError(
-                f"malformed time control {text!r}: period {number} {field!r} has no move "
-                "count but is not the last period"
-            )
+            raise GameEventError(f"{where} has no move count but is not the last period")
         sand = bool(match["sand"])
         if sand and (moves or match["kind"] or len(fields) > 1):
-            raise GameEventError(
-                f"malformed time control {text!r}: a sandclock ('*seconds') stands alone"
-            )
-        base = _ms(match["base"])
-        extra = _ms(match["extra"]) if match["extra"] else 0
+            raise GameEventError(f"malformed time control {quote(text)}: a sandclock ('*seconds') stands alone")
         kind = _EXTRA_KINDS.get(match["kind"] or "")
         if base <= 0 or base > _MAX_MS or extra > _MAX_MS:
-            raise GameEventError(
-                f"malformed time control {text!r}: period {number} {field!r} has an "
-                "impossible time (must be more than 0 s and at most a week)"
-            )
+            raise GameEventError(f"{where} has an impossible time (must be more than 0 s and at most a week)")
         periods.append(
             Period(
                 moves=moves,

@@ -11,13 +11,12 @@ import re
 from typing import TYPE_CHECKING
 
 from ..errors import FenError
+from ..text import NumberError, parse_int
 from . import movegen
 from .squares import BB_RANKS, BLACK, FILE_NAMES, WHITE, parse_square, square_name
 
 if TYPE_CHECKING:
     from .board import Board
-
-_CLOCK = re.compile(r"^(0|[1-9][0-9]*)$")
 
 
 def set_fen(board: "Board", fen: str) -> None:
@@ -27,7 +26,7 @@ def set_fen(board: "Board", fen: str) -> None:
     """
     tables = board.tables
     if not isinstance(fen, str):
-        raise FenError(repr(fen), "not a string")
+        raise FenError(repr(fen)[:100], "not a string")
     fields = fen.split()
     if len(fields) not in (4, 6):
         raise FenError(fen, f"expected 6 fields (or 4 without clocks), found {len(fields)}")
@@ -79,10 +78,15 @@ def set_fen(board: "Board", fen: str) -> None:
     _set_castling(board, fen, castling)
     _set_en_passant(board, fen, ep)
 
+    clocks = []
     for text, what in ((halfmove, "halfmove clock"), (fullmove, "fullmove number")):
-        if not _CLOCK.match(text):
-            raise FenError(fen, f"{what} {text!r} is not a non-negative integer")
-    board.halfmove_clock, board.fullmove_number = int(halfmove), int(fullmove)
+        try:
+            if len(text) > 1 and text.startswith("0"):
+                raise NumberError(f"{what} {text!r} is not a non-negative integer (leading zero)")
+            clocks.append(parse_int(text, what))
+        except NumberError as error:
+            raise FenError(fen, error.reason) from None
+    board.halfmove_clock, board.fullmove_number = clocks
     if board.fullmove_number < 1:
         raise FenError(fen, "fullmove number must be at least 1")
     plies_played = 2 * (board.fullmove_number - 1) + board.turn
