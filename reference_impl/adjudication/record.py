@@ -6,24 +6,31 @@ what the record says happened at the end - a time forfeit (flag fall of the lose
 of the player to move for a drawn one) or a resignation (a decisive result by normal
 termination) - and compare the Laws' result with the recorded one. A game that cannot
 be replayed gets an error naming the game and the move; the other games go on.
-Pure: text in, :class:`GameReport` values out.
+Pure: games in (a stream is fine: one game is held at a time), :class:`GameReport`
+values out. Without an explicit ruleset a game is judged under FIDE 2023, or its
+Chess960 Guidelines when the ``Variant`` tag says so (as ``arbiter convert`` reads it).
 """
 
 from __future__ import annotations
 
 import re
 from dataclasses import asdict, dataclass
-from typing import Any, Iterator
+from typing import Any, Iterable, Iterator
 
-from reference_impl.errors import ArbiterError, GameEventError
+from reference_impl.errors import ArbiterError, GameEventError, quote
+from reference_impl.notation.errors import clip
+from reference_impl.notation.game import rules_for
 from reference_impl.notation.pgn import PgnGame, read_games
 from reference_impl.notation.san import parse_san
 from reference_impl.rules.loader import load_ruleset
+from reference_impl.text import NumberError, parse_int
 
 from .game import Game
 from .timecontrol import parse
 
-_CLK_RE = re.compile(r"\[%clk\s+(\d+):(\d{1,2}):(\d{1,2}(?:\.\d+)?)\]")
+_CLK_RE = re.compile(r"\[%clk\s+(\d+):(\d{1,2}):(\d{1,2})(\.\d+)?\]")
+#: Digits of the hours field of a ``[%clk]`` reading (a century of play fits in six).
+_CLK_HOUR_DIGITS = 6
 #: Termination tag values (pgn:9.8.1) for which the record's result is not a ruling
 #: on the board, so it is not compared.
 _NOT_COMPARED = {"abandoned", "adjudication", "death", "emergency", "rules infraction", "unterminated"}
@@ -53,20 +60,35 @@ class GameReport:
 
 
 def _clock(comments: list[str]) -> float | None:
+    """Seconds on the clock from the first ``[%clk H:MM:SS(.s)]`` comment, if any."""
     for comment in comments:
         match = _CLK_RE.search(comment)
         if match:
-            hours, minutes, seconds = match.groups()
-            return int(hours) * 3600 + int(minutes) * 60 + float(seconds)
+            hours, minutes, seconds, fraction = match.groups()
+            try:
+                whole = parse_int(hours, "clock hours", max_digits=_CLK_HOUR_DIGITS) * 3600
+            except NumberError as error:
+                raise GameEventError(f"clock comment {quote(match.group())}: {error.reason}") from None
+            return whole + int(minutes) * 60 + int(seconds) + float("0" + (fraction or ""))
     return None
 
 
 def _name(pgn: PgnGame) -> str:
-    return f"game {pgn.index} ({pgn.tags.get('White', '?')} - {pgn.tags.get('Black', '?')})"
+    return f"game {pgn.index} ({clip(pgn.tags.get('White', '?'))} - {clip(pgn.tags.get('Black', '?'))})"
 
 
 def adjudicate_game(pgn: PgnGame, rules: Any) -> GameReport:
-    """The Laws' verdict on one recorded game."""
+    """The Laws' verdict on one recorded game; an error in it becomes ``error``."""
+    try:
+        return _adjudicate(pgn, rules)
+    except ArbiterError as error:
+        return GameReport(game=pgn.index, white=pgn.tags.get("White", "?"), black=pgn.tags.get("Black", "?"),
+                          recorded=pgn.tags.get("Result") or pgn.result or "*",
+                          termination=(pgn.tags.get("Termination") or "").strip().lower() or None,
+                          error=f"{_name(pgn)}: {error}")
+
+
+def _adjudicate(pgn: PgnGame, rules: Any) -> GameReport:
     recorded = pgn.tags.get("Result") or pgn.result or "*"
     termination = (pgn.tags.get("Termination") or "").strip().lower() or None
     base = dict(game=pgn.index, white=pgn.tags.get("White", "?"), black=pgn.tags.get("Black", "?"),
@@ -77,7 +99,7 @@ def adjudicate_game(pgn: PgnGame, rules: Any) -> GameReport:
     try:
         control = parse(pgn.tags.get("TimeControl", "?"))
     except ArbiterError:
-        control, note = None, f"TimeControl {pgn.tags.get('TimeControl')!r} not understood; clocks ignored"
+        control, note = None, f"TimeControl {quote(pgn.tags.get('TimeControl'))} not understood; clocks ignored"
     try:
         game = Game(rules, pgn.fen, time_control=control)
     except ArbiterError as error:
@@ -94,7 +116,7 @@ def adjudicate_game(pgn: PgnGame, rules: Any) -> GameReport:
             if seconds is not None and game.clock is not None and not game.finished:
                 game.set_clock(1 - game.board.turn, seconds)
         except ArbiterError as error:
-            return GameReport(**base, error=f"{_name(pgn)}, move {label} {pgn_move.text}: {error}")
+            return GameReport(**base, error=f"{_name(pgn)}, move {label} {clip(pgn_move.text)}: {error}")
         played = ply + 1
     after = len(pgn.moves) - played
     if not game.finished:
@@ -149,8 +171,18 @@ def _compare(result: str, reason: str | None, recorded: str, termination: str | 
     return (not problems), ("; ".join(problems) or None)
 
 
-def adjudicate_text(text: str, rules: Any) -> Iterator[GameReport]:
+def adjudicate_games(games: Iterable[PgnGame], rules: Any = None) -> Iterator[GameReport]:
+    """A :class:`GameReport` per game, in order; ``rules=None`` reads each Variant tag."""
+    ruleset = load_ruleset(rules) if rules is not None else None
+    for pgn in games:
+        try:
+            chosen = ruleset if ruleset is not None else rules_for(pgn)
+        except ArbiterError as error:  # pragma: no cover - the built-in rulesets load
+            yield GameReport(game=pgn.index, white="?", black="?", recorded="*", termination=None, error=str(error))
+            continue
+        yield adjudicate_game(pgn, chosen)
+
+
+def adjudicate_text(text: str, rules: Any = None) -> Iterator[GameReport]:
     """A :class:`GameReport` per game of the PGN ``text``, in order."""
-    ruleset = load_ruleset(rules)
-    for pgn in read_games(text):
-        yield adjudicate_game(pgn, ruleset)
+    yield from adjudicate_games(read_games(text), rules)

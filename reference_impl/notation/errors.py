@@ -6,9 +6,18 @@ with exit status 1.
 
 from __future__ import annotations
 
-from reference_impl.errors import ArbiterError, IllegalMoveError
+from reference_impl.errors import ArbiterError, IllegalMoveError, quote
 
 CATEGORIES = ("illegal", "ambiguous", "invalid")
+#: Characters of a move text repeated in a message before eliding the rest.
+CLIP = 40
+
+
+def clip(text: str, limit: int = CLIP) -> str:
+    """A move text for a message: bounded, control characters escaped, unquoted if plain."""
+    if len(text) <= limit and text.isprintable():
+        return text
+    return quote(text, limit)
 
 
 class NotationError(IllegalMoveError):
@@ -21,7 +30,7 @@ class NotationError(IllegalMoveError):
     def __init__(self, text: str, category: str, reason: str) -> None:
         if category not in CATEGORIES:
             raise ValueError(f"unknown category {category!r}")
-        super().__init__(f"{category} move {text!r}: {reason}")
+        super().__init__(f"{category} move {quote(text, CLIP)}: {reason}")
         self.text = text
         self.category = category
         self.reason = reason

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .api import from_notation, to_notation
-from .errors import NotationError, PgnError
+from .errors import NotationError, PgnError, clip
 from .pgn import PgnGame
 from .san import read_san
 
@@ -63,7 +63,7 @@ def replay(game: PgnGame, rules: Any = None, *, lenient: bool = True, notation: 
                 move, used = from_notation(board, pgn_move.text, notation), []
                 board.push(move)
         except NotationError as error:
-            label = f"{game.move_label(ply)} {pgn_move.text}"
+            label = f"{game.move_label(ply)} {clip(pgn_move.text)}"
             result.error = PgnError(game.index, f"{error.category} move: {error.reason}", move=label, line=pgn_move.line)
             break
         result.moves.append(move)

@@ -1,10 +1,13 @@
 """PGN reading and writing as text (pgn:8): tags, movetext, comments, variations, NAGs.
 
-:func:`read_games` splits a file into games and tokenizes each one. It does not need a
-board: moves stay as the strings written (SAN or whatever the file holds), with their
+:func:`iter_games` reads lines as they come, cuts them into games (a tag line after
+movetext starts the next game, outside brace comments) and tokenizes each game alone, so
+memory follows the largest game, not the file; :func:`read_games` does the same for a
+string. Moves stay as the strings written (SAN or whatever the file holds), with their
 suffix annotations turned into NAGs (pgn:8.2.3.8). Every malformed construct becomes a
 :class:`~reference_impl.notation.errors.PgnError` in ``game.errors`` naming the game,
-the line, the move and the reason; a broken game never stops the games after it.
+the line, the move and the reason (at most :data:`MAX_ERRORS` per game); a broken game
+never stops the games after it. Tokenizing is linear in the text, unclosed ``{`` too.
 :func:`write_game` produces export format: the seven tag roster first, in order, then the
 other tags in ASCII order, movetext wrapped below 80 characters (pgn:4.3, pgn:8.1.1).
 """
@@ -15,23 +18,28 @@ import re
 from bisect import bisect_right
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Iterator
+from typing import Iterable, Iterator
 
-from .errors import PgnError
+from reference_impl.errors import quote
+from reference_impl.text import NumberError, parse_int
+
+from .errors import PgnError, clip
 from .nags import glyph_to_nag, suffix_to_nag
 from .tables import table
 
 RESULT_TOKENS = ("1-0", "0-1", "1/2-1/2", "*")
+#: Errors kept per game; the rest are counted in one closing error.
+MAX_ERRORS = 20
+#: Tokens that look like a move number but are a null move in another notation.
+_NULL_MOVE_RE = re.compile(r"0+")
 _SUFFIX_RE = re.compile(r"(!!|\?\?|!\?|\?!|!|\?)$")
 
 _TOKEN_RE = re.compile(
     r"""
     (?P<ws>\s+)
   | (?P<escape>(?m:^%[^\n]*))
-  | (?P<tag>\[[ \t]*(?P<tname>[A-Za-z0-9_+#=:-]+)[ \t]*"(?P<tval>(?:[^"\\\n]|\\.)*)"[ \t]*\])
+  | (?P<tag>\[[ \t]*(?P<tname>[A-Za-z0-9_+#=:-]+)[ \t]*"(?P<tval>[^"\\\n]*(?:\\.[^"\\\n]*)*)"[ \t]*\])
   | (?P<badtag>\[[^\]\n]*\]?)
-  | (?P<comment>\{[^}]*\})
-  | (?P<opencomment>\{)
   | (?P<linecomment>;[^\n]*)
   | (?P<nag>\$\d+)
   | (?P<open>\()
@@ -43,6 +51,9 @@ _TOKEN_RE = re.compile(
     """,
     re.VERBOSE | re.DOTALL,
 )
+#: A whole tag pair, as the tokenizer reads it (used to cut a stream into games).
+_TAG_RE = re.compile(r'\[[ \t]*[A-Za-z0-9_+#=:-]+[ \t]*"[^"\\\n]*(?:\\.[^"\\\n]*)*"[ \t]*\]|\[[^\]\n]*\]?')
+_SCAN_RE = re.compile(r"[{;\[]")
 
 
 @dataclass
@@ -90,35 +101,46 @@ class PgnGame:
 
     def move_label(self, ply: int) -> str:
         """``"12."`` or ``"12..."`` for the main-line ply (0-based), from the start FEN."""
-        fullmove, black = 1, False
-        if self.fen:
-            fields = self.fen.split()
-            black = len(fields) > 1 and fields[1] == "b"
-            if len(fields) > 5 and fields[5].isdigit():
-                fullmove = max(1, int(fields[5]))
+        fullmove, black = start_number(self.fen)
         ply += 1 if black else 0
         return f"{fullmove + ply // 2}{'...' if ply % 2 else '.'}"
 
 
-class _Reader:
-    """Turns the tokens of one file into games."""
+def start_number(fen: str | None) -> tuple[int, bool]:
+    """(fullmove number, Black to move) of a FEN for numbering moves; 1 when unreadable."""
+    if not fen:
+        return 1, False
+    fields = fen.split()
+    black = len(fields) > 1 and fields[1] == "b"
+    try:
+        fullmove = max(1, parse_int(fields[5], "fullmove number")) if len(fields) > 5 else 1
+    except NumberError:
+        fullmove = 1
+    return fullmove, black
 
-    def __init__(self, text: str) -> None:
+
+class _Reader:
+    """Turns the tokens of one piece of text into games (numbered and lined from offsets)."""
+
+    def __init__(self, text: str, first_index: int = 1, first_line: int = 1) -> None:
         self.text = text
         self.newlines = [m.start() for m in re.finditer("\n", text)]
+        self.first_index, self.first_line = first_index, first_line
         self.games: list[PgnGame] = []
         self.game: PgnGame | None = None
         self.stack: list[list[PgnMove]] = []
         self.pending: list[str] = []
         self.in_movetext = False
+        self.dropped = 0  # errors of the current game beyond MAX_ERRORS
 
     def line_of(self, pos: int) -> int:
-        return bisect_right(self.newlines, pos) + 1
+        return bisect_right(self.newlines, pos) + self.first_line
 
     def start(self, pos: int) -> PgnGame:
-        game = PgnGame(index=len(self.games) + 1, line=self.line_of(pos))
+        game = PgnGame(index=len(self.games) + self.first_index, line=self.line_of(pos))
         self.games.append(game)
         self.game, self.stack, self.pending, self.in_movetext = game, [game.moves], [], False
+        self.dropped = 0
         return game
 
     def current(self, pos: int) -> PgnGame:
@@ -126,9 +148,12 @@ class _Reader:
 
     def error(self, pos: int, reason: str, move: str | None = None) -> None:
         game = self.current(pos)
+        if len(game.errors) >= MAX_ERRORS:
+            self.dropped += 1
+            return
         if move is None and game.moves:
             last = len(game.moves) - 1
-            move = f"after {game.move_label(last)} {game.moves[last].text}"
+            move = f"after {game.move_label(last)} {clip(game.moves[last].text)}"
         game.errors.append(PgnError(game.index, reason, move=move, line=self.line_of(pos)))
 
     def finish(self, pos: int, result: str | None) -> None:
@@ -146,7 +171,9 @@ class _Reader:
         if result is None:
             self.error(pos, "movetext ends without a result (1-0, 0-1, 1/2-1/2 or *)")
         elif "Result" in game.tags and game.tags["Result"] != result:
-            self.error(pos, f"termination marker {result} differs from the Result tag {game.tags['Result']}")
+            self.error(pos, f"termination marker {result} differs from the Result tag {quote(game.tags['Result'])}")
+        if self.dropped:
+            game.errors.append(PgnError(game.index, f"{self.dropped} more problem(s) not listed", line=game.line))
         self.game = None
 
     def last_move(self) -> PgnMove | None:
@@ -155,49 +182,62 @@ class _Reader:
 
     def run(self) -> list[PgnGame]:
         text = self.text
-        for m in _TOKEN_RE.finditer(text):
-            kind, pos = m.lastgroup, m.start()
-            if kind in ("ws", "escape"):  # escape lines: pgn:6
+        last_close = text.rfind("}")  # a '{' after it is never closed: no search needed
+        pos, end = 0, len(text)
+        while pos < end:
+            if text[pos] == "{":
+                close = text.find("}", pos + 1) if pos < last_close else -1
+                self.comment(pos, text[pos + 1 : close] if close >= 0 else None)
+                pos = close + 1 if close >= 0 else pos + 1
                 continue
-            if kind == "tag":
-                if self.in_movetext:
-                    self.finish(pos, None)
-                game = self.current(pos)
-                name, value = m.group("tname"), re.sub(r"\\(.)", r"\1", m.group("tval"))
-                if name in game.tags:
-                    self.error(pos, f"tag {name} given twice")
-                game.tags[name] = value
-            elif kind == "badtag":
-                self.error(pos, f"malformed tag pair {m.group()!r}")
-            elif kind in ("comment", "linecomment", "opencomment"):
-                self.comment(m, pos)
-            elif kind == "symbol" and m.group() in _result_aliases():
-                marker = _result_aliases()[m.group()]
-                self.current(pos)
-                self.error(pos, f"termination marker {m.group()!r} is not PGN; read as {marker}")
-                del self.stack[1:]
-                self.finish(pos, marker)
-            elif kind == "result":
-                self.current(pos)
-                if len(self.stack) > 1:
-                    self.error(pos, f"result {m.group()} inside a variation; variations closed here")
-                    del self.stack[1:]
-                self.finish(pos, m.group())
-            else:
-                self.current(pos)
-                self.in_movetext = True
-                self.movetext(kind, m, pos)
+            m = _TOKEN_RE.match(text, pos)
+            assert m is not None  # the last alternative matches any character
+            kind, pos = m.lastgroup, m.end()
+            self.token(kind, m)
         if self.game is not None:
             self.finish(len(text), None)
         return self.games
 
-    def comment(self, m: re.Match[str], pos: int) -> None:
-        kind = m.lastgroup
-        if kind == "opencomment":
+    def token(self, kind: str | None, m: re.Match[str]) -> None:
+        pos = m.start()
+        if kind in ("ws", "escape"):  # escape lines: pgn:6
+            return
+        if kind == "tag":
+            if self.in_movetext:
+                self.finish(pos, None)
+            game = self.current(pos)
+            name, value = m.group("tname"), re.sub(r"\\(.)", r"\1", m.group("tval"))
+            if name in game.tags:
+                self.error(pos, f"tag {quote(name)} given twice")
+            game.tags[name] = value
+        elif kind == "badtag":
+            self.error(pos, f"malformed tag pair {quote(m.group())}")
+        elif kind == "linecomment":
+            self.current(pos)
+            self.pending.append(m.group()[1:].strip())
+        elif kind == "symbol" and m.group() in _result_aliases():
+            marker = _result_aliases()[m.group()]
+            self.current(pos)
+            self.error(pos, f"termination marker {m.group()!r} is not PGN; read as {marker}")
+            del self.stack[1:]
+            self.finish(pos, marker)
+        elif kind == "result":
+            self.current(pos)
+            if len(self.stack) > 1:
+                self.error(pos, f"result {m.group()} inside a variation; variations closed here")
+                del self.stack[1:]
+            self.finish(pos, m.group())
+        else:
+            self.current(pos)
+            self.in_movetext = True
+            self.movetext(kind, m, pos)
+
+    def comment(self, pos: int, body: str | None) -> None:
+        """A brace comment starting at ``pos``; ``body`` is ``None`` when never closed."""
+        if body is None:
             self.error(pos, "comment '{' is never closed")
             return
-        body = m.group()[1:-1] if kind == "comment" else m.group()[1:]
-        if kind == "comment" and "\n\n[" in body:
+        if "\n\n[" in body:
             self.error(pos, "comment '{' runs into the next game's tags")
         self.current(pos)
         self.pending.append(body.strip())
@@ -206,17 +246,19 @@ class _Reader:
         token = m.group()
         last = self.last_move()
         if kind == "number":
+            if _NULL_MOVE_RE.fullmatch(token):
+                self.error(pos, f"{token!r} is a null move (UCI notation), not a PGN move")
             return
         if kind == "nag":
             if last is None:
-                self.error(pos, f"NAG {token} before any move")
+                self.error(pos, f"NAG {quote(token)} before any move")
                 return
             try:
-                value = int(token[1:])
+                value = parse_int(token[1:], "NAG", max_digits=3)
                 if value > table("nags")["max"]:
-                    raise ValueError
-            except ValueError:
-                self.error(pos, f"NAG {token} out of range $0..$255", move=last.text)
+                    raise NumberError("above the maximum")
+            except NumberError:
+                self.error(pos, f"NAG {quote(token)} out of range $0..$255", move=clip(last.text))
                 return
             last.nags.append(value)
         elif kind == "open":
@@ -241,15 +283,18 @@ class _Reader:
         elif kind == "symbol":
             self.symbol(token, pos, last)
         else:
-            self.error(pos, f"unexpected character {token!r}")
+            self.error(pos, f"unexpected character {quote(token)}")
 
     def symbol(self, token: str, pos: int, last: PgnMove | None) -> None:
         glyphs = glyph_to_nag()
         if token in glyphs and not token[0].isalnum():
             if last is None:
-                self.error(pos, f"annotation {token!r} before any move")
+                self.error(pos, f"annotation {quote(token)} before any move")
             else:
                 last.nags.append(glyphs[token])
+            return
+        if _NULL_MOVE_RE.fullmatch(token):
+            self.error(pos, f"{token!r} is a null move (UCI notation), not a PGN move")
             return
         if re.fullmatch(r"\d+\.*", token):
             return
@@ -278,18 +323,18 @@ def tag_problems(tags: dict[str, str]) -> list[str]:
     problems = []
     supplemental = table("pgn")["supplemental"]
     if "Result" in tags and tags["Result"] not in RESULT_TOKENS:
-        problems.append(f"Result tag {tags['Result']!r} is not 1-0, 0-1, 1/2-1/2 or *")
+        problems.append(f"Result tag {quote(tags['Result'])} is not 1-0, 0-1, 1/2-1/2 or *")
     setup = tags.get("SetUp")
     if setup is not None and setup not in supplemental["SetUp"]["values"]:
-        problems.append(f"SetUp tag {setup!r} is not 0 or 1")
+        problems.append(f"SetUp tag {quote(setup)} is not 0 or 1")
     if setup == "1" and "FEN" not in tags:
         problems.append("SetUp tag 1 without a FEN tag")
     termination = tags.get("Termination")
     if termination is not None and termination.lower() not in supplemental["Termination"]["values"]:
-        problems.append(f"Termination tag {termination!r} is not one of: {', '.join(supplemental['Termination']['values'])}")
+        problems.append(f"Termination tag {quote(termination)} is not one of: {', '.join(supplemental['Termination']['values'])}")
     control = tags.get("TimeControl")
     if control is not None and not all(_TIME_CONTROL_FIELD.fullmatch(f) for f in control.split(":")):
-        problems.append(f"TimeControl tag {control!r} is malformed (pgn:9.6.1: 40/7200:3600, 300+5, *180, ?, -)")
+        problems.append(f"TimeControl tag {quote(control)} is malformed (pgn:9.6.1: 40/7200:3600, 300+5, *180, ?, -)")
     return problems
 
 
@@ -302,7 +347,82 @@ def _result_aliases() -> dict[str, str]:
 
 def read_games(text: str) -> Iterator[PgnGame]:
     """Every game in ``text``, in order, each with its own ``errors`` (possibly empty)."""
-    yield from _Reader(text.replace("\r\n", "\n")).run()
+    yield from iter_games(text.splitlines(keepends=True))
+
+
+def decode_lines(raw: Iterable[bytes]) -> Iterator[str]:
+    """Lines of bytes as text: UTF-8 (a leading byte-order mark dropped), a line that is not
+    UTF-8 read as ISO 8859-1, the PGN standard's own character set (pgn:4.1)."""
+    first = True
+    for line in raw:
+        if first and line.startswith(b"\xef\xbb\xbf"):
+            line = line[3:]
+        first = False
+        try:
+            yield line.decode("utf-8")
+        except UnicodeDecodeError:
+            yield line.decode("latin-1")
+
+
+def iter_games(lines: Iterable[str]) -> Iterator[PgnGame]:
+    """Every game of a stream of lines, each yielded as soon as its text is complete."""
+    index = 1
+    for first_line, text in split_games(lines):
+        games = _Reader(text, index, first_line).run()
+        index += len(games)
+        yield from games
+
+
+def split_games(lines: Iterable[str]) -> Iterator[tuple[int, str]]:
+    """(first line number, text) of each piece of a PGN stream that holds one game.
+
+    A line that begins with ``[`` starts a new piece once the current one has movetext,
+    unless a brace comment is still open (then only after a blank line: a comment never
+    closed does not swallow the games after it). ``\r\n`` becomes ``\n``.
+    """
+    piece: list[str] = []
+    start = number = 1
+    movetext = in_comment = blank = False
+    for number, line in enumerate(lines, 1):
+        if line.endswith("\r\n"):
+            line = line[:-2] + "\n"
+        stripped = line.lstrip()
+        if stripped.startswith("[") and movetext and (blank or not in_comment):
+            yield start, "".join(piece)
+            piece, start, movetext, in_comment = [], number, False, False
+        piece.append(line)
+        blank = not stripped
+        in_comment, has_moves = _scan_line(line, in_comment)
+        movetext = movetext or has_moves
+    if piece:
+        yield start, "".join(piece)
+
+
+def _scan_line(line: str, in_comment: bool) -> tuple[bool, bool]:
+    """(brace comment open at the end of ``line``, ``line`` has movetext outside comments)."""
+    if not in_comment and line.startswith("%"):  # an escape line (pgn:6)
+        return False, False
+    movetext, pos, end = False, 0, len(line)
+    while pos < end:
+        if in_comment:
+            close = line.find("}", pos)
+            if close < 0:
+                return True, movetext
+            in_comment, pos = False, close + 1
+            continue
+        found = _SCAN_RE.search(line, pos)
+        stop = found.start() if found else end
+        movetext = movetext or bool(line[pos:stop].strip())
+        if found is None:
+            break
+        char = found.group()
+        if char == ";":
+            break
+        if char == "{":
+            in_comment, pos = True, stop + 1
+        else:
+            pos = _TAG_RE.match(line, stop).end()  # type: ignore[union-attr]
+    return in_comment, movetext
 
 
 # --- writing ----------------------------------------------------------------------------
@@ -379,11 +499,7 @@ def write_game(game: PgnGame, width: int | None = None) -> str:
     """The game in export format (tags, blank line, wrapped movetext, blank line)."""
     width = width or max_line_length()
     result = game.result or game.tags.get("Result", "*")
-    fullmove, black = 1, False
-    if game.fen:
-        fields = game.fen.split()
-        black = len(fields) > 1 and fields[1] == "b"
-        fullmove = int(fields[5]) if len(fields) > 5 and fields[5].isdigit() else 1
+    fullmove, black = start_number(game.fen)
     tokens = [_comment(c) for c in game.comment]
     tokens += _line_tokens(game.moves, fullmove, black)
     tokens.append(result)

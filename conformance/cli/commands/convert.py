@@ -4,19 +4,23 @@
 ``--to pgn`` re-exports canonical PGN. ``arbiter convert --from san --to uedemann
 --fen FEN e4 e5 Nf3`` converts a move list. A broken game is reported on stderr (game,
 move number, reason) and the other games are still converted; the exit status is then 1.
+Games are read, converted and printed one at a time, so memory does not grow with the
+file. ``--to pgn`` writes the main line with its comments and NAGs; a game whose
+variations are dropped gets a warning on stderr.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
+from typing import IO, Iterable, Iterator
 
 import click
 
 from reference_impl.errors import ArbiterError, UsageError
 from reference_impl.notation.api import notation_ids, to_notation
-from reference_impl.notation.errors import NotationError
+from reference_impl.notation.errors import NotationError, clip
 from reference_impl.notation.game import convert_moves, replay, start_board
-from reference_impl.notation.pgn import PgnGame, PgnMove, read_games, write_game
+from reference_impl.notation.pgn import PgnGame, PgnMove, decode_lines, iter_games, write_game
 
 from ..common import load_rules, parse_position
 
@@ -45,9 +49,31 @@ def _numbered(texts: list[str], start: PgnGame, board_turn: int, fullmove: int) 
     return " ".join(parts)
 
 
-def _convert_pgn(text: str, source: str, target: str, rules_id: str | None) -> int:
+def _variations(moves: list[PgnMove]) -> int:
+    """How many variations hang off ``moves`` (nested ones included)."""
+    count, stack = 0, [moves]
+    while stack:
+        for move in stack.pop():
+            count += len(move.variations)
+            stack.extend(move.variations)
+    return count
+
+
+def _lines(name: str) -> Iterator[str]:
+    try:
+        handle: IO[bytes] = click.get_binary_stream("stdin") if name == "-" else Path(name).open("rb")
+    except OSError as error:
+        raise UsageError(f"cannot read {name}: {error.strerror}") from None
+    with handle:
+        try:
+            yield from decode_lines(handle)
+        except OSError as error:
+            raise ConvertFailed(f"cannot read {name}: {error.strerror}") from None
+
+
+def _convert_pgn(lines: Iterable[str], source: str, target: str, rules_id: str | None) -> int:
     failures = 0
-    for game in read_games(text):
+    for game in iter_games(lines):
         for error in game.errors:
             click.echo(f"arbiter: {error}", err=True)
         try:
@@ -68,6 +94,10 @@ def _convert_pgn(text: str, source: str, target: str, rules_id: str | None) -> i
             board.push(move)
         result = game.result or game.tags.get("Result", "*")
         if target == "pgn":
+            dropped = _variations(game.moves)
+            if dropped:
+                click.echo(f"arbiter: warning: game {game.index}: {dropped} variation(s) dropped "
+                           "(convert writes the main line only)", err=True)
             out = PgnGame(index=game.index, line=game.line, tags=dict(game.tags), result=result, comment=game.comment)
             out.moves = [
                 PgnMove(text=w, line=m.line, nags=m.nags, comments=m.comments, comments_before=m.comments_before)
@@ -75,7 +105,7 @@ def _convert_pgn(text: str, source: str, target: str, rules_id: str | None) -> i
             ]
             click.echo(write_game(out))
         else:
-            who = f"{game.tags.get('White', '?')} - {game.tags.get('Black', '?')}"
+            who = f"{clip(game.tags.get('White', '?'))} - {clip(game.tags.get('Black', '?'))}"
             click.echo(f"# game {game.index}: {who}")
             click.echo(_numbered(written, game, played.start.turn, played.start.fullmove_number) + f" {result}")
     return failures
@@ -96,15 +126,9 @@ def command(inputs: tuple[str, ...], target: str, source: str, fen: str, rules_i
     first = inputs[0]
     is_file = len(inputs) == 1 and (first == "-" or first.lower().endswith(".pgn") or Path(first).is_file())
     if is_file:
-        try:
-            raw = click.get_binary_stream("stdin").read() if first == "-" else Path(first).read_bytes()
-        except OSError as error:
-            raise UsageError(f"cannot read {first}: {error.strerror}") from None
-        try:
-            text = raw.decode("utf-8-sig")
-        except UnicodeDecodeError:  # the PGN standard's own character set is ISO 8859-1
-            text = raw.decode("latin-1")
-        failures = _convert_pgn(text, source, target, rules_id)
+        if first != "-" and not Path(first).is_file():
+            raise UsageError(f"cannot read {first}: {'a directory' if Path(first).is_dir() else 'no such file'}")
+        failures = _convert_pgn(_lines(first), source, target, rules_id)
         if failures:
             raise ConvertFailed(f"{failures} game(s) not converted; see the messages above")
         return
