@@ -26,6 +26,15 @@ MAX_INT_DIGITS = 18
 MAX_JSON_DEPTH = 64
 
 _DIGITS = re.compile(r"[0-9]+")
+_BRACKET_OR_STRING = re.compile(r'"(?:[^"\\]|\\.)*"?|[\[\]{}]')
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
+_ZERO_DIGITS = bytes.maketrans(b"123456789", b"000000000")
+
+
+def _has_long_digit_run(text: str) -> bool:
+    """Whether ``text`` holds more than MAX_INT_DIGITS digits in a row (fast: C loops)."""
+    data = text.encode("utf-8", "surrogatepass").translate(_ZERO_DIGITS)
+    return b"0" * (MAX_INT_DIGITS + 1) in data
 
 
 class NumberError(ArbiterError, ValueError):
@@ -67,24 +76,18 @@ def _bounded_int(text: str) -> int:
 def json_depth_error(text: str, limit: int = MAX_JSON_DEPTH) -> str | None:
     """Why ``text`` nests arrays/objects deeper than ``limit`` (``None`` if it does not).
 
-    One linear pass that skips string contents, so ``json`` never recurses too deep.
+    Linear, and at C speed for ordinary text: only text with more than ``limit`` brackets
+    is scanned (string contents skipped), so ``json`` never recurses too deep.
     """
+    if text.count("[") + text.count("{") <= limit:
+        return None
     depth = 0
-    in_string = escaped = False
-    for index, char in enumerate(text):
-        if in_string:
-            if escaped:
-                escaped = False
-            elif char == "\\":
-                escaped = True
-            elif char == '"':
-                in_string = False
-        elif char == '"':
-            in_string = True
-        elif char in "[{":
+    for match in _BRACKET_OR_STRING.finditer(text):
+        char = match.group()
+        if char in "[{":
             depth += 1
             if depth > limit:
-                return f"nested deeper than {limit} levels at column {index + 1}"
+                return f"nested deeper than {limit} levels at column {match.start() + 1}"
         elif char in "]}":
             depth -= 1
     return None
@@ -116,16 +119,30 @@ def loads_json(text: str, *, max_depth: int = MAX_JSON_DEPTH) -> Any:
     if problem is not None:
         raise JsonError(problem)
     try:
-        value = json.loads(text, parse_int=_bounded_int, parse_constant=_no_constant)
+        decoder = _BOUNDED if _has_long_digit_run(text) else _PLAIN  # the hook costs per number
+        value = decoder.decode(text)
     except json.JSONDecodeError as error:
         raise JsonError(f"not JSON ({error.msg} at column {error.colno})") from None
     except NumberError as error:
         raise JsonError(error.reason) from None
     except RecursionError:  # pragma: no cover - the depth check comes first
         raise JsonError(f"nested deeper than {max_depth} levels") from None
-    _check_strings(value)
+    if _SURROGATE_ESCAPE.search(text) or not _encodable(text):
+        _check_strings(value)
     return value
+
+
+def _encodable(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 def _no_constant(name: str) -> Any:
     raise JsonError(f"{name} is not a JSON number")
+
+
+_PLAIN = json.JSONDecoder(parse_constant=_no_constant)
+_BOUNDED = json.JSONDecoder(parse_constant=_no_constant, parse_int=_bounded_int)

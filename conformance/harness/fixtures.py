@@ -16,7 +16,8 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from reference_impl.errors import ArbiterError
+from reference_impl.errors import ArbiterError, quote
+from reference_impl.text import JsonError, loads_json
 
 #: The default corpus: ``conformance/fixtures/*.jsonl``.
 DEFAULT_DIR = Path(__file__).resolve().parent.parent / "fixtures"
@@ -97,9 +98,9 @@ def load(paths: Iterable[str | Path] | None = None, validate: bool = False) -> C
 def parse_line(raw: str, validator: Any = None) -> tuple[Fixture, str | None]:
     """Parse one line; return the fixture and ``None``, or ``{}`` and the reason."""
     try:
-        fixture = json.loads(raw)
-    except json.JSONDecodeError as error:
-        return {}, f"not JSON ({error.msg} at column {error.colno})"
+        fixture = loads_json(raw)
+    except JsonError as error:  # malformed, or beyond the limits on nesting and numbers
+        return {}, error.reason
     problem = check(fixture)
     if problem is None and validator is not None:
         error = next(iter(validator.iter_errors(fixture)), None)
@@ -115,7 +116,7 @@ def check(fixture: Any) -> str | None:
         return "a fixture must be a JSON object"
     ident = fixture.get("id")
     if not isinstance(ident, str) or not ID_PATTERN.match(ident):
-        return f"'id' must be dotted lower-case words, got {ident!r}"
+        return f"'id' must be dotted lower-case words, got {quote(ident)}"
     if not isinstance(fixture.get("kind"), str):
         return f"{ident}: 'kind' must be a string"
     if not isinstance(fixture.get("input"), dict):
