@@ -9,10 +9,10 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from . import fen, game_end, moves, perft, san, start, unwinnable
+from . import fen, game_end, lichess, moves, perft, san, start, unwinnable
 from .common import Fixture, main
 
-GENERATORS = (perft, moves, fen, san, start, unwinnable, game_end)
+GENERATORS = (perft, moves, fen, san, start, unwinnable, lichess, game_end)
 
 
 def build(data: Path) -> dict[str, list[Fixture]]:
