@@ -16,22 +16,51 @@ of dead positions proven dead on both sides, any unsound answer (there must be n
 and positions per second. Run::
 
     python benchmarks/bench_unwinnability.py [--node-limit 5000] [--limit N]
+
+``--lichess FILE`` runs a lichess-timeouts file instead (final positions of games lost
+on time, CHA's verdict for the side not to move; the shipped sample is
+``tests/data/unwinnability/lichess-sample.txt``): the flag-fall question of FIDE 6.9
+for every row at the node limit of the ruleset's ``flag_fall`` table, printing the share
+decided, wrong verdicts against CHA, positions per CPU-second (``time.process_time``,
+FEN parsing included), and in the same run python-chess's ``has_insufficient_material``
+on the same rows (it can only say "cannot", from material) with the ratio. Every mating
+line found is replayed with python-chess afterwards, outside the timing.
+
+``--nodes`` measures the search core's speed on the rows of ``--lichess FILE`` (default
+the shipped sample), in one run: moves made per CPU-second by the compiled helpmate
+search against python-chess making and unmaking every move of a legal-move perft, and
+the compiled perft's leaves per CPU-second against python-chess's perft. Targets
+(issue 8): the whole file 100 % decided, 0 wrong, >= 500 positions per CPU-second::
+
+    python benchmarks/bench_unwinnability.py --lichess FILE [--nodes] [--limit N]
 """
 
 from __future__ import annotations
 
 import argparse
 import time
+from collections import Counter
 from pathlib import Path
 from typing import Callable
 
 import chess
 
+from conformance.generate.lichess_sample import Row, parse
 from reference_impl import BLACK, WHITE, Board, load_ruleset
-from reference_impl.unwinnability import Verdict, analyse_both
+from reference_impl.adjudication.tables import table
+from reference_impl.errors import ArbiterError
+from reference_impl.unwinnability import Analysis, Verdict, analyse, analyse_both, native
 
-DATA = Path(__file__).resolve().parent.parent / "tests" / "data" / "unwinnability" / "labelled.txt"
+ROOT = Path(__file__).resolve().parent.parent
+DATA = ROOT / "tests" / "data" / "unwinnability" / "labelled.txt"
+SAMPLE = ROOT / "tests" / "data" / "unwinnability" / "lichess-sample.txt"
 CLASSES = ("--", "W-", "-B", "WB")
+#: Node limit of the labelled run when --node-limit is not given.
+LABELLED_NODE_LIMIT = 5000
+#: Ruleset whose flag-fall table gives the lichess run's node limit.
+RULESET = "fide-2023"
+#: Perft depths of the --nodes run: python-chess's (slow), the compiled core's.
+PY_DEPTH, NATIVE_DEPTH = 2, 4
 
 Answer = dict[int, Verdict]
 
@@ -86,17 +115,149 @@ def measure(name: str, method: Callable[[str], Answer], rows: list[tuple[str, st
     )
 
 
+# --- lichess-timeouts: FIDE 6.9 on real flag falls ------------------------------------
+
+
+def load_lichess(path: Path, limit: int | None) -> list[Row]:
+    rows = parse(path.read_text(encoding="utf-8"), path.name)
+    return rows[:limit] if limit else rows
+
+
+def _wrong(row: Row, verdict: Verdict) -> bool:
+    """A verdict CHA contradicts (undetermined is not wrong, only undecided)."""
+    return verdict is (Verdict.CANNOT if row.verdict == "winnable" else Verdict.CAN)
+
+
+def _replays(row: Row, line: tuple[str, ...]) -> bool:
+    board = chess.Board(row.fen)
+    try:
+        for uci in line:
+            board.push_uci(uci)
+    except ValueError:
+        return False
+    return board.is_checkmate() and chess.COLOR_NAMES[board.turn] != row.side
+
+
+def bench_lichess(rows: list[Row], node_limit: int | None) -> None:
+    rules = load_ruleset(RULESET)
+    limit = node_limit if node_limit is not None else int(table(rules, "flag_fall", "node_limit"))
+    unwinnable = sum(row.verdict == "unwinnable" for row in rows)
+    print(f"{len(rows):,} flag falls ({len(rows) - unwinnable:,} winnable, {unwinnable:,} unwinnable "
+          f"per CHA); {RULESET} flag-fall node limit {limit:,}")
+    began = time.process_time()
+    answers: list[Analysis] = [analyse(Board.from_fen(row.fen, rules), row.side, limit) for row in rows]
+    ours = time.process_time() - began
+    began = time.process_time()
+    material = [chess.Board(row.fen).has_insufficient_material(chess.COLOR_NAMES.index(row.side))
+                for row in rows]
+    theirs = time.process_time() - began
+    n = len(rows)
+    decided = sum(a.verdict is not Verdict.UNDETERMINED for a in answers)
+    wrong = sum(_wrong(row, a.verdict) for row, a in zip(rows, answers))
+    stages = Counter(a.stage if a.verdict is not Verdict.UNDETERMINED else "undetermined" for a in answers)
+    nodes = sum(a.nodes for a in answers)
+    said = [Verdict.CANNOT if m else Verdict.UNDETERMINED for m in material]
+    py_decided = sum(v is Verdict.CANNOT for v in said)
+    py_wrong = sum(_wrong(row, v) for row, v in zip(rows, said))
+    ours_rate, theirs_rate = n / max(ours, 1e-9), n / max(theirs, 1e-9)
+    print(f"{'reference analyse':<24} decided {decided / n:7.2%} ({decided:,})  undetermined {n - decided:,}"
+          f"  wrong {wrong}  {ours:8.2f} s CPU  {ours_rate:10,.1f} positions/CPU-s  nodes {nodes:,}")
+    print(f"{'':<24} by stage: " + ", ".join(f"{k} {v:,}" for k, v in stages.most_common()))
+    print(f"{'python-chess material':<24} decided {py_decided / n:7.2%} ({py_decided:,})  (can only say cannot)"
+          f"  wrong {py_wrong}  {theirs:8.2f} s CPU  {theirs_rate:10,.1f} positions/CPU-s")
+    print(f"ratio: the reference takes {theirs_rate / ours_rate:,.1f}x python-chess's CPU per position"
+          f" ({ours_rate / theirs_rate:.4f}x its rate) and decides {decided:,} to its {py_decided:,}")
+    lines = [(row, a.line) for row, a in zip(rows, answers) if a.verdict is Verdict.CAN]
+    bad = [row.game for row, line in lines if not _replays(row, line)]
+    print(f"mating lines replayed by python-chess: {len(lines):,}, not ending in the asked side's mate: "
+          f"{len(bad)}" + (f" (e.g. {', '.join(bad[:5])})" if bad else ""))
+
+
+# --- nodes per second: the compiled core against python-chess ------------------------
+
+
+def _py_moves_made(board: chess.Board, depth: int) -> int:
+    """Moves pushed by a full legal-move perft (every ply made and unmade)."""
+    made = 0
+    for move in board.legal_moves:
+        board.push(move)
+        made += 1
+        if depth > 1:
+            made += _py_moves_made(board, depth - 1)
+        board.pop()
+    return made
+
+
+def _py_perft(board: chess.Board, depth: int) -> int:
+    """python-chess perft, legal moves counted at the last ply (as the compiled perft does)."""
+    if depth == 1:
+        return board.legal_moves.count()
+    leaves = 0
+    for move in board.legal_moves:
+        board.push(move)
+        leaves += _py_perft(board, depth - 1)
+        board.pop()
+    return leaves
+
+
+def _rate(work: Callable[[], int]) -> tuple[int, float]:
+    began = time.process_time()
+    count = work()
+    return count, count / max(time.process_time() - began, 1e-9)
+
+
+def bench_nodes(rows: list[Row], node_limit: int | None) -> None:
+    rules = load_ruleset(RULESET)
+    limit = node_limit if node_limit is not None else int(table(rules, "flag_fall", "node_limit"))
+    boards = [Board.from_fen(row.fen, rules) for row in rows]
+    winners = [WHITE if row.side == "white" else BLACK for row in rows]
+    ours = [chess.Board(row.fen) for row in rows]
+    print(f"nodes per CPU-second on {len(rows):,} positions (helpmate node limit {limit:,})")
+    native.perft(boards[0], 1)  # pack the tables once, outside the timing
+    search, search_rate = _rate(lambda: sum(native.helpmate(b, w, limit).nodes for b, w in zip(boards, winners)))
+    made, made_rate = _rate(lambda: sum(_py_moves_made(b, PY_DEPTH) for b in ours))
+    print(f"{'compiled helpmate search':<34} {search:>14,} moves made  {search_rate:14,.0f} /CPU-s")
+    print(f"{f'python-chess push/pop, depth {PY_DEPTH}':<34} {made:>14,} moves made  {made_rate:14,.0f} /CPU-s"
+          f"   ratio {search_rate / made_rate:,.1f}x")
+    leaves, leaves_rate = _rate(lambda: sum(native.perft(b, NATIVE_DEPTH) for b in boards))
+    py_leaves, py_rate = _rate(lambda: sum(_py_perft(b, PY_DEPTH + 1) for b in ours))
+    print(f"{f'compiled perft, depth {NATIVE_DEPTH}':<34} {leaves:>14,} leaves      {leaves_rate:14,.0f} /CPU-s")
+    print(f"{f'python-chess perft, depth {PY_DEPTH + 1}':<34} {py_leaves:>14,} leaves      {py_rate:14,.0f} /CPU-s"
+          f"   ratio {leaves_rate / py_rate:,.1f}x")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--node-limit", type=int, default=5000, help="search budget per colour")
+    parser.add_argument("--node-limit", type=int, default=None,
+                        help=f"search budget per colour (labelled: {LABELLED_NODE_LIMIT}; lichess: the "
+                        f"{RULESET} flag-fall table's)")
     parser.add_argument("--limit", type=int, default=None, help="only the first N positions")
+    parser.add_argument("--lichess", type=Path, default=None, metavar="FILE",
+                        help="run a lichess-timeouts file (flag falls with CHA's verdicts)")
+    parser.add_argument("--nodes", action="store_true",
+                        help="nodes per CPU-second of the compiled core against python-chess, on the "
+                        "--lichess rows (default: the shipped sample)")
     args = parser.parse_args()
+    if args.lichess is not None or args.nodes:
+        path = args.lichess or SAMPLE
+        if not path.is_file():
+            parser.error(f"--lichess: no such file: {path}")
+        try:
+            rows = load_lichess(path, args.limit)
+        except ArbiterError as error:
+            raise SystemExit(f"bench_unwinnability: {error}") from None
+        if args.lichess is not None:
+            bench_lichess(rows, args.node_limit)
+        if args.nodes:
+            bench_nodes(rows, args.node_limit)
+        return
+    node_limit = LABELLED_NODE_LIMIT if args.node_limit is None else args.node_limit
     rows = load(args.limit)
     counts = "  ".join(f"{c} {sum(1 for label, _ in rows if label == c)}" for c in CLASSES)
     print(f"{len(rows)} labelled positions ({counts}); share of (position, colour) questions decided:")
     measure("python-chess material", python_chess, rows)
     measure("reference static", reference(0), rows)
-    measure(f"reference {args.node_limit} nodes", reference(args.node_limit), rows)
+    measure(f"reference {node_limit} nodes", reference(node_limit), rows)
 
 
 if __name__ == "__main__":

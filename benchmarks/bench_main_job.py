@@ -1,0 +1,98 @@
+"""The main job: ``arbiter run -j auto`` over the whole shipped corpus, timed.
+
+Runs the command line once as a user would (a separate process, the reference
+adapter, every kind and ruleset), and prints its wall time, the CPU time of it and its
+workers, the result counts from the report's footer, and the skipped results by kind
+and by reason (a skipped result is a question the reference declined, e.g. a search
+undetermined at its node limit). Target (issue 8): 0 skipped and <= 90 s wall on an idle
+2-core machine. The timing is a measurement, never asserted. Run::
+
+    python benchmarks/bench_main_job.py [--jobs auto] [-- EXTRA ARBITER RUN OPTIONS]
+
+Options after ``--`` go to ``arbiter run`` unchanged (``-- -k timeout`` times one kind).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+#: How many reasons and example ids to print per kind.
+SHOWN = 5
+
+
+def run_main_job(jobs: str, extra: list[str], report: Path) -> tuple[int, float, float]:
+    """Exit status, wall seconds and child CPU seconds of one ``arbiter run``."""
+    command = [sys.executable, "-m", "conformance.cli", "run", "-j", jobs, "-o", str(report),
+               "--no-progress", "-q", *extra]
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    began = time.perf_counter()
+    status = subprocess.run(command, stdout=subprocess.DEVNULL).returncode
+    wall = time.perf_counter() - began
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return status, wall, cpu
+
+
+def read_report(report: Path) -> tuple[dict[str, int], list[dict[str, Any]]]:
+    """The footer's counts and the skipped result records."""
+    counts: dict[str, int] = {}
+    skipped = []
+    with report.open(encoding="utf-8") as lines:
+        for line in lines:
+            record = json.loads(line)
+            if record.get("type") == "footer":
+                counts = record.get("counts", {})
+            elif record.get("type") == "result" and record.get("status") == "skipped":
+                skipped.append(record)
+    return counts, skipped
+
+
+def summary(counts: dict[str, int], skipped: list[dict[str, Any]]) -> list[str]:
+    """Printable lines: the counts, then skipped results by kind with their reasons."""
+    lines = ["results: " + ", ".join(f"{k} {v:,}" for k, v in counts.items() if v)]
+    by_kind = Counter(r["kind"] for r in skipped)
+    fixtures = {r["id"] for r in skipped}
+    lines.append(f"skipped: {len(skipped):,} results ({len(fixtures):,} fixtures)")
+    for kind, number in by_kind.most_common():
+        ids = sorted({r["id"] for r in skipped if r["kind"] == kind})
+        lines.append(f"  {kind:<14} {number:>6,} results, {len(ids):,} fixtures, e.g. "
+                     + ", ".join(ids[:SHOWN]))
+        reasons = Counter((r.get("message") or "").split(":")[-1].strip() for r in skipped
+                          if r["kind"] == kind)
+        lines += [f"      {n:>6,} {reason}" for reason, n in reasons.most_common(SHOWN)]
+    return lines
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--jobs", default="auto", help="-j for arbiter run (default auto)")
+    parser.add_argument("--keep", type=Path, default=None, help="keep the JSON Lines report here")
+    parser.add_argument("extra", nargs="*", help="further arbiter run options (after --)")
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as folder:
+        report = args.keep or Path(folder) / "report.jsonl"
+        status, wall, cpu = run_main_job(args.jobs, args.extra, report)
+        if not report.is_file():
+            print(f"arbiter run wrote no report (exit status {status})", file=sys.stderr)
+            return 1
+        counts, skipped = read_report(report)
+    print(f"arbiter run -j {args.jobs} {' '.join(args.extra)}".rstrip()
+          + f" on {os.cpu_count()} CPUs: exit status {status}")
+    print(f"wall {wall:.1f} s ({int(wall // 60)} min {wall % 60:.0f} s), CPU {cpu:.1f} s")
+    for line in summary(counts, skipped):
+        print(line)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
