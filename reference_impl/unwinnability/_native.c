@@ -479,6 +479,8 @@ typedef struct {
     u64 tt_mask;
     int corner, king_target;
     int need_loser_promotion;
+    int horizon; /* beyond this many plies progress is no longer free */
+    int lone_minor; /* the winner has its king and one short-range or colour-bound unit */
     volatile int *stop;
 } Search;
 
@@ -524,45 +526,73 @@ static void choose_targets(Search *S, int variant) {
     S->king_target = (rank + 2 * toward) * 8 + file;
 }
 
-static int loser_needs_promotion(const Search *S) {
-    /* The winner's force alone is a lone minor: it needs the loser to make blockers. */
+/* Squares a unit of type ``t`` attacks from d4 on an empty board: its reach. */
+static inline int reach(const Tables *T, int t, int c) {
+    return popcount(T->leaps[t][c][27]) + popcount(rider_attacks(T, t, c, 27, 0));
+}
+
+static int lone_minor(const Search *S) {
     const Tables *T = S->T;
     const Pos *P = &S->P;
     int w = S->winner;
-    int units = popcount(P->occ[w]) - 1;
-    if (units != 1) return 0;
-    if (T->pawn >= 0 && P->bb[w][T->pawn]) return 0;
+    if (popcount(P->occ[w]) != 2 || (T->pawn >= 0 && P->bb[w][T->pawn])) return 0;
     for (int t = 0; t < T->ntypes; t++)
-        if (P->bb[w][t] && t != T->royal) {
-            int n = popcount(T->leaps[t][w][27]) + popcount(rider_attacks(T, t, w, 27, 0));
-            return n <= 13; /* a short-range or colour-bound unit, not a rook or queen */
-        }
+        if (P->bb[w][t] && t != T->royal)
+            return reach(T, t, w) <= 13; /* a short-range or colour-bound unit */
     return 0;
+}
+
+/* The winner's lone minor needs blockers, and the loser has only pawns (and units too
+ * strong to serve: they would take or guard) to make them from. */
+static int loser_needs_promotion(const Search *S) {
+    const Tables *T = S->T;
+    const Pos *P = &S->P;
+    int l = S->winner ^ 1;
+    if (!S->lone_minor || T->pawn < 0 || !P->bb[l][T->pawn]) return 0;
+    for (int t = 0; t < T->ntypes; t++)
+        if (P->bb[l][t] && t != T->royal && t != T->pawn && reach(T, t, l) < 20) return 0;
+    return 1;
+}
+
+/* Does a rider of type ``t`` on ``sq`` see the corner along an empty board? */
+static inline int eyes(const Search *S, int t, int c, int sq) {
+    const Tables *T = S->T;
+    return (int)((attacks(T, t, c, sq, S->P.all & ~(1ULL << S->corner)) >> S->corner) & 1);
 }
 
 static int classify(Search *S, int m) {
     const Tables *T = S->T;
     Pos *P = &S->P;
-    int from = m & 63, to = m >> 6 & 63, flag = m >> 16;
+    int from = m & 63, to = m >> 6 & 63, flag = m >> 16, promo = m >> 12 & 15;
     int t = P->mailbox[from] & 15;
     int capture = flag == FLAG_EP || (flag != FLAG_CASTLE && P->mailbox[to] >= 0);
     int w = S->winner;
+    int closer = distance(to, S->corner) < distance(from, S->corner);
     if (P->turn == w) {
-        if (capture || (m >> 12 & 15)) return REWARD;
+        if (promo) return REWARD;
+        if (capture) return S->lone_minor ? NORMAL : REWARD;
         if (t == T->pawn) {
             int rank = w == 0 ? rank_of(from) : 7 - rank_of(from);
             return rank >= 3 ? REWARD : NORMAL;
         }
-        int target = t == T->royal ? S->king_target : S->corner;
-        if ((t == T->royal || T->has_leaps[t][w]) && distance(to, target) < distance(from, target)) return REWARD;
+        if (t == T->royal) return distance(to, S->king_target) < distance(from, S->king_target) ? REWARD : NORMAL;
+        if (T->has_leaps[t][w]) return closer ? REWARD : NORMAL;
+        if (S->lone_minor && eyes(S, t, w, to) && !eyes(S, t, w, from)) return REWARD;
         return NORMAL;
     }
-    if (S->need_loser_promotion && t == T->pawn) return REWARD;
-    int closer = distance(to, S->corner) < distance(from, S->corner);
-    if (t == T->royal) return closer ? REWARD : (capture ? PUNISH : NORMAL);
+    if (capture && !(t == T->royal && closer)) return PUNISH;
+    if (t == T->royal) return closer ? REWARD : NORMAL;
+    if (t == T->pawn) {
+        /* pawns become blockers: by promoting (not to the strongest piece, which could
+         * spoil the picture) or by walking up to the corner */
+        if (promo) return popcount(rider_attacks(T, promo - 1, P->turn, 27, 0)) >= 14 ? NORMAL : REWARD;
+        if (S->need_loser_promotion || (S->lone_minor && closer)) return REWARD;
+        return S->need_loser_promotion ? NORMAL : NORMAL;
+    }
+    if (S->need_loser_promotion) return PUNISH;
     /* the loser's other units gather next to the corner, as self-blockers */
-    if (closer && to != S->corner) return capture ? NORMAL : REWARD;
-    return capture ? PUNISH : NORMAL;
+    if (closer && to != S->corner) return REWARD;
+    return NORMAL;
 }
 
 static int search(Search *S, int depth, int progressed) {
@@ -591,7 +621,8 @@ static int search(Search *S, int depth, int progressed) {
         if (S->nodes >= S->limit || (S->stop && *S->stop)) { S->aborted = 1; return 0; }
         if (S->local_nodes >= S->local_limit) { S->interrupted = 1; return 0; }
         int next = depth + 1;
-        if (kind[i] == REWARD) next = depth;
+        if (S->ply >= S->horizon) next = kind[i] == PUNISH ? depth + 3 : depth + 1;
+        else if (kind[i] == REWARD) next = depth;
         else if (kind[i] == PUNISH) next = depth + 3;
         else if (progressed) next = depth;
         Undo u;
@@ -599,7 +630,7 @@ static int search(Search *S, int depth, int progressed) {
         S->nodes++;
         S->local_nodes++;
         S->line[S->ply++] = moves[i];
-        int found = search(S, next, kind[i] == REWARD);
+        int found = search(S, next, kind[i] == REWARD && S->ply <= S->horizon);
         if (found) return 1;
         S->ply--;
         unmake(T, P, &u);
@@ -683,7 +714,7 @@ done:
     return result;
 }
 
-/* helpmate(tables, placement, turn, castling, ep, winner, node_limit, local_limit, max_depth, tt_bits)
+/* helpmate(tables, placement, turn, castling, ep, winner, node_limit, local_limit, max_depth, tt_bits, horizon)
  * -> (status, line, nodes): status 1 mate found (line), 0 the whole reachable space was
  * searched without a mate, -1 the node limit ran out. */
 static PyObject *py_helpmate(PyObject *self, PyObject *args) {
@@ -691,8 +722,9 @@ static PyObject *py_helpmate(PyObject *self, PyObject *args) {
     int turn, ep, winner, max_iter_depth, tt_bits;
     unsigned long long castling;
     long long limit, local_limit;
-    if (!PyArg_ParseTuple(args, "y*y*iKiiLLii", &tables, &placement, &turn, &castling, &ep, &winner,
-                          &limit, &local_limit, &max_iter_depth, &tt_bits))
+    int horizon;
+    if (!PyArg_ParseTuple(args, "y*y*iKiiLLiii", &tables, &placement, &turn, &castling, &ep, &winner,
+                          &limit, &local_limit, &max_iter_depth, &tt_bits, &horizon))
         return NULL;
     PyObject *result = NULL;
     Search *S = calloc(1, sizeof(Search));
@@ -710,6 +742,7 @@ static PyObject *py_helpmate(PyObject *self, PyObject *args) {
     S->T = T;
     S->winner = winner;
     S->limit = limit;
+    S->horizon = horizon;
     S->tt = tt;
     S->tt_mask = ((u64)1 << tt_bits) - 1;
     int status = -1, found = 0;
@@ -721,6 +754,7 @@ static PyObject *py_helpmate(PyObject *self, PyObject *args) {
         for (int variant = 0; variant < 4 && !found && !S->aborted; variant++) {
             S->P = root;
             choose_targets(S, variant);
+            S->lone_minor = lone_minor(S);
             S->need_loser_promotion = loser_needs_promotion(S);
             S->max_depth = depth;
             S->interrupted = 0;
@@ -755,7 +789,7 @@ static PyMethodDef methods[] = {
     {"perft", py_perft, METH_VARARGS, "perft(tables, placement, turn, castling, ep, depth) -> leaf count"},
     {"legal_moves", py_legal_moves, METH_VARARGS, "legal_moves(tables, placement, turn, castling, ep) -> packed moves"},
     {"helpmate", py_helpmate, METH_VARARGS,
-     "helpmate(tables, placement, turn, castling, ep, winner, node_limit, local_limit, max_depth, tt_bits)"
+     "helpmate(tables, placement, turn, castling, ep, winner, node_limit, local_limit, max_depth, tt_bits, horizon)"
      " -> (status, line, nodes)"},
     {NULL, NULL, 0, NULL},
 };

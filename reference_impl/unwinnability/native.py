@@ -29,6 +29,8 @@ TT_BITS = 18
 ITERATION_SHARE = 0.25
 #: Fewest nodes an iteration may use, whatever the node limit.
 MIN_ITERATION_NODES = 2_000
+#: Plies after which progress moves cost depth like any other (lines stay finite).
+HORIZON = 120
 
 _MASK = (1 << 64) - 1
 _PACKED: dict[int, tuple[MoveTables, bytes]] = {}
@@ -118,7 +120,7 @@ def helpmate(board: Board, winner: int, node_limit: int) -> NativeResult:
     """Search for a line of legal moves after which ``winner`` has checkmated."""
     local = max(MIN_ITERATION_NODES, int(node_limit * ITERATION_SHARE))
     status, line, nodes = _native.helpmate(
-        pack_tables(board.tables), *_position(board), winner, node_limit, local, MAX_ITERATION_DEPTH, TT_BITS
+        pack_tables(board.tables), *_position(board), winner, node_limit, local, MAX_ITERATION_DEPTH, TT_BITS, HORIZON
     )
     return NativeResult(_STATUS[status], tuple(line), nodes)
 
