@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from conformance.adapters.base import AdapterStartError
-from conformance.adapters.process import ProcessAdapter
+from conformance.adapters.process import AdapterFault, ProcessAdapter
 from conformance.harness.select import Selection
 from conformance.harness.runner import run_one
 from conformance.harness.session import Config, execute, plan
@@ -192,3 +192,23 @@ def test_pipelined_big_requests_and_answers_do_not_deadlock(tmp_path: Path) -> N
     adapter.stop()
     assert [value["nodes"] for value, _ in answers] == list(range(30))
     assert all(len(value["pad"]) == 200_000 for value, _ in answers)
+
+
+def test_answers_written_before_an_exit_are_read_before_blaming_a_request() -> None:
+    """The program answers request 0 after closing its stdin, then exits. The harness is
+    still writing (100 kB requests fill the pipe), so its next write fails before it has
+    read that answer: request 0 keeps its answer, request 1 (never read) is the one
+    errored, and the message is the same whichever of the two the harness noticed first."""
+    adapter = ProcessAdapter([sys.executable, str(FAKE)], timeout=20)
+    adapter.start()
+    padding = "x" * 100_000
+    requests = [("perft", "fide-2023", {"answer": i, "pad": padding}) for i in range(16)]
+    requests[0][2]["act"] = "answer_and_exit"
+    answers = adapter.run_many(requests)
+    adapter.stop()
+    assert answers[0][0] == {"nodes": 0}
+    fault = answers[1][0]
+    assert isinstance(fault, AdapterFault)
+    assert str(fault).startswith("exited without answering (exit status 9)")
+    assert [value["nodes"] for value, _ in answers[2:]] == list(range(2, 16))
+    assert adapter.restarts == 1

@@ -32,6 +32,7 @@ from .base import KINDS, PROTOCOL_VERSION, Adapter, AdapterStartError, Skip, Sta
 DEFAULT_TIMEOUT = 10.0  #: seconds per request
 START_TIMEOUT = 30.0  #: seconds for the answer to ``start``
 STOP_TIMEOUT = 2.0  #: seconds for ``stop`` and the exit that follows
+DEATH_WAIT = 5.0  #: seconds, after its stdout ended, for the exit status and last stderr lines
 LINE_LIMIT = 1 << 20  #: longest accepted answer line, bytes
 STDERR_TAIL = 2048  #: bytes of stderr quoted in error messages
 MAX_RESTART_FAILURES = 3  #: consecutive failed restarts before giving up
@@ -156,11 +157,12 @@ class ProcessAdapter(Adapter):
         ids: dict[str, int] = {}
         pending = bytearray()
         sent = answered = start
+        reading = True  # False once a write fails: the program stopped reading its stdin
         with selectors.DefaultSelector() as selector:
             selector.register(read_fd, selectors.EVENT_READ)
             try:
                 while answered < len(requests):
-                    while sent < len(requests) and sent - answered < WINDOW:
+                    while reading and sent < len(requests) and sent - answered < WINDOW:
                         self._counter += 1
                         kind, ruleset, data = requests[sent]
                         ids[str(self._counter)] = sent
@@ -173,7 +175,11 @@ class ProcessAdapter(Adapter):
                         except BlockingIOError:
                             pass
                         except OSError:
-                            raise AdapterFault(self._death("exited before reading the request")) from None
+                            # The program is gone (or closed its stdin). Its answers may still
+                            # be in the pipe: read them all before blaming a request, so the
+                            # verdict depends on what it answered, not on which event came first.
+                            reading = False
+                            pending.clear()
                     line = self._take_line()
                     if line is None:
                         self._wait(selector, write_fd, bool(pending), mark)
@@ -365,8 +371,8 @@ class ProcessAdapter(Adapter):
             while data:
                 written = os.write(fd, data)
                 data = data[written:]
-        except (BrokenPipeError, ConnectionResetError, OSError):
-            raise AdapterFault(self._death("exited before reading the request")) from None
+        except OSError:
+            pass  # the program is gone: the read that follows reports how it ended
 
     def _read_line(self, deadline: float | None, seconds: float | None = None) -> bytes:
         proc = self._proc
@@ -401,12 +407,13 @@ class ProcessAdapter(Adapter):
         status = None
         if proc is not None:
             try:
-                status = proc.wait(timeout=1)
+                status = proc.wait(timeout=DEATH_WAIT)
             except subprocess.TimeoutExpired:
                 status = None
         text = f"{what} (exit status {status})" if status is not None else what
         if status is not None and self._drainer is not None:
-            self._drainer.join(timeout=0.5)  # let the last stderr lines arrive
+            # stderr ends when the program does (unless a child it left behind holds it)
+            self._drainer.join(timeout=DEATH_WAIT)
         tail = self._stderr_tail()
         return f"{text}; stderr: {tail}" if tail else text
 
