@@ -5,8 +5,10 @@ from __future__ import annotations
 import json
 import os
 import signal
+import multiprocessing
 import subprocess
 import sys
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -15,7 +17,9 @@ import pytest
 from click.testing import CliRunner
 
 from conformance.cli import main
+from conformance.cli.commands import unwinnable
 from reference_impl.rules import load_ruleset
+from reference_impl.unwinnability import analyse
 
 #: K+2B v K: White can mate (a helpmate exists), Black has a bare king.
 WINNABLE = "4k3/8/8/8/8/8/8/2B1KB2 w - - 0 1"
@@ -145,6 +149,43 @@ def test_time_limit_stops_the_analysis_and_exit_0() -> None:
 def test_time_limit_not_reached_keeps_the_verdict() -> None:
     data = answer("--time-limit", "600", WINNABLE)
     assert data["sides"]["white"]["verdict"] == "can" and data["sides"]["white"]["limit"] is None
+
+
+needs_fork = pytest.mark.skipif("fork" not in multiprocessing.get_all_start_methods(),
+                                reason="the worker sees the test's stand-in analysis only when forked")
+
+
+def white_then_black_never_ends(monkeypatch: pytest.MonkeyPatch, interrupt: bool) -> None:
+    """In the worker: White's real analysis, then a Black analysis that never returns
+    (after sending Ctrl-C to the command's own process when ``interrupt``)."""
+    def stand_in(board: Any, color: int, node_limit: int) -> Any:
+        if color == 0:
+            return analyse(board, color, node_limit)
+        if interrupt:
+            os.kill(os.getppid(), signal.SIGINT)
+        threading.Event().wait()
+
+    monkeypatch.setattr(unwinnable, "analyse", stand_in)
+
+
+@needs_fork
+def test_time_limit_keeps_the_sides_already_answered(monkeypatch: pytest.MonkeyPatch) -> None:
+    white_then_black_never_ends(monkeypatch, interrupt=False)
+    data = answer("--time-limit", "0.5", WINNABLE)
+    assert data["sides"]["white"]["verdict"] == "can" and data["sides"]["white"]["line_uci"]
+    assert data["sides"]["black"]["verdict"] == "undetermined" and data["sides"]["black"]["limit"] == "time"
+    assert data["dead"] is False  # White can mate: known without Black's answer
+
+
+@needs_fork
+def test_ctrl_c_keeps_the_sides_already_answered(monkeypatch: pytest.MonkeyPatch) -> None:
+    white_then_black_never_ends(monkeypatch, interrupt=True)
+    result = invoke(WINNABLE)
+    assert result.exit_code == 130
+    assert "white     can (helpmate in" in result.stdout and "san   1. " in result.stdout
+    assert "black     undetermined (interrupted)" in result.stdout
+    assert "dead      no: white can checkmate" in result.stdout
+    assert result.stderr.strip().splitlines() == ["arbiter: interrupted"]
 
 
 @pytest.mark.parametrize(

@@ -115,11 +115,24 @@ def _start(fen: str, rules_id: str, colors: tuple[int, ...], node_limit: int) ->
 def run_analysis(fen: str, rules_id: str, colors: tuple[int, ...], node_limit: int,
                  time_limit: float | None, verbose: bool) -> tuple[dict[int, SideReport], bool]:
     """Each colour's report, and whether Ctrl-C stopped the run. A colour not answered
-    when the time limit passes (or on Ctrl-C) is ``UNDETERMINED`` with that limit."""
+    when the time limit passes (or on Ctrl-C) is ``UNDETERMINED`` with that limit;
+    answers already in the pipe when the worker is stopped are kept."""
     process, receiver = _start(fen, rules_id, colors, node_limit)
     deadline = None if time_limit is None else time.monotonic() + time_limit
     reports: dict[int, SideReport] = {}
     started: dict[int, float] = {}
+
+    def take(message: tuple[Any, ...]) -> None:
+        if message[0] == "error":
+            raise RuntimeError(f"the analysis failed:\n{message[1]}")
+        if message[0] == "start":
+            started[message[1]] = time.perf_counter()
+            if verbose:
+                click.echo(f"arbiter: analysing {SIDES[message[1]]} (node limit {node_limit:,})", err=True)
+            return
+        _, color, found, cpu, wall = message
+        reports[color] = SideReport(found, cpu, wall, LIMIT_NODES if found.verdict is Verdict.UNDETERMINED else None)
+
     stopped_by = LIMIT_TIME
     try:
         _mask_sigint(False)
@@ -133,22 +146,19 @@ def run_analysis(fen: str, rules_id: str, colors: tuple[int, ...], node_limit: i
                 process.join()
                 raise AnalysisCrashed(f"the analysis process ended without an answer "
                                       f"(exit status {process.exitcode})") from None
-            if message[0] == "error":
-                raise RuntimeError(f"the analysis failed:\n{message[1]}")
-            if message[0] == "start":
-                started[message[1]] = time.perf_counter()
-                if verbose:
-                    click.echo(f"arbiter: analysing {SIDES[message[1]]} (node limit {node_limit:,})", err=True)
-                continue
-            _, color, found, cpu, wall = message
-            limit = LIMIT_NODES if found.verdict is Verdict.UNDETERMINED else None
-            reports[color] = SideReport(found, cpu, wall, limit)
+            take(message)
     except KeyboardInterrupt:
         stopped_by = LIMIT_INTERRUPT
     finally:
         if process.is_alive():
             process.kill()
         process.join()
+    try:
+        while len(reports) < len(colors) and receiver.poll(0):
+            take(receiver.recv())
+    except EOFError:
+        pass
+    finally:
         receiver.close()
     now = time.perf_counter()
     for color in colors:
