@@ -29,6 +29,8 @@ TT_BITS = 18
 ITERATION_SHARE = 0.25
 #: Fewest nodes an iteration may use, whatever the node limit.
 MIN_ITERATION_NODES = 2_000
+#: Share of the node limit for the depth-first search; the best-first search gets the rest.
+DEPTH_FIRST_SHARE = 0.5
 #: Plies after which progress moves cost depth like any other (lines stay finite).
 HORIZON = 120
 
@@ -120,7 +122,8 @@ def helpmate(board: Board, winner: int, node_limit: int) -> NativeResult:
     """Search for a line of legal moves after which ``winner`` has checkmated."""
     local = max(MIN_ITERATION_NODES, int(node_limit * ITERATION_SHARE))
     status, line, nodes = _native.helpmate(
-        pack_tables(board.tables), *_position(board), winner, node_limit, local, MAX_ITERATION_DEPTH, TT_BITS, HORIZON
+        pack_tables(board.tables), *_position(board), winner, node_limit, local, MAX_ITERATION_DEPTH, TT_BITS, HORIZON,
+        int(node_limit * DEPTH_FIRST_SHARE),
     )
     return NativeResult(_STATUS[status], tuple(line), nodes)
 
