@@ -18,15 +18,25 @@ QUOTE_LIMIT = 60
 
 
 def quote(text: object, limit: int = QUOTE_LIMIT) -> str:
-    """``text`` quoted for an error line: at most ``limit`` characters, escapes visible.
+    """``text`` quoted for an error line: escapes visible, at most about ``limit`` characters.
 
-    ``repr`` escapes control characters (NUL, ESC, newlines) and lone surrogates, so the
-    line stays one line and cannot drive the terminal.
+    Escaped as ``repr`` does (control characters such as NUL and ESC, newlines, lone
+    surrogates), so the line stays one line and cannot drive the terminal; the bound
+    applies to the escaped form, and what is left out is counted.
     """
     value = text if isinstance(text, str) else str(text)
     if len(value) <= limit:
-        return repr(value)
-    return f"{value[:limit]!r}... ({len(value):,} characters)"
+        shown = repr(value)
+        if len(shown) <= limit + 2:
+            return shown
+    pieces, used = [], 0
+    for char in value:
+        piece = repr(char)[1:-1]
+        if used + len(piece) > limit:
+            break
+        pieces.append(piece)
+        used += len(piece)
+    return f"'{''.join(pieces)}'... ({len(value):,} characters)"
 
 
 class ArbiterError(Exception):
