@@ -18,6 +18,7 @@ from reference_impl.core.chess960 import start_fen
 from reference_impl.errors import ArbiterError, IllegalMoveError
 from reference_impl.notation import api as notation
 from reference_impl.rules import list_rulesets, load_ruleset
+from reference_impl.unwinnability import Verdict, analyse, analyse_both
 
 from .base import Adapter, Skip, StartInfo
 
@@ -140,12 +141,38 @@ def _decided(name: str, *args: Any, **options: Any) -> dict[str, Any]:
         raise Skip(str(error)) from None
 
 
+def _node_limit(ruleset: str, *path: str) -> int:
+    table: Any = _rules(ruleset).data
+    for key in path:
+        table = table.get(key) if isinstance(table, dict) else None
+    return int(table or 0)
+
+
+def _helpmate(analyses: list[Any]) -> dict[str, Any]:
+    """The ``helpmate`` extra field: the first mating line among ``analyses`` (the same
+    analyses the ruling used, answered from the analysis cache)."""
+    for analysis in analyses:
+        if analysis.verdict is Verdict.CAN and analysis.line:
+            return {"helpmate": list(analysis.line)}
+    return {}
+
+
 def timeout(ruleset: str, data: dict[str, Any]) -> dict[str, Any]:
-    return _decided("timeout", _rules(ruleset), data["fen"], data["flagged"], strict=True)
+    answer = _decided("timeout", _rules(ruleset), data["fen"], data["flagged"], strict=True)
+    flagged = 0 if data["flagged"] == "white" else 1
+    if answer.get("result") == ("0-1", "1-0")[flagged]:  # a loss: the opponent can mate
+        limit = _node_limit(ruleset, "flag_fall", "node_limit")
+        answer.update(_helpmate([analyse(_board(ruleset, data["fen"]), 1 - flagged, limit)]))
+    return answer
 
 
 def dead_position(ruleset: str, data: dict[str, Any]) -> dict[str, Any]:
-    return _decided("dead_position", _rules(ruleset), data["fen"])
+    answer = _decided("dead_position", _rules(ruleset), data["fen"])
+    if answer.get("dead") is False:
+        limit = _node_limit(ruleset, "termination", "dead_position", "node_limit")
+        found = analyse_both(_board(ruleset, data["fen"]), limit, stop_at_can=True)
+        answer.update(_helpmate(list(found.values())))
+    return answer
 
 
 HANDLERS: dict[str, Handler] = {
