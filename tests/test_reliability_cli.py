@@ -104,6 +104,8 @@ def test_huge_numbers_in_a_fen(tmp_path: Path) -> None:
     assert "fullmove number has 5,000 digits (at most 18)" in result.stdout + result.stderr
     line = one_error(arbiter("perft", fen, "1"))
     assert line.endswith("fullmove number has 5,000 digits (at most 18)") and len(line) < 250
+    line = one_error(arbiter("perft", "startpos", HUGE), code=2)
+    assert line.endswith("(5,000 characters) is out of range 0..12")
 
 
 def test_huge_numbers_in_pgn_files(tmp_path: Path) -> None:

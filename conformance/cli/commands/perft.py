@@ -7,7 +7,7 @@ import time
 import click
 
 from reference_impl.core import Board, divide, perft
-from reference_impl.errors import UsageError
+from reference_impl.errors import UsageError, quote
 
 from ..common import console, load_rules, parse_position
 
@@ -27,12 +27,12 @@ def command(args: tuple[str, ...], rules_id: str, show_divide: bool) -> None:
     if len(args) < 2:
         raise UsageError("perft needs a FEN (or 'startpos') and a depth")
     depth_text, fen = args[-1], " ".join(args[:-1])
-    try:
-        depth = int(depth_text)
-    except ValueError:
-        raise UsageError(f"depth {depth_text!r} is not an integer") from None
-    if not 0 <= depth <= MAX_DEPTH:
-        raise UsageError(f"depth {depth} is out of range 0..{MAX_DEPTH}")
+    digits = depth_text.strip().removeprefix("-")
+    if not (digits.isascii() and digits.isdigit()):
+        raise UsageError(f"depth {quote(depth_text)} is not an integer")
+    if depth_text.strip().startswith("-") or len(digits) > 3 or int(digits) > MAX_DEPTH:
+        raise UsageError(f"depth {quote(depth_text)} is out of range 0..{MAX_DEPTH}")
+    depth = int(digits)
     rules = load_rules(rules_id)
     board = parse_position(fen, rules)
     out = console()
