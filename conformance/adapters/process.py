@@ -10,8 +10,12 @@ exits, hangs past the timeout, writes something that is not a JSON object, answe
 with another request's id, answers twice, or writes a line longer than the line limit
 -- the request being answered gets an :class:`AdapterFault` (the runner marks that
 fixture ``errored`` with the message), the process group is killed, and a fresh
-process (``start`` replayed) gets the requests not yet answered. Results already
-computed are never touched.
+process (``start`` replayed) gets the requests not yet answered. When the program
+exits, every answer it wrote before is read first, so the request blamed is the one
+after its last answer, whichever the harness noticed first (a failed write or the end
+of the output). A second answer that arrives after its request's batch was returned
+(or while ``stop`` waits) is kept in :meth:`ProcessAdapter.take_late_duplicates` for
+the runner to charge to its fixture.
 """
 
 from __future__ import annotations
@@ -25,6 +29,7 @@ import signal
 import subprocess
 import threading
 import time
+from collections.abc import Hashable
 from typing import Any
 
 from .base import KINDS, PROTOCOL_VERSION, Adapter, AdapterStartError, Skip, StartInfo
@@ -37,6 +42,8 @@ LINE_LIMIT = 1 << 20  #: longest accepted answer line, bytes
 STDERR_TAIL = 2048  #: bytes of stderr quoted in error messages
 MAX_RESTART_FAILURES = 3  #: consecutive failed restarts before giving up
 WINDOW = 16  #: requests written ahead of the answers in :meth:`ProcessAdapter.run_many`
+RECENT = 1024  #: ids of past requests remembered, to recognise a late second answer
+LATE_TWICE = "answered this request twice (the second answer came after the result was taken); adapter killed and restarted"
 
 
 class AdapterFault(Exception):
@@ -90,6 +97,8 @@ class ProcessAdapter(Adapter):
         self._failed_restarts = 0
         self._down_reason: str | None = None
         self._drainer: threading.Thread | None = None
+        self._recent: collections.OrderedDict[str, Hashable] = collections.OrderedDict()
+        self._late: list[Hashable] = []
 
     # -- the Adapter contract ------------------------------------------------------
 
@@ -117,32 +126,53 @@ class ProcessAdapter(Adapter):
         if proc.poll() is None:
             try:
                 self._send({"cmd": "stop"})
-                self._read_line(time.monotonic() + STOP_TIMEOUT, STOP_TIMEOUT)
+                deadline = time.monotonic() + STOP_TIMEOUT
+                while self._note_late(self._read_line(deadline, STOP_TIMEOUT)):
+                    pass
                 proc.wait(timeout=STOP_TIMEOUT)
             except (AdapterFault, subprocess.TimeoutExpired, OSError):
                 pass
         self._kill()
 
-    def run_many(self, requests: list[tuple[str, str, dict[str, Any]]]) -> list[tuple[Any, float]]:
+    def take_late_duplicates(self) -> list[Hashable]:
+        """The keys (see :meth:`run_many`) of requests answered a second time after their
+        results were returned; the list is emptied."""
+        late, self._late = self._late, []
+        return late
+
+    def _note_late(self, line: bytes) -> bool:
+        """Whether ``line`` is a second answer to an earlier request (then it is noted)."""
+        try:
+            ident = json.loads(line).get("id")
+        except (json.JSONDecodeError, UnicodeDecodeError, AttributeError):
+            return False
+        if not isinstance(ident, str) or ident not in self._recent:
+            return False
+        self._late.append(self._recent[ident])
+        return True
+
+    def run_many(self, requests: list[tuple[str, str, dict[str, Any]]],
+                 keys: list[Hashable] | None = None) -> list[tuple[Any, float]]:
         """Answer several requests, pipelined: up to WINDOW are written ahead of the answers.
 
         Returns, per request, its result dict or the exception ``run`` would have raised
         (Skip, AdapterErrored, AdapterFault), and the milliseconds it took (from the
         previous answer). A fault is charged to the request being answered; the program
-        is restarted and the later requests are sent again.
+        is restarted and the later requests are sent again. ``keys`` name the requests
+        for :meth:`take_late_duplicates` (default: the protocol ids).
         """
         out: list[tuple[Any, float]] = [(None, 0.0)] * len(requests)
         position = 0
         try:
             while position < len(requests):
-                position = self._pipeline(requests, position, out)
+                position = self._pipeline(requests, position, out, keys)
         except KeyboardInterrupt:
             done = next((i for i, (value, _) in enumerate(out) if value is None), len(out))
             raise PartialRun(out[:done]) from None
         return out
 
     def _pipeline(self, requests: list[tuple[str, str, dict[str, Any]]], start: int,
-                  out: list[tuple[Any, float]]) -> int:
+                  out: list[tuple[Any, float]], keys: list[Hashable] | None) -> int:
         """Run ``requests[start:]`` on one process; return where to resume after a fault."""
         mark = time.monotonic()
         try:
@@ -166,6 +196,7 @@ class ProcessAdapter(Adapter):
                         self._counter += 1
                         kind, ruleset, data = requests[sent]
                         ids[str(self._counter)] = sent
+                        self._remember(str(self._counter), keys[sent] if keys is not None else str(self._counter))
                         pending += _encode({"cmd": "run", "id": str(self._counter), "kind": kind,
                                             "ruleset": ruleset, "input": data})
                         sent += 1
@@ -187,8 +218,9 @@ class ProcessAdapter(Adapter):
                     answer = self._decode(line)
                     ident = answer.get("id")
                     got = ids.get(ident) if isinstance(ident, str) else None
-                    if got is None and _earlier(ident, ids):
-                        self._kill()  # a late second answer from an earlier batch: resend
+                    if got is None and isinstance(ident, str) and ident in self._recent:
+                        self._late.append(self._recent[ident])  # a second answer from an earlier batch
+                        self._kill()
                         self.restarts += 1
                         return answered
                     if got is None or got > answered:
@@ -224,6 +256,11 @@ class ProcessAdapter(Adapter):
                 if self._proc is proc and proc.stdin is not None and not proc.stdin.closed:
                     os.set_blocking(write_fd, True)
         return answered
+
+    def _remember(self, ident: str, key: Hashable) -> None:
+        self._recent[ident] = key
+        while len(self._recent) > RECENT:
+            self._recent.popitem(last=False)
 
     def _wait(self, selector: selectors.BaseSelector, write_fd: int, writing: bool, mark: float) -> None:
         """Wait for output (or room to write); read it into the buffer. Faults on timeout or exit."""
@@ -416,11 +453,6 @@ class ProcessAdapter(Adapter):
             self._drainer.join(timeout=DEATH_WAIT)
         tail = self._stderr_tail()
         return f"{text}; stderr: {tail}" if tail else text
-
-
-def _earlier(ident: Any, ids: dict[str, int]) -> bool:
-    """Whether ``ident`` is the id of a request sent before this batch."""
-    return isinstance(ident, str) and ident.isdigit() and all(int(ident) < int(k) for k in ids)
 
 
 def _encode(message: dict[str, Any]) -> bytes:

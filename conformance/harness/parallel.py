@@ -3,14 +3,18 @@
 Every worker builds and starts its own adapter from the spec string on its first
 chunk (so ``cmd:`` adapters run as N programs). Chunks are handed out in order and
 their records are emitted in order, so the report is the same as a sequential run's;
-with ``--fail-fast``/``--max-fail`` it is the same prefix of it.
+with ``--fail-fast``/``--max-fail`` it is the same prefix of it. Each chunk also
+reports the cases of earlier chunks its adapter answered a second time; at the end
+every worker stops its adapter and reports the same for its last chunk.
 """
 
 from __future__ import annotations
 
 import math
+import multiprocessing
 import os
 import signal
+import threading
 from collections.abc import Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass
@@ -20,11 +24,14 @@ from typing import Any
 from ..adapters import resolve
 from ..adapters.base import Adapter, AdapterStartError, StartInfo
 from . import records
-from .runner import Emit, Options, Progress, run_block
+from .runner import Emit, Key, Options, Progress, late_duplicates, run_block
 from .select import Case
 
 #: Largest chunk handed to one worker at a time.
 MAX_CHUNK = 64
+#: Seconds the workers wait for each other before stopping their adapters (only a worker
+#: that died makes them wait that long).
+FINISH_WAIT = 120.0
 
 
 @dataclass(frozen=True)
@@ -48,10 +55,10 @@ class AdapterRecipe:
 _state: dict[str, Any] = {}
 
 
-def _init_worker(recipe: AdapterRecipe, info: StartInfo, options: Options) -> None:
+def _init_worker(recipe: AdapterRecipe, info: StartInfo, options: Options, barrier: threading.Barrier) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the main process handles Ctrl-C
     signal.signal(signal.SIGTERM, _terminated)  # sent by the main process after Ctrl-C
-    _state.update(recipe=recipe, info=info, options=options, adapter=None, error=None)
+    _state.update(recipe=recipe, info=info, options=options, adapter=None, error=None, barrier=barrier)
 
 
 def _terminated(signum: int, frame: Any) -> None:
@@ -75,15 +82,33 @@ def _worker_adapter() -> Adapter | None:
     return _state["adapter"]
 
 
-def _run_chunk(cases: list[Case]) -> list[records.Record]:
+def _run_chunk(cases: list[Case]) -> tuple[list[records.Record], list[Key]]:
+    """The chunk's records, and the cases of earlier chunks answered a second time since."""
     adapter = _worker_adapter()
     options: Options = _state["options"]
     if adapter is None:
         return [
             records.result(c.fixture, c.ruleset, "errored", c.expect, None, _state["error"], 0.0)
             for c in cases
-        ]
-    return run_block(adapter, _state["info"], cases, options)[0]
+        ], []
+    found = run_block(adapter, _state["info"], cases, options)[0]
+    return found, late_duplicates(adapter)
+
+
+def _finish_worker() -> list[Key]:
+    """Stop this worker's adapter; the cases it answered a second time since its last chunk.
+
+    Every worker gets exactly one of these: each waits at the barrier until all have one.
+    """
+    try:
+        _state["barrier"].wait(FINISH_WAIT)
+    except threading.BrokenBarrierError:
+        pass
+    adapter, _state["adapter"] = _state["adapter"], None
+    if adapter is None:
+        return []
+    adapter.stop()
+    return late_duplicates(adapter)
 
 
 def chunked(cases: Sequence[Case], jobs: int) -> list[list[Case]]:
@@ -104,21 +129,28 @@ def run_parallel(
 ) -> Progress:
     """Run ``cases`` in ``jobs`` worker processes; emit records in case order."""
     progress = Progress()
+    context = multiprocessing.get_context()
     executor = ProcessPoolExecutor(
-        max_workers=jobs, initializer=_init_worker, initargs=(recipe, info, options)
+        max_workers=jobs, mp_context=context, initializer=_init_worker,
+        initargs=(recipe, info, options, context.Barrier(jobs)),
     )
-    futures: list[Future[list[records.Record]]] = []
+    futures: list[Future[tuple[list[records.Record], list[Key]]]] = []
     try:
         futures = [executor.submit(_run_chunk, chunk) for chunk in chunked(cases, jobs)]
         for future in futures:
             stop = False
-            for record in future.result():
+            found, late = future.result()
+            progress.late_twice.extend(late)
+            for record in found:
                 emit(record)
                 if progress.count(record, options):
                     stop = True
                     break
             if stop:
                 break
+        if not progress.stopped_early:
+            for late in [executor.submit(_finish_worker) for _ in range(jobs)]:
+                progress.late_twice.extend(late.result())
     except KeyboardInterrupt:
         progress.interrupted = True
     finally:

@@ -18,12 +18,14 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..adapters.base import Adapter, Skip, StartInfo
-from ..adapters.process import AdapterErrored, AdapterFault, PartialRun
+from ..adapters.process import LATE_TWICE, AdapterErrored, AdapterFault, PartialRun
 from . import records, xfail
 from .compare import compare
 from .select import Case
 
 Emit = Callable[[records.Record], None]
+#: A case as the adapter knows it: fixture id and ruleset.
+Key = tuple[str, str]
 
 
 @dataclass
@@ -154,6 +156,7 @@ class Progress:
     bad: int = 0
     stopped_early: bool = False
     interrupted: bool = False
+    late_twice: list[Key] = field(default_factory=list)  #: answered twice after being judged
 
     def count(self, record: records.Record, options: Options) -> bool:
         """Count a record; True when the run must stop (fail-fast / max-fail)."""
@@ -182,8 +185,12 @@ def run_block(
         return [run_one(adapter, info, case, options) for case in cases], False
     sendable = [case for case in cases if unsupported_reason(info, case) is None]
     interrupted = False
+    requests = [(c.kind, c.ruleset, c.fixture["input"]) for c in sendable]
     try:
-        answers = run_many([(c.kind, c.ruleset, c.fixture["input"]) for c in sendable])
+        if hasattr(adapter, "take_late_duplicates"):
+            answers = run_many(requests, keys=[(c.id, c.ruleset) for c in sendable])
+        else:
+            answers = run_many(requests)
     except PartialRun as partial:
         answers, interrupted = partial.done, True
     remaining = iter(answers)
@@ -202,6 +209,28 @@ def run_block(
     return found, interrupted
 
 
+def late_duplicates(adapter: Adapter) -> list[Key]:
+    """The cases the adapter answered a second time after their answer was taken."""
+    take = getattr(adapter, "take_late_duplicates", None)
+    return [key for key in take() if isinstance(key, tuple)] if callable(take) else []
+
+
+def rejudge_late(found: list[records.Record], late: list[Key], cases: list[Case], options: Options,
+                 info: StartInfo) -> None:
+    """Charge each late second answer to its case: its record (already emitted) becomes
+    the verdict of an adapter fault, in place."""
+    wanted = set(late)
+    by_key = {(c.id, c.ruleset): c for c in cases if (c.id, c.ruleset) in wanted}
+    for record in found:
+        case = by_key.get((record.get("id"), record.get("ruleset"))) if record.get("type") == "result" else None
+        if case is None or record["status"] == "unsupported":
+            continue
+        entry = xfail.lookup(options.xfails, case.id, case.ruleset, info.version)
+        fresh = judge(case, Outcome(error=LATE_TWICE, duration_ms=record["duration_ms"]), entry)
+        record.clear()
+        record.update(fresh)
+
+
 def run_cases(
     adapter: Adapter, info: StartInfo, cases: Iterable[Case], options: Options, emit: Emit
 ) -> Progress:
@@ -216,6 +245,7 @@ def run_cases(
     try:
         for offset in range(0, len(pending), block):
             found, progress.interrupted = run_block(adapter, info, pending[offset : offset + block], options)
+            progress.late_twice.extend(late_duplicates(adapter))
             for record in found:
                 emit(record)
                 if progress.count(record, options):

@@ -16,7 +16,7 @@ from reference_impl.errors import UsageError
 from ..adapters.base import Adapter, StartInfo
 from . import fixtures, records, rulesets, xfail
 from .parallel import AdapterRecipe, run_parallel
-from .runner import Options, Progress, run_cases
+from .runner import Options, Progress, late_duplicates, rejudge_late, run_cases
 from .select import Case, Selection, expand, narrow_star
 
 
@@ -99,7 +99,8 @@ def execute(
 ) -> list[records.Record]:
     """Start the adapter (AdapterStartError if it cannot), run every case, return all records.
 
-    ``emit`` receives each record as it is made (header, results, footer);
+    ``emit`` receives each record as it is made (header, results, footer); a result
+    whose answer the adapter repeated late is re-judged in place before the footer;
     ``started`` is called with the header once the adapter is up (its
     ``selection.cases`` is the final number of cases: ``"*"`` is narrowed to the
     rulesets the adapter declares).
@@ -129,6 +130,9 @@ def execute(
             adapter.stop()
         except KeyboardInterrupt:  # a second Ctrl-C while stopping: still write the footer
             progress.interrupted = True
+    progress.late_twice.extend(late_duplicates(adapter))  # the last answer, repeated before stop's
+    if progress.late_twice:
+        rejudge_late(collected, progress.late_twice, plan_.cases, plan_.options, info)
     results = [r for r in collected if r["type"] == "result"]
     keep(records.footer(results, progress.interrupted, progress.stopped_early))
     return collected

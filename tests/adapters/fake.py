@@ -3,7 +3,8 @@
 It answers ``perft`` with ``{"nodes": input["answer"]}`` (after ``input["sleep"]`` seconds). ``input["act"]`` makes it
 misbehave on that request: crash, hang, garbage, wrong_id, twice, late_twice, flood
 (a 3 MB line), big (a 200 kB answer), stderr_flood (5 MB on stderr, then a good answer), skip, error,
-not_object, answer_and_exit (close stdin, answer correctly, exit 9: the next request is never read). Options: ``--version V``, ``--rulesets a,b``, ``--start MODE`` where MODE is
+not_object, answer_and_exit (close stdin, answer correctly, exit 9: the next request is never read),
+notify (write a line to the named pipe ``input["fifo"]``, then answer: tells a test how far a run got). Options: ``--version V``, ``--rulesets a,b``, ``--start MODE`` where MODE is
 exit, protocol2, garbage, hang or refuse. Each start is logged on stderr.
 """
 
@@ -98,6 +99,10 @@ def main():
                 os.close(0)  # from here on the harness cannot write: its next write fails
                 send(answer)
                 sys.exit(9)
+            elif act == "notify":
+                with open(data["fifo"], "w") as fifo:
+                    fifo.write("reached\n")
+                send(answer)
             elif act == "not_object":
                 send({"id": ident, "result": [1, 2, 3]})
             else:

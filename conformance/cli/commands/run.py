@@ -5,21 +5,27 @@ unexpectedly (xpassed), or bad input (fixture, expected-failure file), or, with
 ``--strict``, a fixture was skipped or (merge) a shard is missing; 2 usage error;
 3 the adapter could not start. Ctrl-C stops the run, writes the partial report and
 exits 130.
+
+The report is streamed to ``REPORT.partial`` and renamed to ``REPORT`` when the run
+ends, so a run whose adapter cannot start leaves an earlier ``REPORT`` as it was.
 """
 
 from __future__ import annotations
 
+import os
 import sys
 from typing import Any
 
 import click
 
+from ...adapters.base import AdapterStartError
 from ...harness import jsonl, records
 from ...harness.select import Selection, missing_shards, parse_shard
 from ...harness.session import Config, execute, plan
 from ...reports.summary import summarize
 
 DEFAULT_REPORT = "arbiter-report.jsonl"
+PARTIAL_SUFFIX = ".partial"  #: the report while it is written; renamed when the run ends
 EXIT_INTERRUPTED = 130
 
 
@@ -115,7 +121,8 @@ def command(ctx: click.Context, adapter: str, fixture_paths: tuple[str, ...], ki
         from reference_impl.errors import UsageError
 
         raise UsageError("no fixture matches the selection")
-    writer = jsonl.ReportWriter(None if report == "-" else report)
+    partial = None if report == "-" else report + PARTIAL_SUFFIX
+    writer = jsonl.ReportWriter(partial)
     progress_bar = _progress(len(the_plan.cases), disabled=no_progress or quiet)
     tasks: list[Any] = []
 
@@ -129,12 +136,22 @@ def command(ctx: click.Context, adapter: str, fixture_paths: tuple[str, ...], ki
         if tasks and record["type"] == "result":
             progress_bar.advance(tasks[0])
 
+    found: list[records.Record] | None = None
     try:
         found = execute(config, the_plan, emit, started)
+    except AdapterStartError as error:
+        writer.close()
+        if partial is not None:
+            os.unlink(partial)
+            kept = " (the earlier report is unchanged)" if os.path.exists(report) else ""
+            raise AdapterStartError(f"{error}; {report} not written{kept}") from None
+        raise
     finally:
         if progress_bar is not None:
             progress_bar.stop()
         writer.close()
+        if partial is not None and os.path.exists(partial):
+            _finish_report(partial, report, found)
     render_outputs(found, junit, html, quiet)
     if report != "-" and not quiet:
         click.echo(f"report: {report}", err=True)
@@ -143,6 +160,19 @@ def command(ctx: click.Context, adapter: str, fixture_paths: tuple[str, ...], ki
         click.echo("arbiter: interrupted; the report holds the fixtures that finished", err=True)
         ctx.exit(EXIT_INTERRUPTED)
     ctx.exit(max(records.exit_status(found), summarize(found).exit_status(strict)))
+
+
+def _finish_report(partial: str, report: str, found: list[records.Record] | None) -> None:
+    """Move the streamed report into place. After a run that ended normally it is first
+    rewritten from ``found``: a late fault can change a result after it was streamed."""
+    if found is not None:
+        writer = jsonl.ReportWriter(partial)
+        try:
+            for record in found:
+                writer.write(record)
+        finally:
+            writer.close()
+    os.replace(partial, report)
 
 
 def _jobs(text: str) -> int:
