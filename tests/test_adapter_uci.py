@@ -16,7 +16,7 @@ import chess
 import pytest
 
 from conformance.adapters.base import AdapterStartError, Skip
-from conformance.adapters.process import AdapterFault
+from conformance.adapters.base import AdapterFault
 from conformance.adapters.uci import UciAdapter, parse_divide, split_name
 
 START = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"

@@ -191,8 +191,8 @@ def test_program_that_cannot_restart_marks_later_fixtures_errored(tmp_path: Path
 def test_stop_ends_the_program() -> None:
     adapter = ProcessAdapter([sys.executable, str(FAKE)])
     adapter.start()
-    proc = adapter._proc
-    assert proc is not None
+    assert adapter._child is not None
+    proc = adapter._child.proc
     adapter.stop()
     assert proc.poll() is not None
 

@@ -5,6 +5,9 @@ once, :meth:`Adapter.run` once per fixture and ruleset, and :meth:`Adapter.stop`
 the end. ``run`` returns the protocol's ``result`` object (a plain dict, see
 ``docs/protocol.md`` for each kind); it raises :class:`Skip` to decline a fixture,
 and any other exception marks the fixture ``errored`` with the exception's text.
+The exceptions of the child-process adapters (:class:`AdapterFault`,
+:class:`AdapterErrored`, :class:`PartialRun`) live here too, so the runner depends on
+this module only.
 
 Subprocess adapters (``cmd:``, ``uci:``) implement the same class, so the runner
 treats every implementation alike.
@@ -78,6 +81,27 @@ class AdapterStartError(ArbiterError):
     """The implementation under test could not be started (exit status 3)."""
 
     exit_code = EXIT_ADAPTER
+
+
+class AdapterFault(Exception):
+    """A child-process adapter's program broke the protocol or died; it has been killed."""
+
+
+class AdapterErrored(Exception):
+    """The program answered ``errored``: it tried and failed."""
+
+
+class PartialRun(KeyboardInterrupt):
+    """Ctrl-C during a pipelined ``run_many``; ``done`` holds the answers obtained."""
+
+    def __init__(self, done: list[tuple[Any, float]]) -> None:
+        super().__init__()
+        self.done = done
+
+
+#: The verdict on a request whose answer came a second time after it had been taken.
+LATE_TWICE = ("answered this request twice (the second answer came after the result was taken); "
+              "adapter killed and restarted")
 
 
 class Adapter(ABC):

@@ -1,8 +1,10 @@
 """The ``cmd:"COMMAND"`` adapter: any program that speaks protocol v1 on stdio.
 
-The program is started with ``shlex.split(COMMAND)`` in its own process group. Each
-request is one JSON line on its stdin; the answer must be one JSON line on its stdout
-(``docs/protocol.md``). stderr is collected (the last few KiB) for error messages.
+The program is started with ``shlex.split(COMMAND)`` in its own process group
+(:class:`~conformance.adapters.transport.ChildProcess`, shared with the ``uci:``
+adapter). Each request is one JSON line on its stdin; the answer must be one JSON line
+on its stdout (``docs/protocol.md``). stderr is collected (the last few KiB) for error
+messages.
 
 Requests are pipelined (:meth:`ProcessAdapter.run_many`): up to WINDOW are written
 ahead of the answers, which must come in order. When the program misbehaves -- it
@@ -25,41 +27,22 @@ import json
 import os
 import selectors
 import shlex
-import signal
 import subprocess
-import threading
 import time
 from collections.abc import Hashable
 from typing import Any
 
-from .base import KINDS, PROTOCOL_VERSION, Adapter, AdapterStartError, Skip, StartInfo
+from .base import (KINDS, PROTOCOL_VERSION, Adapter, AdapterErrored, AdapterFault,
+                   AdapterStartError, PartialRun, Skip, StartInfo)
+from .transport import ChildProcess
 
 DEFAULT_TIMEOUT = 10.0  #: seconds per request
 START_TIMEOUT = 30.0  #: seconds for the answer to ``start``
 STOP_TIMEOUT = 2.0  #: seconds for ``stop`` and the exit that follows
-DEATH_WAIT = 5.0  #: seconds, after its stdout ended, for the exit status and last stderr lines
 LINE_LIMIT = 1 << 20  #: longest accepted answer line, bytes
-STDERR_TAIL = 2048  #: bytes of stderr quoted in error messages
 MAX_RESTART_FAILURES = 3  #: consecutive failed restarts before giving up
 WINDOW = 16  #: requests written ahead of the answers in :meth:`ProcessAdapter.run_many`
 RECENT = 1024  #: ids of past requests remembered, to recognise a late second answer
-LATE_TWICE = "answered this request twice (the second answer came after the result was taken); adapter killed and restarted"
-
-
-class AdapterFault(Exception):
-    """The program broke the protocol or died; it has been killed."""
-
-
-class AdapterErrored(Exception):
-    """The program answered ``errored``: it tried and failed."""
-
-
-class PartialRun(KeyboardInterrupt):
-    """Ctrl-C during :meth:`ProcessAdapter.run_many`; ``done`` holds the answers obtained."""
-
-    def __init__(self, done: list[tuple[Any, float]]) -> None:
-        super().__init__()
-        self.done = done
 
 
 class ProcessAdapter(Adapter):
@@ -88,15 +71,10 @@ class ProcessAdapter(Adapter):
         self.start_timeout = start_timeout
         self.info: StartInfo | None = None
         self.restarts = 0
-        self._proc: subprocess.Popen[bytes] | None = None
-        self._buffer = bytearray()
-        self._stderr: collections.deque[bytes] = collections.deque()
-        self._stderr_size = 0
-        self._lock = threading.Lock()
+        self._child: ChildProcess | None = None
         self._counter = 0
         self._failed_restarts = 0
         self._down_reason: str | None = None
-        self._drainer: threading.Thread | None = None
         self._recent: collections.OrderedDict[str, Hashable] = collections.OrderedDict()
         self._late: list[Hashable] = []
 
@@ -120,16 +98,16 @@ class ProcessAdapter(Adapter):
 
     def stop(self) -> None:
         """Ask the program to stop; kill it if it does not exit promptly."""
-        proc = self._proc
-        if proc is None:
+        child = self._child
+        if child is None:
             return
-        if proc.poll() is None:
+        if child.alive():
             try:
-                self._send({"cmd": "stop"})
+                child.send(_encode({"cmd": "stop"}))
                 deadline = time.monotonic() + STOP_TIMEOUT
-                while self._note_late(self._read_line(deadline, STOP_TIMEOUT)):
+                while self._note_late(child.read_line(deadline, STOP_TIMEOUT)):
                     pass
-                proc.wait(timeout=STOP_TIMEOUT)
+                child.proc.wait(timeout=STOP_TIMEOUT)
             except (AdapterFault, subprocess.TimeoutExpired, OSError):
                 pass
         self._kill()
@@ -180,9 +158,9 @@ class ProcessAdapter(Adapter):
         except AdapterFault as fault:
             out[start] = (fault, 0.0)
             return start + 1
-        proc = self._proc
-        assert proc is not None and proc.stdin is not None and proc.stdout is not None
-        write_fd, read_fd = proc.stdin.fileno(), proc.stdout.fileno()
+        child = self._child
+        assert child is not None
+        write_fd, read_fd = child.stdin_fd, child.stdout_fd
         os.set_blocking(write_fd, False)
         ids: dict[str, int] = {}
         pending = bytearray()
@@ -211,9 +189,9 @@ class ProcessAdapter(Adapter):
                             # verdict depends on what it answered, not on which event came first.
                             reading = False
                             pending.clear()
-                    line = self._take_line()
+                    line = child.take_line()
                     if line is None:
-                        self._wait(selector, write_fd, bool(pending), mark)
+                        self._wait(child, selector, write_fd, bool(pending), mark)
                         continue
                     answer = self._decode(line)
                     ident = answer.get("id")
@@ -241,7 +219,7 @@ class ProcessAdapter(Adapter):
                         value = declined
                     out[answered] = (value, (now - mark) * 1000.0)
                     answered, mark = answered + 1, now
-                if b"\n" in self._buffer:  # a line nobody asked for: the last answer came twice
+                if b"\n" in child.buffer:  # a line nobody asked for: the last answer came twice
                     out[answered - 1] = (AdapterFault("answered this request twice; adapter killed and restarted"),
                                          out[answered - 1][1])
                     self._kill()
@@ -253,7 +231,7 @@ class ProcessAdapter(Adapter):
                 self.restarts += 1
                 return answered + 1
             finally:
-                if self._proc is proc and proc.stdin is not None and not proc.stdin.closed:
+                if self._child is child and child.proc.stdin is not None and not child.proc.stdin.closed:
                     os.set_blocking(write_fd, True)
         return answered
 
@@ -262,7 +240,8 @@ class ProcessAdapter(Adapter):
         while len(self._recent) > RECENT:
             self._recent.popitem(last=False)
 
-    def _wait(self, selector: selectors.BaseSelector, write_fd: int, writing: bool, mark: float) -> None:
+    def _wait(self, child: ChildProcess, selector: selectors.BaseSelector, write_fd: int, writing: bool,
+              mark: float) -> None:
         """Wait for output (or room to write); read it into the buffer. Faults on timeout or exit."""
         remaining = None if not self.timeout else mark + self.timeout - time.monotonic()
         if remaining is not None and remaining <= 0:
@@ -276,23 +255,7 @@ class ProcessAdapter(Adapter):
                 selector.unregister(write_fd)
         for key, mask in events:
             if key.fd != write_fd and mask & selectors.EVENT_READ:
-                chunk = os.read(key.fd, 1 << 16)
-                if not chunk:
-                    raise AdapterFault(self._death("exited without answering"))
-                self._buffer += chunk
-
-    def _take_line(self) -> bytes | None:
-        """The next complete line from the buffer, or None; faults over the line limit."""
-        newline = self._buffer.find(b"\n")
-        if newline < 0:
-            if len(self._buffer) > self.line_limit:
-                raise AdapterFault(f"wrote more than {self.line_limit} bytes without a newline (line limit)")
-            return None
-        line = bytes(self._buffer[:newline])
-        del self._buffer[: newline + 1]
-        if len(line) > self.line_limit:
-            raise AdapterFault(f"wrote a line of {len(line)} bytes, over the {self.line_limit}-byte limit")
-        return line
+                child.read_some()
 
     # -- requests --------------------------------------------------------------------
 
@@ -308,7 +271,7 @@ class ProcessAdapter(Adapter):
     # -- process management -----------------------------------------------------------
 
     def _ensure_running(self) -> None:
-        if self._proc is not None and self._proc.poll() is None:
+        if self._child is not None and self._child.alive():
             return
         if self._down_reason is not None:
             raise AdapterFault(f"adapter is down, not restarted again: {self._down_reason}")
@@ -324,25 +287,12 @@ class ProcessAdapter(Adapter):
 
     def _spawn_and_start(self) -> StartInfo:
         try:
-            self._proc = subprocess.Popen(
-                self.argv,
-                stdin=subprocess.PIPE,
-                stdout=subprocess.PIPE,
-                stderr=subprocess.PIPE,
-                bufsize=0,
-                env=self.env,
-                start_new_session=True,
-            )
+            child = self._child = ChildProcess(self.argv, self.line_limit, "exited without answering", env=self.env)
         except OSError as error:
             raise AdapterStartError(f"cannot start {self.argv[0]!r}: {error.strerror or error}") from None
-        self._buffer.clear()
-        self._stderr.clear()
-        self._stderr_size = 0
-        self._drainer = threading.Thread(target=self._drain_stderr, args=(self._proc,), daemon=True)
-        self._drainer.start()
         try:
-            self._send({"cmd": "start", "protocol": PROTOCOL_VERSION})
-            answer = self._decode(self._read_line(time.monotonic() + self.start_timeout, self.start_timeout))
+            child.send(_encode({"cmd": "start", "protocol": PROTOCOL_VERSION}))
+            answer = self._decode(child.read_line(time.monotonic() + self.start_timeout, self.start_timeout))
             if self.validate:
                 _validate("start-answer", answer)
             info = _start_info(answer)
@@ -352,107 +302,9 @@ class ProcessAdapter(Adapter):
         return info
 
     def _kill(self) -> None:
-        proc, self._proc = self._proc, None
-        if proc is None:
-            return
-        if proc.poll() is None:
-            try:
-                os.killpg(proc.pid, signal.SIGKILL)
-            except (ProcessLookupError, PermissionError):
-                proc.kill()
-        for stream in (proc.stdin, proc.stdout):
-            try:
-                if stream:
-                    stream.close()
-            except OSError:
-                pass
-        try:
-            proc.wait(timeout=5)
-        except subprocess.TimeoutExpired:
-            pass
-        self._buffer.clear()
-
-    def _drain_stderr(self, proc: subprocess.Popen[bytes]) -> None:
-        stream = proc.stderr
-        assert stream is not None
-        while True:
-            try:
-                chunk = stream.read1(65536) if hasattr(stream, "read1") else os.read(stream.fileno(), 65536)
-            except (OSError, ValueError):
-                return
-            if not chunk:
-                return
-            with self._lock:
-                if proc is not self._proc:
-                    continue
-                self._stderr.append(chunk)
-                self._stderr_size += len(chunk)
-                while self._stderr_size - len(self._stderr[0]) >= STDERR_TAIL and len(self._stderr) > 1:
-                    self._stderr_size -= len(self._stderr.popleft())
-
-    def _stderr_tail(self) -> str:
-        with self._lock:
-            data = b"".join(self._stderr)[-STDERR_TAIL:]
-        text = data.decode("utf-8", errors="replace").strip()
-        lines = [line for line in text.splitlines() if line.strip()][-3:]
-        return " | ".join(lines)
-
-    # -- bytes on the wire ------------------------------------------------------------
-
-    def _send(self, message: dict[str, Any]) -> None:
-        proc = self._proc
-        assert proc is not None and proc.stdin is not None
-        data = (json.dumps(message, separators=(",", ":")) + "\n").encode("utf-8")
-        fd = proc.stdin.fileno()
-        try:
-            while data:
-                written = os.write(fd, data)
-                data = data[written:]
-        except OSError:
-            pass  # the program is gone: the read that follows reports how it ended
-
-    def _read_line(self, deadline: float | None, seconds: float | None = None) -> bytes:
-        proc = self._proc
-        assert proc is not None and proc.stdout is not None
-        fd = proc.stdout.fileno()
-        start = 0
-        with selectors.DefaultSelector() as selector:
-            selector.register(fd, selectors.EVENT_READ)
-            while True:
-                newline = self._buffer.find(b"\n", start)
-                if newline >= 0:
-                    line = bytes(self._buffer[:newline])
-                    del self._buffer[: newline + 1]
-                    if len(line) > self.line_limit:
-                        raise AdapterFault(f"wrote a line of {len(line)} bytes, over the {self.line_limit}-byte limit")
-                    return line
-                start = len(self._buffer)
-                if start > self.line_limit:
-                    raise AdapterFault(f"wrote more than {self.line_limit} bytes without a newline (line limit)")
-                remaining = None if deadline is None else deadline - time.monotonic()
-                if remaining is not None and remaining <= 0:
-                    raise AdapterFault(f"no answer within {seconds or 0:g} s (timed out)")
-                if not selector.select(remaining):
-                    continue
-                chunk = os.read(fd, 1 << 16)
-                if not chunk:
-                    raise AdapterFault(self._death("exited without answering"))
-                self._buffer += chunk
-
-    def _death(self, what: str) -> str:
-        proc = self._proc
-        status = None
-        if proc is not None:
-            try:
-                status = proc.wait(timeout=DEATH_WAIT)
-            except subprocess.TimeoutExpired:
-                status = None
-        text = f"{what} (exit status {status})" if status is not None else what
-        if status is not None and self._drainer is not None:
-            # stderr ends when the program does (unless a child it left behind holds it)
-            self._drainer.join(timeout=DEATH_WAIT)
-        tail = self._stderr_tail()
-        return f"{text}; stderr: {tail}" if tail else text
+        child, self._child = self._child, None
+        if child is not None:
+            child.kill()
 
 
 def _encode(message: dict[str, Any]) -> bytes:

@@ -10,23 +10,21 @@ the ruleset's Chess960 flag differs from the engine's current setting, then
 ``isready`` (discarding any late output until ``readyok``), ``position fen FEN`` and
 ``go perft N``. An engine that dies, hangs past the timeout or
 prints nonsense is killed; the fixture is marked errored and the next request starts a
-fresh engine (``uci``/``uciok`` and ``isready``/``readyok`` again).
+fresh engine (``uci``/``uciok`` and ``isready``/``readyok`` again). The engine runs as a
+:class:`~conformance.adapters.transport.ChildProcess`, like the ``cmd:`` adapter's program.
 """
 
 from __future__ import annotations
 
 import os
 import re
-import selectors
-import signal
 import subprocess
-import tempfile
 import threading
 import time
-from typing import IO, Any
+from typing import Any
 
-from .base import Adapter, AdapterStartError, Skip, StartInfo
-from .process import AdapterFault
+from .base import Adapter, AdapterFault, AdapterStartError, Skip, StartInfo
+from .transport import ChildProcess
 
 DEFAULT_TIMEOUT = 60.0  #: seconds per request (a deep perft is the engine's real work)
 START_TIMEOUT = 20.0  #: seconds for ``uciok`` and ``readyok``
@@ -79,9 +77,7 @@ class UciAdapter(Adapter):
         self.timeout = timeout
         self.restarts = 0
         self.info: StartInfo | None = None
-        self._proc: subprocess.Popen[bytes] | None = None
-        self._stderr: IO[bytes] | None = None
-        self._buffer = bytearray()
+        self._child: ChildProcess | None = None
         self._chess960: bool | None = None  # the engine's current UCI_Chess960 value
         self._has_chess960 = False
         self._lock = threading.Lock()
@@ -117,10 +113,10 @@ class UciAdapter(Adapter):
 
     def stop(self) -> None:
         """Send ``quit`` and make sure the engine is gone."""
-        if self._proc is not None and self._proc.poll() is None:
+        if self._child is not None and self._child.alive():
             try:
                 self._send("quit")
-                self._proc.wait(timeout=2)
+                self._child.proc.wait(timeout=2)
             except (AdapterFault, subprocess.TimeoutExpired):
                 pass
         self._kill()
@@ -128,7 +124,7 @@ class UciAdapter(Adapter):
     # -- one perft request -----------------------------------------------------------
 
     def _perft(self, fen: str, depth: int, chess960: bool) -> tuple[list[tuple[str, int]], int]:
-        if self._proc is None or self._proc.poll() is not None:
+        if self._child is None or not self._child.alive():
             self._restart()
         try:
             if self._chess960 is not chess960:
@@ -166,15 +162,11 @@ class UciAdapter(Adapter):
 
     def _spawn(self) -> str:
         """Start the process and run the uci/uciok, isready/readyok handshake."""
-        self._stderr = tempfile.TemporaryFile()
         try:
-            self._proc = subprocess.Popen(
-                [self.path], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                stderr=self._stderr, bufsize=0, start_new_session=True)
+            self._child = ChildProcess([self.path], LINE_LIMIT, "engine exited", who="engine ")
         except OSError as error:
             raise AdapterStartError(
                 f"cannot start UCI engine {self.path!r}: {error.strerror or error}") from None
-        self._buffer.clear()
         self._chess960 = None
         name = ""
         try:
@@ -197,79 +189,21 @@ class UciAdapter(Adapter):
         return name or os.path.basename(self.path)
 
     def _kill(self) -> None:
-        proc, self._proc = self._proc, None
-        if proc is not None:
-            if proc.poll() is None:
-                try:
-                    os.killpg(proc.pid, signal.SIGKILL)
-                except (ProcessLookupError, PermissionError):
-                    proc.kill()
-            for stream in (proc.stdin, proc.stdout):
-                if stream is not None:
-                    stream.close()
-            try:
-                proc.wait(timeout=5)
-            except subprocess.TimeoutExpired:
-                pass
-        if self._stderr is not None:
-            self._stderr.close()
-            self._stderr = None
-        self._buffer.clear()
+        child, self._child = self._child, None
+        if child is not None:
+            child.kill()
         self._chess960 = None
 
     # -- lines on the wire ------------------------------------------------------------
 
     def _send(self, command: str) -> None:
-        proc = self._proc
-        if proc is None or proc.stdin is None:
+        if self._child is None:
             raise AdapterFault("engine is not running")
-        try:
-            os.write(proc.stdin.fileno(), (command + "\n").encode("ascii"))
-        except OSError:
-            raise AdapterFault(self._death("exited before reading a command")) from None
+        self._child.send((command + "\n").encode("ascii"))
 
     def _read_line(self, deadline: float, limit: float | None = None) -> str:
         """The next output line; waits for more output only when none is buffered."""
-        while True:
-            newline = self._buffer.find(b"\n")
-            if newline >= 0:
-                line = bytes(self._buffer[:newline])
-                del self._buffer[: newline + 1]
-                return line.decode("utf-8", errors="replace").rstrip("\r")
-            if len(self._buffer) > LINE_LIMIT:
-                raise AdapterFault(f"engine wrote over {LINE_LIMIT} bytes without a newline")
-            self._fill(deadline, self.timeout if limit is None else limit)
-
-    def _fill(self, deadline: float, seconds: float) -> None:
-        """Append the engine's next chunk of output to the buffer (or fail)."""
-        proc = self._proc
-        if proc is None or proc.stdout is None:
+        if self._child is None:
             raise AdapterFault("engine is not running")
-        fd = proc.stdout.fileno()
-        with selectors.DefaultSelector() as selector:
-            selector.register(fd, selectors.EVENT_READ)
-            while True:
-                remaining = deadline - time.monotonic()
-                if remaining <= 0:
-                    raise AdapterFault(f"no answer within {seconds:g} s (timed out)")
-                if selector.select(remaining):
-                    break
-        chunk = os.read(fd, 1 << 16)
-        if not chunk:
-            raise AdapterFault(self._death("engine exited"))
-        self._buffer += chunk
-
-    def _death(self, what: str) -> str:
-        status: int | None = None
-        if self._proc is not None:
-            try:
-                status = self._proc.wait(timeout=1)
-            except subprocess.TimeoutExpired:
-                status = None
-        text = what if status is None else f"{what} (exit status {status})"
-        if self._stderr is not None:
-            self._stderr.seek(0)
-            tail = self._stderr.read()[-400:].decode("utf-8", errors="replace").strip()
-            if tail:
-                text += "; stderr: " + " | ".join(tail.splitlines()[-3:])
-        return text
+        line = self._child.read_line(deadline, self.timeout if limit is None else limit)
+        return line.decode("utf-8", errors="replace").rstrip("\r")

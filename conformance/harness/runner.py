@@ -17,8 +17,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..adapters.base import Adapter, Skip, StartInfo
-from ..adapters.process import LATE_TWICE, AdapterErrored, AdapterFault, PartialRun
+from ..adapters.base import LATE_TWICE, Adapter, AdapterErrored, AdapterFault, PartialRun, Skip, StartInfo
 from . import records, xfail
 from .compare import compare
 from .select import Case
