@@ -9,6 +9,8 @@ opponent, a material count; where it and 6.9 differ the test says why 6.9 is rig
 
 from __future__ import annotations
 
+from typing import Any
+
 import chess
 import pytest
 
@@ -156,3 +158,62 @@ def test_uscf_7_14e2_no_draw_when_the_opponent_has_a_forced_win() -> None:
     # fails, so Black loses. With the bishop on e1 there is no forced mate: a draw.
     assert timeout("uscf-7", "k7/p1K5/1p6/8/8/8/4B3/8 w - - 0 60", "black") == {"result": "1-0"}
     assert timeout("uscf-7", "k7/p1K5/1p6/8/8/8/8/4B3 w - - 0 60", "black") == {"result": "1/2-1/2"}
+
+
+# -- US Chess 14E2: the forced-win search decides between draw and loss ---------------
+
+#: K+N against K and two pawns: White mates in 5 (Stockfish: mate 5, Nc6 Ka2 Kc2 Ka1 Nb4
+#: a2 Kc1 a3 Nc2#). Black's flag falls.
+KN_MATE_IN_5 = "8/8/8/4N3/p7/p7/8/k1K5 w - - 0 60"
+#: The same, mate in 6 (Stockfish): beyond the table's 9-ply bound.
+KN_MATE_IN_6 = "8/8/8/8/p7/p7/4N3/k2K4 w - - 0 60"
+
+
+def _uscf_with(**flag_fall: int) -> Any:
+    """The uscf-7 ruleset with some ``flag_fall`` parameters changed."""
+    import copy
+    import dataclasses
+
+    from reference_impl import load_ruleset
+
+    ruleset = load_ruleset("uscf-7")
+    data = copy.deepcopy(ruleset.data)
+    data["flag_fall"].update(flag_fall)
+    return dataclasses.replace(ruleset, data=data)
+
+
+def _ruling(rules: Any, fen: str, flagged: int) -> Any:
+    from reference_impl import Board
+    from reference_impl.adjudication import verdicts
+
+    return verdicts.flag_fall(rules, Board.from_fen(fen, rules), flagged)
+
+
+def test_uscf_7_14e2_forced_mate_in_five_loses_on_time() -> None:
+    # 14E2 does not save Black: White's K+N has a forced win. FIDE 6.9 agrees (a loss).
+    assert timeout("uscf-7", KN_MATE_IN_5, "black") == {"result": "1-0"}
+    assert timeout("fide-2023", KN_MATE_IN_5, "black") == {"result": "1-0"}
+
+
+def test_uscf_7_14e2_ruling_follows_the_tables_bound() -> None:
+    # The mate is 9 plies away: with the table's bound a loss, with a 7-ply bound a draw;
+    # the mate in 6 is beyond the shipped bound (a draw), within an 11-ply one (a loss).
+    assert _ruling(_uscf_with(), KN_MATE_IN_5, 1).result == "1-0"
+    assert _ruling(_uscf_with(forced_win_max_plies=7), KN_MATE_IN_5, 1).result == "1/2-1/2"
+    assert timeout("uscf-7", KN_MATE_IN_6, "black") == {"result": "1/2-1/2"}
+    assert _ruling(_uscf_with(forced_win_max_plies=11), KN_MATE_IN_6, 1).result == "1-0"
+
+
+def test_uscf_7_14e2_node_limit_comes_from_the_table() -> None:
+    # Too few nodes to decide: the draw stands, marked undetermined (the strict API
+    # declines it instead of guessing).
+    from reference_impl.adjudication.api import UndeterminedError
+
+    ruling = _ruling(_uscf_with(forced_win_node_limit=20), KN_MATE_IN_5, 1)
+    assert (ruling.result, ruling.undetermined) == ("1/2-1/2", True)
+    assert "20 nodes" in (ruling.note or "")
+    assert not _ruling(_uscf_with(), KN_MATE_IN_5, 1).undetermined
+    with pytest.raises(UndeterminedError):
+        from reference_impl.adjudication.api import timeout as strict_timeout
+
+        strict_timeout(_uscf_with(forced_win_node_limit=20), KN_MATE_IN_5, "black", strict=True)

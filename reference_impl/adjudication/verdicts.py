@@ -80,9 +80,9 @@ def is_dead_cheap(board: Any, node_limit: int) -> bool:
     return False
 
 
-def has_forced_win(board: Any, color: int, max_plies: int) -> bool | None:
+def has_forced_win(board: Any, color: int, max_plies: int, node_limit: int) -> bool | None:
     """US Chess 14E "forced win": a forced mate within ``max_plies``; ``None`` if unknown."""
-    return _module().has_forced_win(board, color, max_plies=max_plies)
+    return _module().has_forced_win(board, color, max_plies=max_plies, node_limit=node_limit)
 
 
 def material(board: Any, color: int) -> dict[str, int]:
@@ -142,9 +142,14 @@ def _flag_fall(rules: Mapping[str, Any], board: Any, flagged: int) -> Ruling:
         if row is None:
             return loss
         if row.get("unless_forced_win"):
-            plies = int(entry.get("forced_win_max_plies") or 1)
-            if has_forced_win(board, 1 - flagged, plies):
+            plies = int(table(rules, "flag_fall", "forced_win_max_plies"))
+            limit = int(table(rules, "flag_fall", "forced_win_node_limit"))
+            won = has_forced_win(board, 1 - flagged, plies, limit)
+            if won:
                 return Ruling(loss.result, "timeout", row["cite"], f"forced win within {plies} plies", proven=True)
+            if won is None:
+                return Ruling(DRAW, "timeout_vs_insufficient", row["cite"],
+                              f"no forced win found within {limit} nodes", undetermined=True)
         return Ruling(DRAW, "timeout_vs_insufficient", row["cite"])
     raise ValueError(f"unknown flag_fall.draw_test {test!r}")
 

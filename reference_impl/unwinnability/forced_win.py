@@ -3,16 +3,23 @@
 US Chess 14E2 and 14E3 give a draw on time against K+B, K+N or K+N+N only when that
 side "does not have a forced win". This module answers the bounded question: does
 ``color`` have a checkmate within ``max_plies`` plies against every defence? The
-bound is a ruleset parameter (the adjudication tables state it and cite 14E); it is
-taken here as an argument.
+bound and the node limit are ruleset parameters (``flag_fall.forced_win_max_plies``
+and ``forced_win_node_limit``, citing 14E); they are taken here as arguments.
 
 The search is a depth-first AND/OR search by iterative deepening on the mate distance:
-at the winner's turns one move must work, at the defender's turns every move must
-fail to escape. A transposition table keyed by the position remembers, per position,
-the deepest bound proven to fail and the shallowest proven to succeed. Two cheap
-proofs cut it short: the static unwinnability stage (a side that can never mate has
-no forced win, checked at the root and after each capture by the defender), and the
-winner's last move before the bound only matters if it mates.
+at the winner's turns one move must work, at the defender's turns every reply must
+fail to escape. It is made fast by
+
+* a transposition table of proven bounds: per position, the deepest bound proven to
+  fail and the shallowest proven to mate, plus the move that proved it (the mating
+  move, or the defender's refutation), tried first at the next iteration;
+* the winner's moves ordered checks first, then by the fewest replies left to the
+  defender (each move is made once to count them, which also finds mates in one);
+  at the winner's last move only a mating move counts;
+* the defender's replies ordered by the remembered refutation, then captures, then the
+  king's moves to squares with the most room;
+* the static unwinnability proof (:func:`.search.static_proofs`) after every capture or
+  promotion: a position in which the winner can never mate ends that line.
 
 ``True`` is a proof (a forced mate exists within the bound), ``False`` is a proof
 (none within the bound), ``None`` means the node budget ran out first.
@@ -20,12 +27,28 @@ winner's last move before the bound only matters if it mates.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from ..core.board import Board
 from ..core.squares import color_of
 from .search import Budget, BudgetExhausted, static_proofs
 
-#: Moves made before the search gives up and answers ``None``.
-DEFAULT_NODE_LIMIT = 2_000_000
+#: "No bound proven" markers of the transposition table.
+_NEVER, _UNBOUNDED = -1, 1 << 30
+
+
+@dataclass(frozen=True)
+class ForcedMate:
+    """The outcome of a forced-mate search.
+
+    ``found`` is ``True``/``False`` (proofs) or ``None`` (budget spent); ``plies`` the
+    shortest forced-mate distance when found; ``line`` one mating line in UCI (the
+    winner's moves against one defence); ``nodes`` the moves made."""
+
+    found: bool | None
+    plies: int | None
+    line: tuple[str, ...]
+    nodes: int
 
 
 class _MateSearch:
@@ -37,106 +60,173 @@ class _MateSearch:
         self.budget = budget
         self.failed: dict[tuple, int] = {}  # position -> deepest bound proven to fail
         self.solved: dict[tuple, int] = {}  # position -> shallowest bound proven to mate
-
-    def _winner_order(self, moves: list[int]) -> list[int]:
-        """Checks first, then captures: the usual shape of a forced mate."""
-        board = self.board
-
-        def score(code: int) -> int:
-            capture = board.is_capture_code(code)
-            board.push_code(code)
-            check = board.is_check()
-            board.pop_code()
-            return (2 if check else 0) + (1 if capture else 0)
-
-        return sorted(moves, key=score, reverse=True)
+        self.best: dict[tuple, int] = {}  # position -> the move that proved the last bound
 
     def wins(self, plies: int) -> bool:
         """Can the winner force mate within ``plies`` plies from the current position?"""
-        board = self.board
-        key = board.position_key()
-        if self.failed.get(key, -1) >= plies:
+        key = self.board.position_key()
+        if self.failed.get(key, _NEVER) >= plies:
             return False
-        if self.solved.get(key, 1 << 30) <= plies:
+        if self.solved.get(key, _UNBOUNDED) <= plies:
             return True
-        result = self._winner_node(plies) if board.turn == self.winner else self._defender_node(plies)
-        if result:
-            self.solved[key] = min(plies, self.solved.get(key, 1 << 30))
+        if self.board.turn == self.winner:
+            result = self._winner_node(key, plies)
         else:
-            self.failed[key] = max(plies, self.failed.get(key, -1))
+            result = self._defender_node(key, plies)
+        if result:
+            self.solved[key] = min(plies, self.solved.get(key, _UNBOUNDED))
+        else:
+            self.failed[key] = max(plies, self.failed.get(key, _NEVER))
         return result
 
-    def _winner_node(self, plies: int) -> bool:
+    def _can_still_mate(self) -> bool:
+        """False when the static stage proves the winner can never mate from here."""
+        return not static_proofs(self.board, (self.winner,))
+
+    def _winner_node(self, key: tuple, plies: int) -> bool:
         board = self.board
         if plies < 1:
             return False
-        for code in self._winner_order(board.legal_codes()):
+        remembered = self.best.get(key)
+        candidates: list[tuple[int, int, int]] = []
+        for code in board.legal_codes():
+            self.budget.spend()
+            material = board.is_capture_code(code) or code >> 12 & 15
+            board.push_code(code)
+            check = board.is_check()
+            if not check and plies < 3:  # the last move must mate, so it must check
+                board.pop_code()
+                continue
+            replies = board.legal_move_count()
+            if check and not replies:
+                board.pop_code()
+                self.best[key] = code
+                return True
+            if plies >= 3 and replies and (not material or self._can_still_mate()):
+                first = 0 if code == remembered else 1
+                candidates.append((first, (0 if check else 64) + replies, code))
+            board.pop_code()
+        candidates.sort()
+        for _, _, code in candidates:
             self.budget.spend()
             board.push_code(code)
             try:
-                if board.is_checkmate():
-                    return True
-                if plies >= 3 and self.wins(plies - 1):
+                if self.wins(plies - 1):
+                    self.best[key] = code
                     return True
             finally:
                 board.pop_code()
         return False
 
-    def _defender_node(self, plies: int) -> bool:
+    def _defender_node(self, key: tuple, plies: int) -> bool:
         board = self.board
         moves = board.legal_codes()
         if not moves:
             return board.is_check()
         if plies < 2:
             return False
-        # Captures first: taking a mating piece is the quickest refutation.
-        moves.sort(key=lambda code: not board.is_capture_code(code))
+        remembered = self.best.get(key)
+        king = board.king(board.turn)
+
+        def order(code: int) -> tuple[int, int]:
+            if code == remembered:
+                return (0, 0)
+            if board.is_capture_code(code) or code >> 12 & 15:
+                return (1, 0)
+            if code & 63 == king:
+                return (2, -_room(board, code >> 6 & 63))
+            return (3, 0)
+
+        moves.sort(key=order)
         for code in moves:
-            capture = board.is_capture_code(code)
             self.budget.spend()
+            material = board.is_capture_code(code) or code >> 12 & 15
             board.push_code(code)
             try:
-                if capture and static_proofs(board, (self.winner,)):
-                    return False
-                if not self.wins(plies - 1):
+                if (material and not self._can_still_mate()) or not self.wins(plies - 1):
+                    self.best[key] = code
                     return False
             finally:
                 board.pop_code()
         return True
 
+    def line(self, plies: int) -> list[int]:
+        """The mating line the table remembers from the current position (codes)."""
+        board = self.board
+        played: list[int] = []
+        while plies > 0 and board.legal_move_count():
+            code = self.best.get(board.position_key())
+            if board.turn != self.winner or code is None:
+                code = self._surviving_reply(plies)
+            if code is None:
+                break
+            board.push_code(code)
+            played.append(code)
+            plies -= 1
+        for _ in played:
+            board.pop_code()
+        return played
 
-def has_forced_win(board: Board, color: int | str, max_plies: int, node_limit: int = DEFAULT_NODE_LIMIT) -> bool | None:
+    def _surviving_reply(self, plies: int) -> int | None:
+        """A defender reply after which the table holds a mate within ``plies - 1``."""
+        board = self.board
+        for code in board.legal_codes():
+            board.push_code(code)
+            solved = self.solved.get(board.position_key(), _UNBOUNDED) <= plies - 1 or (
+                board.is_check() and not board.legal_move_count()
+            )
+            board.pop_code()
+            if solved:
+                return code
+        return None
+
+
+def _room(board: Board, square: int) -> int:
+    """Distance of ``square`` from the nearest edge: kings near the middle escape mates."""
+    file, rank = square & 7, square >> 3
+    return min(file, 7 - file, rank, 7 - rank)
+
+
+def forced_mate(board: Board, color: int | str, max_plies: int, node_limit: int) -> ForcedMate:
+    """The shortest forced mate for ``color`` within ``max_plies`` plies, by iterative
+    deepening on the mate distance, spending at most ``node_limit`` moves made."""
+    winner = color_of(color)
+    if max_plies < 0:
+        raise ValueError(f"max_plies must be >= 0, not {max_plies}")
+    if not board.legal_move_count():
+        mated = board.turn != winner and board.is_check()
+        return ForcedMate(mated, 0 if mated else None, (), 0)
+    if static_proofs(board, (winner,)):
+        return ForcedMate(False, None, (), 0)
+    search = _MateSearch(board, winner, Budget(node_limit))
+    try:
+        for plies in range(1 if board.turn == winner else 2, max_plies + 1, 2):
+            if search.wins(plies):
+                line = _uci_line(board, search.line(plies))
+                return ForcedMate(True, plies, line, search.budget.used)
+    except BudgetExhausted:
+        return ForcedMate(None, None, (), search.budget.limit)
+    return ForcedMate(False, None, (), search.budget.used)
+
+
+def _uci_line(board: Board, codes: list[int]) -> tuple[str, ...]:
+    replay = board.copy(stack=False)
+    out = []
+    for code in codes:
+        out.append(replay.uci(replay.move_of(code)))
+        replay.push_code(code)
+    return tuple(out)
+
+
+def has_forced_win(board: Board, color: int | str, max_plies: int, node_limit: int) -> bool | None:
     """Forced checkmate for ``color`` within ``max_plies`` plies against any defence?
 
     ``True``/``False`` are proofs; ``None`` means the search hit ``node_limit`` first.
     """
-    winner = color_of(color)
-    if max_plies < 0:
-        raise ValueError(f"max_plies must be >= 0, not {max_plies}")
-    if board.turn != winner and not board.legal_move_count() and board.is_check():
-        return True  # already mated
-    if static_proofs(board, (winner,)):
-        return False
-    try:
-        return _shortest_mate(board, winner, max_plies, node_limit) is not None
-    except BudgetExhausted:
-        return None
+    return forced_mate(board, color, max_plies, node_limit).found
 
 
-def forced_mate_distance(board: Board, color: int | str, max_plies: int, node_limit: int = DEFAULT_NODE_LIMIT) -> int | None:
+def forced_mate_distance(board: Board, color: int | str, max_plies: int, node_limit: int) -> int | None:
     """The shortest forced-mate distance in plies for ``color`` (up to ``max_plies``), or
     ``None`` if there is none within the bound or the budget ran out."""
-    try:
-        return _shortest_mate(board, color_of(color), max_plies, node_limit)
-    except BudgetExhausted:
-        return None
-
-
-def _shortest_mate(board: Board, winner: int, max_plies: int, node_limit: int) -> int | None:
-    """Iterative deepening over the winner's move counts; raises BudgetExhausted."""
-    search = _MateSearch(board, winner, Budget(node_limit))
-    first = 1 if board.turn == winner else 2
-    for plies in range(first, max_plies + 1, 2):
-        if search.wins(plies):
-            return plies
-    return None
+    return forced_mate(board, color, max_plies, node_limit).plies
