@@ -2,9 +2,9 @@
 
 Positions near the labelled ones (1 to 12 random legal moves away, captures preferred,
 so material and pawn structures change) and positions from capture-heavy random games.
-Wherever the static stage claims a side can never mate, the helpmate search (which
-shares no code with that proof and only returns real mating lines) must find no mate;
-any line it finds is also replayed by python-chess.
+Wherever the static stage claims a side can never mate, the compiled helpmate search
+(which shares no code with that proof and only returns real mating lines) must find no
+mate; any line it finds is also replayed by python-chess.
 """
 
 from __future__ import annotations
@@ -15,21 +15,21 @@ from pathlib import Path
 import chess
 
 from reference_impl import Board, load_ruleset
-from reference_impl.unwinnability.search import Budget, BudgetExhausted, helpmate, line_to_uci, static_proofs
-from reference_impl.core import movegen
+from reference_impl.unwinnability import native
+from reference_impl.unwinnability.search import line_to_uci, static_proofs
 
 DATA = Path(__file__).parent / "data" / "unwinnability" / "labelled.txt"
 RULES = load_ruleset("fide-2023")
-HELPMATE_LIMIT = 2_000
+HELPMATE_LIMIT = 20_000
 
 
 def _random_walk(board: Board, rng: random.Random, plies: int) -> Board:
     for _ in range(plies):
-        moves = movegen.legal_moves(board)
+        moves = board.legal_codes()
         if not moves:
             break
-        captures = [m for m in moves if board.mailbox[m >> 6 & 63] >= 0]
-        board._push(rng.choice(captures if captures and rng.random() < 0.6 else moves))
+        captures = [m for m in moves if board.is_capture_code(m)]
+        board.push_code(rng.choice(captures if captures and rng.random() < 0.6 else moves))
     return board
 
 
@@ -38,10 +38,8 @@ def _counterexamples(board: Board) -> tuple[list[str], int]:
     found = []
     proofs = static_proofs(board, (0, 1))
     for color in proofs:
-        try:
-            line = helpmate(board, color, Budget(HELPMATE_LIMIT))
-        except BudgetExhausted:
-            line = None
+        search = native.helpmate(board, color, HELPMATE_LIMIT)
+        line = list(search.line) if search.status == "mate" else None
         if line is not None:
             uci = line_to_uci(board, line)
             reference = chess.Board(board.fen())

@@ -175,7 +175,7 @@ def _schedule(board: Board, colors: tuple[int, ...], node_limit: int, stop_at_ca
             results[color] = Analysis(Verdict.UNDETERMINED)
         return results
     if pending:
-        budget = Budget(int(node_limit * EXPLORE_SHARE))
+        budget = Budget(min(int(node_limit * EXPLORE_SHARE), node_limit - max(spent[c] for c in pending)))
         found = explore(board, set(pending), budget)
         for color in pending:
             spent[color] += budget.used

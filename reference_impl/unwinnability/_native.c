@@ -481,8 +481,14 @@ typedef struct {
     int need_loser_promotion;
     int horizon; /* beyond this many plies progress is no longer free */
     int lone_minor; /* the winner has its king and one short-range or colour-bound unit */
-    volatile int *stop;
+    int signalled; /* a signal (Ctrl-C) arrived: stop and let Python raise it */
 } Search;
+
+/* Every 2^16 nodes, let Python's signal handlers run (Ctrl-C stops a long search). */
+static inline int signalled(Search *S) {
+    if ((S->nodes & 0xFFFF) == 0 && !S->signalled && PyErr_CheckSignals() < 0) S->signalled = 1;
+    return S->signalled;
+}
 
 static u64 light_squares(void) {
     u64 b = 0;
@@ -618,7 +624,7 @@ static int search(Search *S, int depth, int progressed) {
     }
     for (int j = 0; j < n; j++) {
         int i = order[j];
-        if (S->nodes >= S->limit || (S->stop && *S->stop)) { S->aborted = 1; return 0; }
+        if (S->nodes >= S->limit || signalled(S)) { S->aborted = 1; return 0; }
         if (S->local_nodes >= S->local_limit) { S->interrupted = 1; return 0; }
         int next = depth + 1;
         if (S->ply >= S->horizon) next = kind[i] == PUNISH ? depth + 3 : depth + 1;
@@ -754,7 +760,7 @@ static int best_first(Search *S, long long budget) {
         int moves[MAXMOVES];
         int n = legal_moves(T, &S->P, moves);
         for (int i = 0; i < n; i++) {
-            if (spent >= budget || S->nodes >= S->limit || count >= cap || (S->stop && *S->stop)) { result = -1; goto done; }
+            if (spent >= budget || S->nodes >= S->limit || count >= cap || signalled(S)) { result = -1; goto done; }
             Undo u;
             make(T, &S->P, moves[i], &u);
             spent++;
@@ -896,7 +902,6 @@ static PyObject *py_helpmate(PyObject *self, PyObject *args) {
     S->tt = tt;
     S->tt_mask = ((u64)1 << tt_bits) - 1;
     int status = -1, found = 0;
-    Py_BEGIN_ALLOW_THREADS
     Pos root = S->P;
     /* Four mating pictures (corner colour, home side), tried in turn per depth. */
     for (int depth = 1; depth <= max_iter_depth && !found && !S->aborted; depth++) {
@@ -929,7 +934,7 @@ static PyObject *py_helpmate(PyObject *self, PyObject *args) {
     }
     if (found) status = 1;
     else if (status != 0) status = -1;
-    Py_END_ALLOW_THREADS
+    if (S->signalled) goto done; /* the exception is set */
     PyObject *line = PyList_New(found ? S->ply : 0);
     if (!line) goto done;
     for (int i = 0; found && i < S->ply; i++) PyList_SET_ITEM(line, i, PyLong_FromLong(S->line[i]));

@@ -29,6 +29,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..core import codes
 from ..core.board import Board
 from ..core.squares import color_of
 from .search import Budget, BudgetExhausted, static_proofs
@@ -134,7 +135,7 @@ class _MateSearch:
             if board.is_capture_code(code) or code >> 12 & 15:
                 return (1, 0)
             if code & 63 == king:
-                return (2, -_room(board, code >> 6 & 63))
+                return (2, -_room(board, codes.target(code)))
             return (3, 0)
 
         moves.sort(key=order)

@@ -12,7 +12,7 @@ from __future__ import annotations
 import struct
 from dataclasses import dataclass
 
-from ..core import movegen
+from ..core import codes
 from ..core.board import Board
 from ..core.tables import MoveTables
 from . import _native
@@ -139,10 +139,9 @@ def verified_line(board: Board, line: tuple[int, ...], winner: int) -> list[int]
     """
     replay = board.copy(stack=False)
     for ply, code in enumerate(line):
-        origin, target = code & 63, code >> 6 & 63
-        if code not in movegen.legal_moves(replay, 1 << origin, 1 << target):
+        if code not in replay.legal_codes(1 << codes.origin(code), 1 << codes.target(code)):
             raise UnverifiedLine(f"move {ply + 1} of the proposed helpmate is illegal in {replay.fen()}")
-        replay._push(code)
+        replay.push_code(code)
     if not (replay.turn != winner and replay.is_checkmate()):
         raise UnverifiedLine(f"the proposed helpmate does not end in mate: {replay.fen()}")
     return list(line)

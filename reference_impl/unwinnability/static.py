@@ -167,7 +167,6 @@ def _castling_seeds(placement: Placement, color: int, royal_sq: int) -> tuple[Bi
 
 def analyse_static(placement: Placement) -> StaticAnalysis:
     """Compute the frozen units and every other unit's region and reach (the greatest fixed point)."""
-    tables = placement.tables
     occupied_by = [0, 0]
     for (_, color), bb in placement.pieces.items():
         occupied_by[color] |= bb
