@@ -221,7 +221,9 @@ def test_ctrl_c_writes_the_partial_report(tmp_path: Path, jobs: str) -> None:
     report = tmp_path / "partial.jsonl"
     command = [sys.executable, "-m", "conformance.cli", "run", "-q", "--no-progress", "-f", str(fixture),
                "-o", str(report), "-a", fake(), "-j", jobs, "--timeout", "600"]
-    proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    # SIGINT at its default even if this test runs in the background, where it is ignored
+    proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     with open(fifo) as reached:  # returns once the fake has opened the pipe to write
         assert reached.read() == "reached\n"
     proc.send_signal(signal.SIGINT)
