@@ -91,3 +91,28 @@ def test_packed_tables_follow_the_yaml_not_the_code(tmp_path) -> None:
     standard = Board(load_ruleset(STANDARD))
     assert native.perft(board, 3) == perft(board, 3)
     assert native.perft(board, 3) != native.perft(standard, 3) == 8902
+
+
+def test_native_exploration_visits_the_interpreters_positions() -> None:
+    """K v K: the compiled walk and the interpreter's (FIDE 9.2.3 identity) both visit all
+    7,224 positions (3,612 placements of two non-adjacent kings, either side to move),
+    and neither meets a mate."""
+    from reference_impl.unwinnability import search
+
+    board = Board.from_fen("7k/8/8/8/8/8/8/K7 w - - 0 1", load_ruleset(STANDARD))
+    ours = search.explore(board, {0, 1}, search.Budget(100_000))
+    theirs = native.explore(board, {0, 1}, 100_000, None)
+    assert ours.complete and theirs.complete
+    assert theirs.positions == ours.nodes == 7224
+    assert not ours.mates and not theirs.mates
+
+
+def test_native_exploration_proves_two_same_coloured_bishops_cannot_mate() -> None:
+    """A blocked position whose pawns fall: what remains is K+2 dark bishops v K, which
+    no series of legal moves mates (FIDE 5.2.2); the walk closes it, the static stage
+    pruning after captures and pawn moves."""
+    from reference_impl.unwinnability.search import static_proofs
+
+    board = Board.from_fen("8/8/k6p/5p1P/3b1p2/2b2PpK/6P1/8 w - - 0 1", load_ruleset(STANDARD))
+    found = native.explore(board, {0, 1}, 2_000_000, static_proofs)
+    assert found.complete and not found.mates

@@ -27,7 +27,7 @@ from ..core.board import Board
 from ..core.squares import BLACK, WHITE, color_of
 from .forced_win import has_forced_win
 from . import native
-from .search import Budget, explore, line_to_uci, static_proofs
+from .search import line_to_uci, static_proofs
 
 __all__ = [
     "DEFAULT_NODE_LIMIT",
@@ -47,9 +47,12 @@ DEFAULT_NODE_LIMIT = 1_000_000
 #: Nodes of the first compiled helpmate probe, before the static stage: real game
 #: positions are settled here, in about a millisecond.
 PROBE_NODES = 20_000
-#: Share of the node budget for the interpreter's exhaustive exploration (its moves cost
-#: about ten times the compiled search's); the rest goes to the compiled helpmate search.
-EXPLORE_SHARE = 0.05
+#: Share of the node budget for the exhaustive exploration; the rest goes to the
+#: helpmate search.
+EXPLORE_SHARE = 0.6
+#: A mating line longer than this (an exploration's path) is replaced by a helpmate
+#: search's shorter one when the budget allows.
+MAX_REPORTED_LINE = 400
 
 
 class Verdict(enum.Enum):
@@ -175,14 +178,19 @@ def _schedule(board: Board, colors: tuple[int, ...], node_limit: int, stop_at_ca
             results[color] = Analysis(Verdict.UNDETERMINED)
         return results
     if pending:
-        budget = Budget(min(int(node_limit * EXPLORE_SHARE), node_limit - max(spent[c] for c in pending)))
-        found = explore(board, set(pending), budget)
+        budget = min(int(node_limit * EXPLORE_SHARE), node_limit - max(spent[c] for c in pending))
+        found = native.explore(board, set(pending), budget, static_proofs)
         for color in pending:
-            spent[color] += budget.used
+            spent[color] += found.nodes
             if color in found.mates:
-                can(color, found.mates[color], "explore")
+                line = native.verified_line(board, found.mates[color], color)
+                if len(line) > MAX_REPORTED_LINE:  # a walk's path: look for a shorter witness
+                    shorter, used = _native_helpmate(board, color, node_limit - spent[color])
+                    spent[color] += used
+                    line = shorter or line
+                can(color, line, "explore")
             elif found.complete:
-                proof = f"{PROOFS['explore']} ({found.nodes} positions)"
+                proof = f"{PROOFS['explore']} ({found.positions} positions)"
                 results[color] = Analysis(Verdict.CANNOT, (), spent[color], "explore", proof)
     for color in pending:
         if color in results:

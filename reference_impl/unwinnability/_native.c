@@ -820,6 +820,183 @@ static int get_tables(Tables *T, Py_buffer *buf) {
     return load_tables(T, (const u64 *)buf->buf, buf->len / 8);
 }
 
+/* ---------------------------------------------------------------- exhaustive exploration */
+
+/*
+ * Every position reachable from the root, depth first, each visited once: positions are
+ * told apart exactly (placement, side to move, castling rights, and the e.p. square only
+ * where a legal capture exists: FIDE 9.2.3), not by a hash. Every checkmate met is
+ * recorded for the colour that gave it. A walk that ends within the node limit is a
+ * proof that the colours still open can never mate. After a capture or a pawn move the
+ * caller's static proof may close a subtree (``prune``: a Python callable answering a
+ * bitmask of the colours it proves unable to mate there).
+ */
+
+typedef struct { signed char mailbox[64]; u64 castling; signed char turn, ep; } Record;
+
+typedef struct {
+    Record *slots;
+    u64 *keys;
+    size_t mask, count;
+} VisitedSet;
+
+static int visited_add(VisitedSet *V, const Record *r, u64 key) {
+    /* 1 if newly added, 0 if present, -1 if full */
+    if (V->count * 4 >= (V->mask + 1) * 3) return -1;
+    key |= 1;
+    size_t i = key & V->mask;
+    while (V->keys[i]) {
+        if (V->keys[i] == key && !memcmp(&V->slots[i], r, sizeof(Record))) return 0;
+        i = (i + 1) & V->mask;
+    }
+    V->keys[i] = key;
+    V->slots[i] = *r;
+    V->count++;
+    return 1;
+}
+
+typedef struct { int start, count, index, move; Undo undo; } Level;
+
+static PyObject *py_explore(PyObject *self, PyObject *args) {
+    Py_buffer tables, placement;
+    int turn, ep, colours;
+    unsigned long long castling;
+    long long limit, prune_cost;
+    PyObject *prune;
+    if (!PyArg_ParseTuple(args, "y*y*iKiiLOL", &tables, &placement, &turn, &castling, &ep, &colours, &limit, &prune,
+                          &prune_cost))
+        return NULL;
+    PyObject *result = NULL;
+    Tables *T = malloc(sizeof(Tables));
+    Search S;
+    memset(&S, 0, sizeof(S));
+    VisitedSet V = {0};
+    Level *levels = NULL;
+    int *moves = NULL;
+    size_t level_cap = 1024, move_cap = 1 << 16;
+    PyObject *mates[2] = {NULL, NULL};
+    if (!T) { PyErr_NoMemory(); goto done; }
+    if (!get_tables(T, &tables) || !parse_position(T, &S.P, &placement, turn, castling, ep)) {
+        PyErr_SetString(PyExc_ValueError, "malformed tables or position");
+        goto done;
+    }
+    S.T = T;
+    size_t slots = 1024;
+    while (slots < (size_t)(limit + 2) * 2 && slots < ((size_t)1 << 26)) slots <<= 1;
+    V.slots = malloc(slots * sizeof(Record));
+    V.keys = calloc(slots, sizeof(u64));
+    V.mask = slots - 1;
+    levels = malloc(level_cap * sizeof(Level));
+    moves = malloc(move_cap * sizeof(int));
+    if (!V.slots || !V.keys || !levels || !moves) { PyErr_NoMemory(); goto done; }
+    int open = colours & 3, depth = 0, complete = 0, error = 0;
+    long long nodes = 0;
+    Pos *P = &S.P;
+    int top = 0; /* moves in use */
+    /* enter the root */
+    int entering = 1, zeroing = 0;
+    for (;;) {
+        if (entering) {
+            entering = 0;
+            int buffer[MAXMOVES];
+            int n = legal_moves(T, P, buffer);
+            Record r;
+            memcpy(r.mailbox, P->mailbox, 64);
+            r.castling = P->castling;
+            r.turn = (signed char)P->turn;
+            r.ep = -1;
+            for (int i = 0; i < n; i++) if (buffer[i] >> 16 == FLAG_EP) r.ep = (signed char)P->ep;
+            int added = visited_add(&V, &r, identity(T, P));
+            if (added < 0) break; /* the set is full: not complete */
+            int expand = added == 1;
+            if (expand && n == 0) {
+                expand = 0;
+                if (in_check(T, P)) {
+                    int winner = P->turn ^ 1;
+                    if ((open >> winner & 1) && !mates[winner]) {
+                        mates[winner] = PyList_New(depth);
+                        if (!mates[winner]) { error = 1; break; }
+                        for (int i = 0; i < depth; i++) PyList_SET_ITEM(mates[winner], i, PyLong_FromLong(levels[i].move));
+                        open &= ~(1 << winner);
+                        if (!open) { complete = 1; break; }
+                    }
+                }
+            }
+            if (expand && zeroing && prune != Py_None) {
+                unsigned char mb[64];
+                for (int sq = 0; sq < 64; sq++) mb[sq] = P->mailbox[sq] < 0 ? 0xFF : (unsigned char)P->mailbox[sq];
+                PyObject *answer = PyObject_CallFunction(prune, "y#iKii", mb, (Py_ssize_t)64, P->turn,
+                                                         (unsigned long long)P->castling, (int)r.ep, open);
+                nodes += prune_cost; /* a static proof costs about as much as this many moves */
+                if (!answer) { error = 1; break; }
+                long proven = PyLong_AsLong(answer);
+                Py_DECREF(answer);
+                if (proven == -1 && PyErr_Occurred()) { error = 1; break; }
+                if ((proven & open) == open) expand = 0;
+            }
+            if (expand) {
+                if ((size_t)(top + n) > move_cap) {
+                    while ((size_t)(top + n) > move_cap) move_cap *= 2;
+                    int *grown = realloc(moves, move_cap * sizeof(int));
+                    if (!grown) { PyErr_NoMemory(); error = 1; break; }
+                    moves = grown;
+                }
+                if ((size_t)depth + 1 >= level_cap) {
+                    level_cap *= 2;
+                    Level *grown = realloc(levels, level_cap * sizeof(Level));
+                    if (!grown) { PyErr_NoMemory(); error = 1; break; }
+                    levels = grown;
+                }
+                memcpy(moves + top, buffer, n * sizeof(int));
+                levels[depth].start = top;
+                levels[depth].count = n;
+                levels[depth].index = 0;
+                top += n;
+            } else {
+                if (depth == 0) { complete = 1; break; }
+                depth--;
+                unmake(T, P, &levels[depth].undo);
+                continue;
+            }
+        }
+        Level *L = &levels[depth];
+        if (L->index == L->count) {
+            top = L->start;
+            if (depth == 0) { complete = 1; break; }
+            depth--;
+            unmake(T, P, &levels[depth].undo);
+            continue;
+        }
+        if (nodes >= limit) break;
+        if ((nodes & 0xFFFF) == 0 && PyErr_CheckSignals() < 0) { error = 1; break; }
+        int m = moves[L->start + L->index++];
+        zeroing = (m >> 16 != FLAG_CASTLE) && (P->mailbox[m >> 6 & 63] >= 0 || m >> 16 == FLAG_EP ||
+                                               (P->mailbox[m & 63] & 15) == T->pawn);
+        L->move = m;
+        make(T, P, m, &L->undo);
+        nodes++;
+        depth++;
+        entering = 1;
+    }
+    if (error) goto done;
+    PyObject *found = PyDict_New();
+    if (!found) goto done;
+    for (int c = 0; c < 2; c++)
+        if (mates[c]) {
+            PyObject *key = PyLong_FromLong(c);
+            if (!key || PyDict_SetItem(found, key, mates[c]) < 0) { Py_XDECREF(key); Py_DECREF(found); goto done; }
+            Py_DECREF(key);
+        }
+    result = Py_BuildValue("(iNLn)", complete, found, nodes, (Py_ssize_t)V.count);
+done:
+    Py_XDECREF(mates[0]);
+    Py_XDECREF(mates[1]);
+    free(V.slots); free(V.keys); free(levels); free(moves); free(T);
+    PyBuffer_Release(&tables);
+    PyBuffer_Release(&placement);
+    return result;
+}
+
 static PyObject *py_perft(PyObject *self, PyObject *args) {
     Py_buffer tables, placement;
     int turn, ep, depth;
@@ -954,6 +1131,9 @@ static PyMethodDef methods[] = {
     {"helpmate", py_helpmate, METH_VARARGS,
      "helpmate(tables, placement, turn, castling, ep, winner, node_limit, local_limit, max_depth, tt_bits, horizon, depth_first_limit)"
      " -> (status, line, nodes)"},
+    {"explore", py_explore, METH_VARARGS,
+     "explore(tables, placement, turn, castling, ep, colours, node_limit, prune, prune_cost)"
+     " -> (complete, mates, nodes, positions)"},
     {NULL, NULL, 0, NULL},
 };
 

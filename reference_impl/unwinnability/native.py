@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import struct
 from dataclasses import dataclass
+from typing import Callable
 
 from ..core import codes
 from ..core.board import Board
@@ -33,6 +34,10 @@ MIN_ITERATION_NODES = 2_000
 DEPTH_FIRST_SHARE = 0.5
 #: Plies after which progress moves cost depth like any other (lines stay finite).
 HORIZON = 120
+
+#: Nodes charged for each static proof the exploration asks for (it costs about as
+#: much as that many compiled moves), so that the node limit also bounds its time.
+PRUNE_COST = 300
 
 _MASK = (1 << 64) - 1
 _PACKED: dict[int, tuple[MoveTables, bytes]] = {}
@@ -126,6 +131,51 @@ def helpmate(board: Board, winner: int, node_limit: int) -> NativeResult:
         int(node_limit * DEPTH_FIRST_SHARE),
     )
     return NativeResult(_STATUS[status], tuple(line), nodes)
+
+
+@dataclass(frozen=True)
+class NativeExploration:
+    """What :func:`explore` found: ``complete`` when every reachable position was visited
+    (a proof for each colour without a mate), a mating line per colour, the moves made
+    (``nodes``) and the distinct positions visited."""
+
+    complete: bool
+    mates: dict[int, tuple[int, ...]]
+    nodes: int
+    positions: int
+
+
+def board_from(template: Board, placement: bytes, turn: int, castling: int, ep: int) -> Board:
+    """A Board for a position the compiled walk reached (``template`` gives the rules)."""
+    board = template.copy(stack=False)
+    board.clear()
+    for sq, code in enumerate(placement):
+        if code != 0xFF:
+            board._put(sq, code >> 4, code & 15)
+    board.turn, board.castling_rights, board.ep_square = turn, castling, ep
+    return board
+
+
+def explore(board: Board, colors: set[int], node_limit: int, prune: Callable[[Board, set[int]], set[int]] | None) -> NativeExploration:
+    """Walk every position reachable from ``board`` (at most ``node_limit`` moves made).
+
+    ``prune(position, open_colours)`` is asked after each capture or pawn move and
+    answers the colours it *proves* can never mate from there; a subtree is left out
+    only when that covers every colour still open.
+    """
+
+    def callback(placement: bytes, turn: int, castling: int, ep: int, mask: int) -> int:
+        if prune is None:
+            return 0
+        open_colors = {c for c in (0, 1) if mask >> c & 1}
+        proven = prune(board_from(board, placement, turn, castling, ep), open_colors)
+        return sum(1 << c for c in proven)
+
+    mask = sum(1 << c for c in colors)
+    complete, mates, nodes, positions = _native.explore(
+        pack_tables(board.tables), *_position(board), mask, node_limit, callback, PRUNE_COST
+    )
+    return NativeExploration(bool(complete), {c: tuple(line) for c, line in mates.items()}, nodes, positions)
 
 
 class UnverifiedLine(AssertionError):
