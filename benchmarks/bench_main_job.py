@@ -17,6 +17,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import resource
 import subprocess
 import sys
@@ -28,6 +29,8 @@ from typing import Any
 
 #: How many reasons and example ids to print per kind.
 SHOWN = 5
+#: A quoted position in a skip message (replaced so that messages group by reason).
+QUOTED = re.compile(r"'[^']*'")
 
 
 def run_main_job(jobs: str, extra: list[str], report: Path) -> tuple[int, float, float]:
@@ -67,8 +70,8 @@ def summary(counts: dict[str, int], skipped: list[dict[str, Any]]) -> list[str]:
         ids = sorted({r["id"] for r in skipped if r["kind"] == kind})
         lines.append(f"  {kind:<14} {number:>6,} results, {len(ids):,} fixtures, e.g. "
                      + ", ".join(ids[:SHOWN]))
-        reasons = Counter((r.get("message") or "").split(":")[-1].strip() for r in skipped
-                          if r["kind"] == kind)
+        reasons = Counter(QUOTED.sub("<fen>", r.get("message") or "").split(":")[-1].strip()
+                          for r in skipped if r["kind"] == kind)
         lines += [f"      {n:>6,} {reason}" for reason, n in reasons.most_common(SHOWN)]
     return lines
 
