@@ -480,6 +480,7 @@ typedef struct {
     int corner, king_target;
     int need_loser_promotion;
     int horizon; /* beyond this many plies progress is no longer free */
+    int pawn_mode; /* the loser's pawns all march on, to promote into blockers */
     int lone_minor; /* the winner has its king and one short-range or colour-bound unit */
     int signalled; /* a signal (Ctrl-C) arrived: stop and let Python raise it */
 } Search;
@@ -591,9 +592,12 @@ static int classify(Search *S, int m) {
     if (t == T->pawn) {
         /* pawns become blockers: by promoting (not to the strongest piece, which could
          * spoil the picture) or by walking up to the corner */
-        if (promo) return popcount(rider_attacks(T, promo - 1, P->turn, 27, 0)) >= 14 ? NORMAL : REWARD;
-        if (S->need_loser_promotion || (S->lone_minor && closer)) return REWARD;
-        return S->need_loser_promotion ? NORMAL : NORMAL;
+        if (promo) {
+            int strong = popcount(rider_attacks(T, promo - 1, P->turn, 27, 0)) >= 14;
+            return strong ? NORMAL : REWARD;
+        }
+        if (S->need_loser_promotion || (S->lone_minor && (closer || S->pawn_mode))) return REWARD;
+        return NORMAL;
     }
     if (S->need_loser_promotion) return PUNISH;
     /* the loser's other units gather next to the corner, as self-blockers */
@@ -1080,18 +1084,23 @@ static PyObject *py_helpmate(PyObject *self, PyObject *args) {
     S->tt_mask = ((u64)1 << tt_bits) - 1;
     int status = -1, found = 0;
     Pos root = S->P;
-    /* Four mating pictures (corner colour, home side), tried in turn per depth. */
+    /* Four mating pictures (corner colour, home side), tried in turn per depth; against
+     * a lone minor with loser's pawns on the board, each is first tried (on a quarter of
+     * the iteration's share) with every loser's pawn step counted as progress: those
+     * pawns promote into the blockers the picture needs. */
     for (int depth = 1; depth <= max_iter_depth && !found && !S->aborted; depth++) {
         int all_complete = 1;
-        for (int variant = 0; variant < 4 && !found && !S->aborted; variant++) {
+        for (int variant = 0; variant < 8 && !found && !S->aborted; variant++) {
             S->P = root;
-            choose_targets(S, variant);
+            choose_targets(S, variant & 3);
             S->lone_minor = lone_minor(S);
             S->need_loser_promotion = loser_needs_promotion(S);
+            S->pawn_mode = !(variant >> 2);
+            if (S->pawn_mode && (!S->lone_minor || S->need_loser_promotion || T->pawn < 0 || !root.bb[winner ^ 1][T->pawn])) continue;
             S->max_depth = depth;
             S->interrupted = 0;
             S->local_nodes = 0;
-            S->local_limit = local_limit;
+            S->local_limit = S->pawn_mode ? local_limit / 4 : local_limit;
             S->ply = 0;
             memset(tt, 0, ((size_t)1 << tt_bits) * sizeof(TTEntry));
             found = search(S, 0, 0);
