@@ -126,7 +126,7 @@ def _check_depth(text: str, name: str) -> None:
     depth, limit = 0, LIMITS["depth"]
     loader = SafeLoader(text)
     try:
-        while loader.check_event():
+        while _next_event(loader, name, limit):
             event = loader.get_event()
             if isinstance(event, yaml.CollectionStartEvent):
                 depth += 1
@@ -137,6 +137,18 @@ def _check_depth(text: str, name: str) -> None:
                 depth -= 1
     finally:
         loader.dispose()
+
+
+def _next_event(loader: SafeLoader, name: str, limit: int) -> bool:
+    """``loader.check_event()``; libyaml's own nesting limit (PyYAML 6.0.4 and later)
+    reads as ours, whichever of the two is met first."""
+    try:
+        return loader.check_event()
+    except yaml.YAMLError as error:
+        if "nesting depth" not in str(error):
+            raise
+        mark = getattr(error, "problem_mark", None) or getattr(error, "context_mark", None)
+        raise YamlError(name, mark.line + 1 if mark else 1, f"YAML nested deeper than {limit} levels") from None
 
 
 def _children(node: yaml.Node) -> list[yaml.Node]:
