@@ -27,7 +27,7 @@ from ..core.board import Board
 from ..core.squares import BLACK, WHITE, color_of
 from .forced_win import has_forced_win
 from . import native
-from .search import line_to_uci, static_proofs
+from .search import static_proofs
 
 __all__ = [
     "DEFAULT_NODE_LIMIT",
@@ -89,7 +89,7 @@ PROOFS = {
 }
 
 
-def _native_helpmate(board: Board, color: int, limit: int) -> tuple[list[int] | None, int]:
+def _native_helpmate(board: Board, color: int, limit: int) -> tuple[list[str] | None, int]:
     if limit <= 0:
         return None, 0
     found = native.helpmate(board, color, limit)
@@ -156,8 +156,8 @@ def _schedule(board: Board, colors: tuple[int, ...], node_limit: int, stop_at_ca
     def settled() -> bool:
         return stop_at_can and any(a.verdict is Verdict.CAN for a in results.values())
 
-    def can(color: int, line: list[int], stage: str) -> None:
-        results[color] = Analysis(Verdict.CAN, tuple(line_to_uci(board, line)), spent[color], stage)
+    def can(color: int, line: list[str], stage: str) -> None:
+        results[color] = Analysis(Verdict.CAN, tuple(line), spent[color], stage)
 
     if node_limit > 0:
         for color in colors:

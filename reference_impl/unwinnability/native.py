@@ -17,6 +17,7 @@ from ..core import codes
 from ..core.board import Board
 from ..core.tables import MoveTables
 from . import _native
+from .search import code_uci
 
 #: Layout version shared with ``_native.c``.
 VERSION = 1
@@ -182,16 +183,19 @@ class UnverifiedLine(AssertionError):
     """The compiled search proposed a line the interpreter does not accept (a bug)."""
 
 
-def verified_line(board: Board, line: tuple[int, ...], winner: int) -> list[int]:
-    """``line`` replayed by the interpreter: each move legal, ending in ``winner``'s mate.
+def verified_line(board: Board, line: tuple[int, ...], winner: int) -> list[str]:
+    """``line`` replayed by the interpreter: each move legal, ending in ``winner``'s mate;
+    returns it in UCI.
 
     Raises :class:`UnverifiedLine` otherwise; ``board`` is left unchanged.
     """
     replay = board.copy(stack=False)
+    uci = []
     for ply, code in enumerate(line):
         if code not in replay.legal_codes(1 << codes.origin(code), 1 << codes.target(code)):
             raise UnverifiedLine(f"move {ply + 1} of the proposed helpmate is illegal in {replay.fen()}")
+        uci.append(code_uci(replay, code))
         replay.push_code(code)
     if not (replay.turn != winner and replay.is_checkmate()):
         raise UnverifiedLine(f"the proposed helpmate does not end in mate: {replay.fen()}")
-    return list(line)
+    return uci

@@ -18,7 +18,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Iterable
 
+from ..core import codes
 from ..core.board import Board
+from ..core.squares import square_name
 from ..core.squares import BLACK, WHITE
 from .mate import cannot_mate
 from .static import Placement, analyse_static
@@ -59,12 +61,25 @@ def static_proofs(board: Board, colors: Iterable[int]) -> set[int]:
     return {c for c in colors if cannot_mate(placement, analysis, c)}
 
 
-def line_to_uci(board: Board, codes: list[int]) -> list[str]:
+def code_uci(board: Board, code: int) -> str:
+    """The UCI text of the packed move ``code`` (castling per the ruleset's ``castling.uci``),
+    without looking the move up again."""
+    origin, target = codes.origin(code), codes.target(code)
+    castling = board.tables.castling
+    if codes.is_castling(code) and castling is not None and not castling.uci_king_takes_rook:
+        side = next(s for s in castling.sides if s.king_side == (target > origin))
+        target = (origin & ~7) + side.king_to_file
+    promoted = codes.promotion_type(code)
+    letter = board.tables.types[promoted].letter.lower() if promoted is not None else ""
+    return square_name(origin) + square_name(target) + letter
+
+
+def line_to_uci(board: Board, line: list[int]) -> list[str]:
     """UCI strings of a line of packed moves played from ``board`` (left unchanged)."""
     replay = board.copy(stack=False)
     out = []
-    for code in codes:
-        out.append(replay.uci(replay.move_of(code)))
+    for code in line:
+        out.append(code_uci(replay, code))
         replay.push_code(code)
     return out
 
