@@ -57,7 +57,9 @@ _state: dict[str, Any] = {}
 
 def _init_worker(recipe: AdapterRecipe, info: StartInfo, options: Options, barrier: threading.Barrier) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the main process handles Ctrl-C
-    signal.signal(signal.SIGTERM, _terminated)  # sent by the main process after Ctrl-C
+    if hasattr(signal, "SIGHUP"):
+        signal.signal(signal.SIGHUP, signal.SIG_IGN)  # and a hang-up: it stops the workers
+    signal.signal(signal.SIGTERM, _terminated)  # sent by the main process when the run stops
     _state.update(recipe=recipe, info=info, options=options, adapter=None, error=None, barrier=barrier)
 
 

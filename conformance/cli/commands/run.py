@@ -3,8 +3,9 @@
 Exit status: 0 every expectation met; 1 a fixture failed, errored or passed
 unexpectedly (xpassed), or bad input (fixture, expected-failure file), or, with
 ``--strict``, a fixture was skipped or (merge) a shard is missing; 2 usage error;
-3 the adapter could not start. Ctrl-C stops the run, writes the partial report and
-exits 130.
+3 the adapter could not start. Ctrl-C, SIGTERM or SIGHUP stops the run and its
+workers, writes the partial report with its footer and exits 128 + the signal's
+number (130 Ctrl-C, 143 SIGTERM, 129 SIGHUP).
 
 The report is streamed to ``REPORT.partial`` and renamed to ``REPORT`` when the run
 ends, so a run whose adapter cannot start leaves an earlier ``REPORT`` as it was.
@@ -23,10 +24,12 @@ from ...harness import jsonl, records
 from ...harness.select import Selection, missing_shards, parse_shard
 from ...harness.session import Config, execute, plan
 from ...reports.summary import summarize
+from ..common import stop_signals_interrupt
 
 DEFAULT_REPORT = "arbiter-report.jsonl"
 PARTIAL_SUFFIX = ".partial"  #: the report while it is written; renamed when the run ends
-EXIT_INTERRUPTED = 130
+EXIT_INTERRUPTED = 130  #: Ctrl-C; other stop signals exit EXIT_SIGNAL_BASE + their number
+EXIT_SIGNAL_BASE = 128
 
 
 def _console(stderr: bool = False) -> Any:
@@ -106,7 +109,8 @@ def command(ctx: click.Context, adapter: str, fixture_paths: tuple[str, ...], ki
 
     Exit status: 0 every expectation met; 1 a fixture failed, errored or passed
     unexpectedly, or bad input, or (--strict) a fixture was skipped; 2 usage error;
-    3 the adapter could not start; 130 interrupted (the partial report is written).
+    3 the adapter could not start; 130 Ctrl-C, 143 SIGTERM, 129 SIGHUP (the partial
+    report is written).
     """
     if ctx.invoked_subcommand is not None or ctx.meta.get("arbiter_merge"):
         return
@@ -137,8 +141,10 @@ def command(ctx: click.Context, adapter: str, fixture_paths: tuple[str, ...], ki
             progress_bar.advance(tasks[0])
 
     found: list[records.Record] | None = None
+    signals: list[int] = []
     try:
-        found = execute(config, the_plan, emit, started)
+        with stop_signals_interrupt() as signals:
+            found = execute(config, the_plan, emit, started)
     except AdapterStartError as error:
         writer.close()
         if partial is not None:
@@ -158,7 +164,7 @@ def command(ctx: click.Context, adapter: str, fixture_paths: tuple[str, ...], ki
     footer = found[-1]
     if footer.get("interrupted"):
         click.echo("arbiter: interrupted; the report holds the fixtures that finished", err=True)
-        ctx.exit(EXIT_INTERRUPTED)
+        ctx.exit(EXIT_SIGNAL_BASE + signals[0] if signals else EXIT_INTERRUPTED)
     ctx.exit(max(records.exit_status(found), summarize(found).exit_status(strict)))
 
 
