@@ -36,7 +36,7 @@ def test_bad_report_is_one_line_not_a_traceback(tmp_path: Path) -> None:
     report.write_text('{"type":"header"}\nnot json\n', encoding="utf-8")
     result = CliRunner().invoke(main, ["report", "render", str(report)])
     assert result.exit_code == 1
-    assert result.stderr.strip().endswith("bad.jsonl:2: not JSON (Expecting value)")
+    assert result.stderr.strip().endswith("bad.jsonl:2: not JSON (Expecting value at column 1)")
     assert result.stderr.count("\n") == 1
     assert "Traceback" not in result.stderr
 

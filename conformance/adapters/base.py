@@ -22,6 +22,9 @@ from typing import Any
 from reference_impl.errors import EXIT_ADAPTER, ArbiterError
 
 PROTOCOL_VERSION = 1
+#: Deepest perft any Arbiter command computes (``arbiter perft``, the reference adapter,
+#: ``arbiter serve``): deeper counts take hours even for fast C move generators.
+MAX_PERFT_DEPTH = 12
 
 #: The kinds protocol v1 defines (docs/protocol.md); an adapter declares a subset.
 KINDS: tuple[str, ...] = (

@@ -32,6 +32,9 @@ import time
 from collections.abc import Hashable
 from typing import Any
 
+from reference_impl.errors import UsageError
+from reference_impl.text import JsonError, loads_json, quote
+
 from .base import (KINDS, PROTOCOL_VERSION, Adapter, AdapterErrored, AdapterFault,
                    AdapterStartError, PartialRun, Skip, StartInfo)
 from .transport import ChildProcess
@@ -60,7 +63,10 @@ class ProcessAdapter(Adapter):
         env: dict[str, str] | None = None,
         start_timeout: float = START_TIMEOUT,
     ) -> None:
-        self.argv = shlex.split(command) if isinstance(command, str) else list(command)
+        try:
+            self.argv = shlex.split(command) if isinstance(command, str) else list(command)
+        except ValueError as error:  # "No closing quotation": the user's spec, a usage error
+            raise UsageError(f"adapter command {quote(command)}: {error} (shell quoting)") from None
         if not self.argv:
             raise AdapterStartError("cmd: adapter needs a command, for example cmd:\"./my-adapter\"")
         self.spec = spec or f"cmd:{shlex.join(self.argv)}"
@@ -121,8 +127,8 @@ class ProcessAdapter(Adapter):
     def _note_late(self, line: bytes) -> bool:
         """Whether ``line`` is a second answer to an earlier request (then it is noted)."""
         try:
-            ident = json.loads(line).get("id")
-        except (json.JSONDecodeError, UnicodeDecodeError, AttributeError):
+            ident = _parse(line).get("id")
+        except (JsonError, UnicodeDecodeError, AttributeError):
             return False
         if not isinstance(ident, str) or ident not in self._recent:
             return False
@@ -260,10 +266,14 @@ class ProcessAdapter(Adapter):
     # -- requests --------------------------------------------------------------------
 
     def _decode(self, line: bytes) -> dict[str, Any]:
+        """One answer line as a JSON object, read within the limits of the bounded reader
+        (nesting, number length, Unicode strings); AdapterFault otherwise."""
         try:
-            answer = json.loads(line)
-        except (json.JSONDecodeError, UnicodeDecodeError):
-            raise AdapterFault(f"wrote a line that is not JSON: {_quote(line)}") from None
+            answer = _parse(line)
+        except UnicodeDecodeError:
+            raise AdapterFault(f"wrote a line that is not UTF-8: {_quote(line)}") from None
+        except JsonError as error:
+            raise AdapterFault(f"wrote a line that is not bounded JSON ({error.reason}): {_quote(line)}") from None
         if not isinstance(answer, dict):
             raise AdapterFault(f"wrote JSON that is not an object: {_quote(line)}")
         return answer
@@ -305,6 +315,11 @@ class ProcessAdapter(Adapter):
         child, self._child = self._child, None
         if child is not None:
             child.kill()
+
+
+def _parse(line: bytes) -> Any:
+    """A line of the program's output through the harness's bounded JSON reader."""
+    return loads_json(line.decode("utf-8"))
 
 
 def _encode(message: dict[str, Any]) -> bytes:
@@ -349,9 +364,9 @@ def _interpret(answer: dict[str, Any]) -> dict[str, Any]:
     raise AdapterErrored("answer has none of 'result', 'skipped', 'errored'")
 
 
-def _quote(data: bytes, limit: int = 80) -> str:
-    text = data[:limit].decode("utf-8", errors="replace")
-    return repr(text) + ("..." if len(data) > limit else "")
+def _quote(data: bytes) -> str:
+    """The start of a line the program wrote, escaped and bounded for a message."""
+    return quote(data.decode("utf-8", errors="replace"))
 
 
 def _validate(message: str, answer: dict[str, Any]) -> None:

@@ -15,12 +15,12 @@ from reference_impl.adjudication import api as adjudication
 from reference_impl.core import Board
 from reference_impl.core import perft as count
 from reference_impl.core.chess960 import start_fen
-from reference_impl.errors import ArbiterError, IllegalMoveError
+from reference_impl.errors import ArbiterError, IllegalMoveError, quote
 from reference_impl.notation import api as notation
 from reference_impl.rules import list_rulesets, load_ruleset
 from reference_impl.unwinnability import Verdict, analyse, analyse_both
 
-from .base import Adapter, Skip, StartInfo
+from .base import MAX_PERFT_DEPTH, Adapter, Skip, StartInfo
 
 Handler = Callable[[str, dict[str, Any]], dict[str, Any]]
 
@@ -69,7 +69,10 @@ def _square_name(square: int) -> str:
 
 
 def perft(ruleset: str, data: dict[str, Any]) -> dict[str, Any]:
-    return {"nodes": count(_board(ruleset, data["fen"]), int(data["depth"]))}
+    depth = data["depth"]
+    if isinstance(depth, bool) or not isinstance(depth, int) or not 0 <= depth <= MAX_PERFT_DEPTH:
+        raise ValueError(f"perft depth {quote(repr(depth))} is out of range 0..{MAX_PERFT_DEPTH}")
+    return {"nodes": count(_board(ruleset, data["fen"]), depth)}
 
 
 def apply_moves(ruleset: str, data: dict[str, Any]) -> dict[str, Any]:

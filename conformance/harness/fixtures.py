@@ -19,6 +19,10 @@ from typing import Any
 from reference_impl.errors import ArbiterError, quote
 from reference_impl.text import JsonError, loads_json
 
+from ..adapters.base import KINDS
+from .compare import FIELDS
+from .rulesets import canonical, concrete_rulesets
+
 #: The default corpus: ``conformance/fixtures/*.jsonl``.
 DEFAULT_DIR = Path(__file__).resolve().parent.parent / "fixtures"
 SCHEMA_PATH = Path(__file__).resolve().parent.parent / "schema" / "fixture.schema.json"
@@ -117,8 +121,9 @@ def check(fixture: Any) -> str | None:
     ident = fixture.get("id")
     if not isinstance(ident, str) or not ID_PATTERN.match(ident):
         return f"'id' must be dotted lower-case words, got {quote(ident)}"
-    if not isinstance(fixture.get("kind"), str):
-        return f"{ident}: 'kind' must be a string"
+    kind = fixture.get("kind")
+    if not isinstance(kind, str) or kind not in KINDS:
+        return f"{ident}: unknown kind {quote(kind)} (protocol v1 kinds: {', '.join(KINDS)})"
     if not isinstance(fixture.get("input"), dict):
         return f"{ident}: 'input' must be an object"
     rulesets = fixture.get("rulesets")
@@ -133,11 +138,24 @@ def check(fixture: Any) -> str | None:
         isinstance(by_ruleset, dict) and all(isinstance(v, dict) for v in by_ruleset.values())
     ):
         return f"{ident}: 'expect_by_ruleset' must map ruleset ids to objects"
+    unknown = next((r for r in [*rulesets, *(by_ruleset or {})] if not _known_ruleset(r)), None)
+    if unknown is not None:
+        return f"{ident}: unknown ruleset {quote(unknown)} (not in spec/; '*' means every orthodox ruleset)"
+    for expected in [fixture.get("expect") or {}, *(by_ruleset or {}).values()]:
+        stray = next((name for name in expected if name not in FIELDS[kind]), None)
+        if stray is not None:
+            return (f"{ident}: 'expect' field {quote(stray)} is not a {kind} result field "
+                    f"({', '.join(FIELDS[kind])})")
     for name in ("cites", "tags"):
         value = fixture.get(name, [])
         if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
             return f"{ident}: {name!r} must be a list of strings"
     return None
+
+
+def _known_ruleset(ident: str) -> bool:
+    """``"*"``, a built-in ruleset id, or an alias of one."""
+    return ident == "*" or ident in concrete_rulesets() or canonical(ident) in concrete_rulesets()
 
 
 def expectation(fixture: Fixture, ruleset: str) -> dict[str, Any] | None:

@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from reference_impl.errors import ArbiterError
+from reference_impl.text import JsonError, loads_json
 
 from . import records
 
@@ -47,17 +48,19 @@ def read(path: str | Path) -> list[records.Record]:
     """The records of a report file; errors name the file and line."""
     path = Path(path)
     try:
-        lines = path.read_text(encoding="utf-8").splitlines()
+        lines = path.read_bytes().split(b"\n")
     except OSError as error:
         raise ReportError(f"{path}: cannot read ({error.strerror})") from None
     found: list[records.Record] = []
-    for number, line in enumerate(lines, 1):
-        if not line.strip():
+    for number, raw in enumerate(lines, 1):
+        if not raw.strip():
             continue
         try:
-            record = json.loads(line)
-        except json.JSONDecodeError as error:
-            raise ReportError(f"{path}:{number}: not JSON ({error.msg})") from None
+            record = loads_json(raw.decode("utf-8"))
+        except UnicodeDecodeError:
+            raise ReportError(f"{path}:{number}: not UTF-8 text") from None
+        except JsonError as error:  # malformed, or beyond the bounded reader's limits
+            raise ReportError(f"{path}:{number}: {error.reason}") from None
         if not isinstance(record, dict) or record.get("type") not in ("header", "result", "footer"):
             raise ReportError(f"{path}:{number}: not a report record (needs type header, result or footer)")
         found.append(record)

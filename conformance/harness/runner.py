@@ -9,6 +9,7 @@ prints nor touches files: records go to an ``emit`` callback.
 
 from __future__ import annotations
 
+import json
 import signal
 import threading
 import time
@@ -16,6 +17,8 @@ from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
+
+from reference_impl.text import JsonError, loads_json, quote
 
 from ..adapters.base import LATE_TWICE, Adapter, AdapterErrored, AdapterFault, PartialRun, Skip, StartInfo
 from . import records, xfail
@@ -91,7 +94,23 @@ def execute(adapter: Adapter, case: Case, timeout: float | None) -> Outcome:
             value: Any = adapter.run(case.kind, case.ruleset, case.fixture["input"])
     except Exception as error:  # the implementation under test failed: a verdict, not a crash
         value = error
+    if isinstance(value, dict) and not own:
+        problem = json_problem(value)
+        if problem is not None:
+            value = AdapterErrored(f"result is not bounded JSON: {problem}")
     return outcome_of(value, (time.perf_counter() - began) * 1000.0)
+
+
+def json_problem(value: dict[str, Any]) -> str | None:
+    """Why an in-process result could not cross the protocol (and so cannot be reported):
+    the bounded JSON reader's reason, or ``None``. Child-process answers were read by it."""
+    try:
+        loads_json(json.dumps(value))
+    except JsonError as error:
+        return error.reason
+    except (ValueError, TypeError, RecursionError) as error:
+        return f"{type(error).__name__}: {quote(str(error))}"
+    return None
 
 
 def outcome_of(value: Any, duration_ms: float) -> Outcome:

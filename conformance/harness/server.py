@@ -2,14 +2,25 @@
 
 This is what ``arbiter serve`` runs: the reference (or any in-process adapter) as a
 program that tools in any language can drive over stdin and stdout.
+
+A bad request never ends the session: a line longer than :data:`LINE_LIMIT`, not UTF-8,
+or beyond the bounded JSON reader's limits is answered ``{"ok": false, "error": ...}``;
+a ``run`` whose answer cannot be written as one line within :data:`LINE_LIMIT` (too
+large, not JSON text) is answered ``errored`` for its id.
 """
 
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from typing import IO, Any
 
+from reference_impl.text import JsonError, loads_json, quote
+
 from ..adapters.base import PROTOCOL_VERSION, Adapter, AdapterStartError, Skip, StartInfo
+
+#: Longest line read or written, newline included (protocol v1: 1 MiB).
+LINE_LIMIT = 1 << 20
 
 
 def answer(adapter: Adapter, state: dict[str, Any], message: Any) -> tuple[dict[str, Any], bool]:
@@ -25,8 +36,9 @@ def answer(adapter: Adapter, state: dict[str, Any], message: Any) -> tuple[dict[
                                           f"this adapter speaks {PROTOCOL_VERSION}"}, False
         try:
             info = state.get("info") or adapter.start()
-        except AdapterStartError as error:
-            return {"ok": False, "error": str(error)}, False
+        except Exception as error:  # the served adapter failed to start: say so, keep serving
+            text = str(error) if isinstance(error, AdapterStartError) else f"{type(error).__name__}: {error}"
+            return {"ok": False, "error": text}, False
         state["info"] = info
         return info.as_message(), False
     if command == "stop":
@@ -53,22 +65,67 @@ def _run(adapter: Adapter, info: StartInfo | None, message: dict[str, Any]) -> d
         return {"id": ident, "errored": f"{type(error).__name__}: {error}"}
 
 
+def _lines(stdin: IO[bytes]) -> Iterator[bytes | None]:
+    """The input's lines; ``None`` for one longer than LINE_LIMIT (the rest is skipped)."""
+    while True:
+        raw = stdin.readline(LINE_LIMIT + 1)
+        if not raw:
+            return
+        if len(raw) > LINE_LIMIT and not raw.endswith(b"\n"):
+            while raw and not raw.endswith(b"\n"):
+                raw = stdin.readline(LINE_LIMIT)
+            yield None
+        else:
+            yield raw
+
+
+def _read(raw: bytes | None) -> tuple[Any, str | None]:
+    """A request line as JSON, or why it is not one (bounded text)."""
+    if raw is None:
+        return None, f"request line longer than {LINE_LIMIT:,} bytes"
+    try:
+        return loads_json(raw.decode("utf-8")), None
+    except UnicodeDecodeError:
+        return None, "request line is not UTF-8"
+    except JsonError as error:
+        return None, f"not JSON: {error.reason}"
+
+
+def encode(reply: dict[str, Any]) -> bytes:
+    """One answer line within LINE_LIMIT; a reply that cannot be one becomes an error for its id."""
+    try:
+        line = _DUMPS(reply).encode("utf-8") + b"\n"
+    except (ValueError, TypeError, RecursionError, UnicodeEncodeError) as error:
+        problem = f"the answer is not JSON text ({type(error).__name__}: {quote(str(error))})"
+    else:
+        if len(line) <= LINE_LIMIT:
+            return line
+        problem = f"the answer is {len(line):,} bytes, over the protocol's {LINE_LIMIT:,}-byte line limit"
+    ident = reply.get("id")
+    fallback: dict[str, Any] = (
+        {"id": ident, "errored": problem} if isinstance(ident, str) and len(ident) < 1000
+        else {"ok": False, "error": problem}
+    )
+    return _DUMPS(fallback).encode("utf-8") + b"\n"
+
+
+_DUMPS = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False).encode
+
+
 def serve(adapter: Adapter, stdin: IO[bytes], stdout: IO[bytes]) -> int:
     """Answer requests line by line until ``stop`` or end of input; return the exit status."""
     state: dict[str, Any] = {}
-    dumps = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False).encode
     try:
-        for raw in stdin:
-            if not raw.strip():
+        for raw in _lines(stdin):
+            if raw is not None and not raw.strip():
                 continue
-            try:
-                message = json.loads(raw)
-            except (json.JSONDecodeError, UnicodeDecodeError) as error:
-                reply: dict[str, Any] = {"ok": False, "error": f"not JSON: {error}"}
+            message, problem = _read(raw)
+            if problem is not None:
+                reply: dict[str, Any] = {"ok": False, "error": problem}
                 done = False
             else:
                 reply, done = answer(adapter, state, message)
-            stdout.write(dumps(reply).encode("utf-8") + b"\n")
+            stdout.write(encode(reply))
             stdout.flush()
             if done:
                 break

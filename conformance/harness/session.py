@@ -20,6 +20,15 @@ from .runner import Options, Progress, late_duplicates, rejudge_late, run_cases
 from .select import Case, Selection, expand, narrow_star
 
 
+#: Longest ``--timeout`` accepted, seconds (a week; beyond it the interval timer overflows).
+MAX_TIMEOUT = 604_800.0
+#: Per-fixture limit for in-process adapters the project does not ship, when no
+#: ``--timeout`` is given (the same as for ``cmd:`` programs).
+MODULE_TIMEOUT = 10.0
+#: Adapter specs that get MODULE_TIMEOUT by default.
+UNTRUSTED_IN_PROCESS: tuple[str, ...] = ("module:",)
+
+
 @dataclass
 class Config:
     """Everything ``arbiter run`` was asked to do."""
@@ -52,8 +61,8 @@ def plan(config: Config) -> Plan:
     """Load and select the fixtures, read the expected failures; nothing is started."""
     if config.jobs < 1:
         raise UsageError(f"-j must be at least 1, got {config.jobs}")
-    if config.timeout is not None and config.timeout <= 0:
-        raise UsageError(f"--timeout must be positive, got {config.timeout:g}")
+    if config.timeout is not None and not 0 < config.timeout <= MAX_TIMEOUT:  # also refuses NaN
+        raise UsageError(f"--timeout must be a number of seconds in (0, {MAX_TIMEOUT:,}], got {config.timeout:g}")
     if config.max_fail is not None and config.max_fail < 1:
         raise UsageError(f"--max-fail must be at least 1, got {config.max_fail}")
     corpus = fixtures.load(config.fixtures or None, validate=config.validate_fixtures)
@@ -63,7 +72,10 @@ def plan(config: Config) -> Plan:
     entries: list[xfail.Entry] = []
     for path in config.xfail_files:
         entries.extend(xfail.load(path))
-    options = Options(config.timeout, config.fail_fast, config.max_fail, entries)
+    timeout = config.timeout
+    if timeout is None and config.adapter.strip().startswith(UNTRUSTED_IN_PROCESS):
+        timeout = MODULE_TIMEOUT
+    options = Options(timeout, config.fail_fast, config.max_fail, entries)
     only = tuple(selection.ruleset) if config.adapter == "reference" and selection.ruleset else None
     recipe = AdapterRecipe(config.adapter, config.timeout, config.validate_protocol, only)
     stale = xfail.stale(entries, [f["id"] for f in corpus.fixtures]) if entries else []

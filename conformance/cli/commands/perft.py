@@ -9,10 +9,8 @@ import click
 from reference_impl.core import Board, divide, perft
 from reference_impl.errors import UsageError, quote
 
+from ...adapters.base import MAX_PERFT_DEPTH as MAX_DEPTH
 from ..common import console, load_rules, parse_position
-
-#: Depths above this take hours even for fast C movers; refuse them as a usage error.
-MAX_DEPTH = 12
 
 
 @click.command(name="perft", context_settings={"ignore_unknown_options": True})
