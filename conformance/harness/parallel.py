@@ -44,12 +44,18 @@ class AdapterRecipe:
     rulesets: tuple[str, ...] | None = None
 
     def build(self) -> Adapter:
-        return resolve(
+        """The adapter; with ``validate_protocol`` its results are checked by kind too."""
+        adapter = resolve(
             self.spec,
             timeout=self.timeout,
             validate_protocol=self.validate_protocol,
             rulesets=list(self.rulesets) if self.rulesets else None,
         )
+        if self.validate_protocol:
+            from .protocol import KindChecked
+
+            return KindChecked(adapter)
+        return adapter
 
 
 _state: dict[str, Any] = {}
