@@ -128,17 +128,15 @@ def command(ctx: click.Context, adapter: str, fixture_paths: tuple[str, ...], ki
     partial = None if report == "-" else report + PARTIAL_SUFFIX
     writer = jsonl.ReportWriter(partial)
     progress_bar = _progress(len(the_plan.cases), disabled=no_progress or quiet)
-    tasks: list[Any] = []
 
     def started(header: records.Record) -> None:
         if progress_bar is not None:
-            tasks.append(progress_bar.add_task("fixtures", total=header["selection"]["cases"]))
-            progress_bar.start()
+            progress_bar.start(case.kind for case in the_plan.cases)
 
     def emit(record: records.Record) -> None:
         writer.write(record)
-        if tasks and record["type"] == "result":
-            progress_bar.advance(tasks[0])
+        if progress_bar is not None:
+            progress_bar.advance(record)
 
     found: list[records.Record] | None = None
     signals: list[int] = []
@@ -196,13 +194,12 @@ def _jobs(text: str) -> int:
 
 
 def _progress(total: int, disabled: bool) -> Any:
+    """The progress bar (cases done, time left estimated per kind), or None."""
     if disabled or total == 0:
         return None
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+    from ..progress import RunProgress
 
-    return Progress(TextColumn("[progress.description]{task.description}"), BarColumn(),
-                    MofNCompleteColumn(), TimeRemainingColumn(), console=_console(stderr=True),
-                    transient=True)
+    return RunProgress(_console(stderr=True))
 
 
 @command.command("merge")
