@@ -308,7 +308,7 @@ class ProcessAdapter(Adapter):
             info = _start_info(answer)
         except (AdapterFault, AdapterStartError) as error:
             self._kill()
-            raise AdapterStartError(f"adapter {self.spec!r} did not start: {error}") from None
+            raise AdapterStartError(f"adapter {quote(self.spec)} did not start: {error}") from None
         return info
 
     def _kill(self) -> None:

@@ -71,7 +71,8 @@ def _square_name(square: int) -> str:
 def perft(ruleset: str, data: dict[str, Any]) -> dict[str, Any]:
     depth = data["depth"]
     if isinstance(depth, bool) or not isinstance(depth, int) or not 0 <= depth <= MAX_PERFT_DEPTH:
-        raise ValueError(f"perft depth {quote(repr(depth))} is out of range 0..{MAX_PERFT_DEPTH}")
+        shown = str(depth) if isinstance(depth, int) and abs(depth) < 10**18 else quote(str(type(depth).__name__))
+        raise ValueError(f"perft depth {shown} is out of range 0..{MAX_PERFT_DEPTH}")
     return {"nodes": count(_board(ruleset, data["fen"]), depth)}
 
 
