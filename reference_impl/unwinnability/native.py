@@ -32,7 +32,7 @@ ITERATION_SHARE = 0.25
 #: Fewest nodes an iteration may use, whatever the node limit.
 MIN_ITERATION_NODES = 2_000
 #: Share of the node limit for the depth-first search; the best-first search gets the rest.
-DEPTH_FIRST_SHARE = 0.5
+DEPTH_FIRST_SHARE = 0.6
 #: Plies after which progress moves cost depth like any other (lines stay finite).
 HORIZON = 120
 
