@@ -45,6 +45,18 @@ INVALID = [
     ("4k3/8/8/8/8/8/8/4K3 w - - x 1", "not a non-negative integer"),
     ("4k3/8/8/8/8/8/8/4K3 w - - 0 0", "at least 1"),
     ("4k3/8/8/8/8/8/8/4K3 w - - 30 10", "exceeds the 18 plies"),
+    ("4k3/8/8/8/8/8/8/4K3 w - -", "expected 6 fields, found 4"),
+    ("4k3/pppppppp/p7/8/8/8/8/4K3 w - - 0 1", "Black has 9 pawns, at most 8"),
+    ("4k3/pppppppp/8/8/8/Q7/QQQQQQQQ/QQQQKQQQ w - - 0 1", "White has 15 pieces beyond"),
+    ("4k3/8/8/8/8/8/PPPPPPPP/NNN1K3 w - - 0 1", "1 pieces beyond the initial array but only 0"),
+    ("4kk2/8/8/8/8/8/8/4K3 w - - 0 1", "Black has 2 kings"),
+    ("8/8/8/7k/3Pp3/8/8/4K2Q b - d3 0 1", "cannot come from the double step"),
+    ("1b1k4/8/8/1rPpK3/8/8/8/8 w - d6 0 1", "cannot come from the double step"),
+    ("B6b/8/8/8/2K5/5k2/8/b6B b - - 0 1", "from both sides of the king"),
+    ("5R2/2P5/8/4k3/8/3rK2r/8/8 w - - 0 1", "from both sides of the king"),
+    ("8/8/8/8/8/4k3/3P4/4K3 b - - 0 1", "no last move can have given the check by the pawn"),
+    ("8/8/8/4k3/3P4/5N2/8/4K3 b - - 0 1", "check by both"),
+    ("4k3/8/8/8/1b6/8/4r3/3rK3 w - - 0 1", "by 3 pieces, at most 2"),
 ]
 
 
@@ -59,7 +71,7 @@ def test_fen_en_passant_written_only_when_legal_by_default(fide) -> None:
     board.push_uci("e2e4")
     assert board.fen() == "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1"
     assert board.fen(en_passant="fen") == "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1"
-    pinned = Board.from_fen("1b1k4/8/8/1rPpK3/8/8/8/8 w - d6 0 1", fide)
+    pinned = Board.from_fen("8/8/8/r2Pp2K/8/8/4k3/8 w - e6 0 2", fide)  # dxe6 opens the rank
     assert not pinned.has_legal_en_passant()
     assert pinned.fen().split()[3] == "-"
 
@@ -86,8 +98,23 @@ def test_xfen_inner_rook_gets_a_file_letter(chess960) -> None:
     assert Board.from_fen(board.fen(), chess960).fen(castling="shredder") == board.fen(castling="shredder")
 
 
-def test_epd_without_clocks_reads_as_zero_and_one(fide) -> None:
-    assert Board.from_fen("4k3/8/8/8/8/8/8/4K3 b - -", fide).fen() == "4k3/8/8/8/8/8/8/4K3 b - - 0 1"
+#: Positions a game reaches whose checks need the less common last moves.
+REACHABLE = [
+    "8/8/8/6k1/3Pp3/8/8/2B1K3 b - d3 0 1",  # d2-d4 uncovered the bishop
+    "8/8/8/2k5/3Pp3/8/8/4K3 b - d3 0 1",  # the double-stepped pawn checks
+    "8/4R3/2BP4/8/4k3/8/8/4K3 b - - 0 2",  # exd6 e.p. uncovered rook and bishop
+    "3R4/3k3R/8/8/8/8/8/4K3 b - - 0 1",  # exd8=R uncovered the rook on h7
+    "4k3/8/8/1B6/8/8/8/4QK2 b - - 0 1",  # Be2-b5 uncovered the queen
+    "4k3/2N5/8/8/8/8/8/4RK2 b - - 0 1",  # Ne6-c7 uncovered the rook
+    "4k3/8/8/8/8/8/3p4/4K3 w - - 0 1",  # ...d3-d2 check
+    "4k3/8/8/8/8/8/PPPPPPP1/NNN1K3 w - - 0 60",  # the third knight is a promoted pawn
+    "QQQQk3/8/8/8/8/8/8/4K3 b - - 0 80",
+]
+
+
+@pytest.mark.parametrize("fen", REACHABLE)
+def test_reachable_positions_are_accepted(fide, fen: str) -> None:
+    assert Board.from_fen(fen, fide).fen(en_passant="fen") == fen
 
 
 def test_chess960_rights_need_king_between_rooks_only(fide, chess960) -> None:

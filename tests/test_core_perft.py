@@ -23,7 +23,7 @@ CHESS960 = "fide-2023-chess960"
 #: it on h8: not the standard one, and not Chess960's, where it stands between its rooks
 #: (Guidelines II.2). Both rulesets must reject the FEN; its published counts come from
 #: a mover that reads the right leniently, so they are not checked here.
-IMPOSSIBLE_RIGHTS = {"r2r3k/p7/3p4/8/8/P6P/8/R3K2R b KQq -"}
+IMPOSSIBLE_RIGHTS = {"r2r3k/p7/3p4/8/8/P6P/8/R3K2R b KQq - 0 1"}
 
 
 def _ruleset_for(case: PerftCase) -> str:
@@ -55,7 +55,7 @@ def _check(cases: Iterable[PerftCase]) -> int:
 
 def test_perft_tricky_all_positions() -> None:
     cases = [c for c in perft_file("tricky.perft") if c.nodes <= 300_000]
-    assert len({c.id for c in cases}) == 19
+    assert len({c.id for c in cases}) == 13  # 19 published, 6 with impossible checks left out
     _check(cases)
 
 
@@ -79,9 +79,9 @@ def test_perft_random_sample_depth_3() -> None:
     assert _check(sample) > 250
 
 
-def test_perft_perftsuite_all_126_positions() -> None:
+def test_perft_perftsuite_all_125_reachable_positions() -> None:
     cases = [c for c in perftsuite() if c.nodes <= 60_000]
-    assert len({c.id for c in cases}) == 126
+    assert len({c.id for c in cases}) == 125  # 126 published, one with an impossible check left out
     _check(cases)
 
 
