@@ -1,10 +1,12 @@
 """A complete in-process adapter, as a model for your own library.
 
-Copy this file into your project, replace the python-chess calls with your library's,
-and run the corpus against it:
+Copy this file into your project (it imports nothing relative, so it works wherever it
+lands), replace the python-chess calls with your library's, and run the corpus against
+it. The module must be importable: run from the directory that holds it with
+``PYTHONPATH=.`` (or install your package):
 
-    arbiter run --adapter module:mypackage.arbiter_adapter:ExampleAdapter
-    pytest --arbiter-adapter=module:mypackage.arbiter_adapter:ExampleAdapter
+    PYTHONPATH=. arbiter run --adapter module:arbiter_adapter:ExampleAdapter
+    PYTHONPATH=. pytest --arbiter-adapter=module:arbiter_adapter:ExampleAdapter
 
 The three methods are the whole contract (see :mod:`conformance.adapters.base`):
 
@@ -25,7 +27,7 @@ from typing import Any
 
 import chess
 
-from .base import Adapter, Skip, StartInfo
+from conformance.adapters.base import Adapter, Skip, StartInfo
 
 CHESS960 = "fide-2023-chess960"
 
