@@ -70,11 +70,13 @@ def result(
     message: str | None,
     duration_ms: float,
 ) -> Record:
-    """One fixture run under one ruleset."""
+    """One fixture run under one ruleset (with the fixture's description, if it has one)."""
+    described = {"description": str(fixture["description"])} if fixture.get("description") else {}
     return {
         "type": "result",
         "id": fixture["id"],
         "kind": fixture["kind"],
+        **described,
         "ruleset": ruleset,
         "cites": list(fixture.get("cites", [])),
         "tags": list(fixture.get("tags", [])),

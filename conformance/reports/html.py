@@ -226,6 +226,8 @@ def _failure_html(problem: Problem, anchor: int) -> str:
            f'<h3><span class="status">{_e(status)}</span><code>{_e(result.get("id"))}</code>'
            f' under {", ".join(f"<code>{_e(r)}</code>" for r in problem.rulesets)} '
            f'<small>({_e(result.get("kind"))})</small></h3>']
+    if result.get("description"):
+        out.append(f'<p class="description">{_e(result["description"])}</p>')
     if cites:
         out.append(f"<div>cites {cites}</div>")
     if result.get("message"):

@@ -24,7 +24,7 @@ from ...harness import jsonl, records
 from ...harness.select import Selection, missing_shards, parse_shard
 from ...harness.session import Config, execute, plan
 from ...reports.summary import summarize
-from ..common import stop_signals_interrupt
+from ..common import load_rules, stop_signals_interrupt
 
 DEFAULT_REPORT = "arbiter-report.jsonl"
 PARTIAL_SUFFIX = ".partial"  #: the report while it is written; renamed when the run ends
@@ -124,6 +124,8 @@ def command(ctx: click.Context, adapter: str, fixture_paths: tuple[str, ...], ki
     if not the_plan.cases:
         from reference_impl.errors import UsageError
 
+        for name in ruleset:  # an unknown one: the same error and exit status as `perft --rules`
+            load_rules(name)
         raise UsageError("no fixture matches the selection")
     partial = None if report == "-" else report + PARTIAL_SUFFIX
     writer = jsonl.ReportWriter(partial)
