@@ -20,6 +20,8 @@ import pytest
 from conformance.generate import fen, start
 from conformance.generate.common import dumps, main
 
+pytestmark = pytest.mark.slow  # left out of `tox -e fast`
+
 ROOT = Path(__file__).resolve().parent.parent
 GENERATE = ROOT / "conformance" / "generate"
 DATA = GENERATE / "data"

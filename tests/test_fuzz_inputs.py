@@ -24,6 +24,10 @@ from reference_impl.rules.yamlio import YamlError, parse_yaml
 from reference_impl.text import JsonError, loads_json
 from conformance.harness.fixtures import parse_line
 
+import pytest
+
+pytestmark = pytest.mark.slow  # left out of `tox -e fast`
+
 FUZZ = settings(max_examples=60, deadline=None, derandomize=True,
                 suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 START = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"

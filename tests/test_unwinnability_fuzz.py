@@ -18,6 +18,10 @@ from reference_impl import Board, load_ruleset
 from reference_impl.unwinnability import native
 from reference_impl.unwinnability.search import line_to_uci, static_proofs
 
+import pytest
+
+pytestmark = pytest.mark.slow  # left out of `tox -e fast`
+
 DATA = Path(__file__).parent / "data" / "unwinnability" / "labelled.txt"
 RULES = load_ruleset("fide-2023")
 HELPMATE_LIMIT = 20_000

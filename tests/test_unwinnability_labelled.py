@@ -19,6 +19,8 @@ import pytest
 from reference_impl import BLACK, WHITE, Board, load_ruleset
 from reference_impl.unwinnability import Analysis, Verdict, analyse_both
 
+pytestmark = pytest.mark.slow  # left out of `tox -e fast`
+
 DATA = Path(__file__).parent / "data" / "unwinnability" / "labelled.txt"
 #: Enough for the compiled searches to show their strength in about 25 s of CPU; the
 #: rulesets' own limit (1,000,000) runs under ``--deep``.

@@ -23,6 +23,10 @@ from reference_impl import Board, load_ruleset
 from reference_impl.adjudication.tables import table
 from reference_impl.unwinnability import Analysis, Verdict, analyse
 
+import pytest
+
+pytestmark = pytest.mark.slow  # left out of `tox -e fast`
+
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLE = ROOT / "tests" / "data" / "unwinnability" / "lichess-sample.txt"
 GENERATOR_COPY = ROOT / "conformance" / "generate" / "data" / "lichess-sample.txt"
