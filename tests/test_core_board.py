@@ -108,7 +108,7 @@ from reference_impl.core import codes  # noqa: E402
 
 
 #: tricky.perft's castling right held by a king on h8, which both rulesets reject.
-_IMPOSSIBLE_RIGHTS = "r2r3k/p7/3p4/8/8/P6P/8/R3K2R b KQq -"
+_IMPOSSIBLE_RIGHTS = "r2r3k/p7/3p4/8/8/P6P/8/R3K2R b KQq - 0 1"
 
 
 def _positions(cases) -> list[tuple[str, str]]:

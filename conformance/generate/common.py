@@ -132,16 +132,26 @@ def tag_cites(tags: Iterable[str]) -> list[str]:
     return sorted({MOVE_LAYER_CITE} | {TAG_CITES[t] for t in tags if t in TAG_CITES})
 
 
-#: python-chess status bits that the Laws' FEN validity does not concern.
-IGNORED_STATUS = (chess.STATUS_IMPOSSIBLE_CHECK | chess.STATUS_TOO_MANY_CHECKERS
-                  | chess.STATUS_TOO_MANY_WHITE_PIECES | chess.STATUS_TOO_MANY_BLACK_PIECES
-                  | chess.STATUS_TOO_MANY_WHITE_PAWNS | chess.STATUS_TOO_MANY_BLACK_PAWNS)
+#: Pieces a side starts with, by python-chess piece type (FIDE 2.3).
+INITIAL_COUNTS = {chess.KNIGHT: 2, chess.BISHOP: 2, chess.ROOK: 2, chess.QUEEN: 1}
+
+
+def promotions_fit(board: chess.Board) -> bool:
+    """True if each side's pieces beyond the initial array are no more than its missing
+    pawns (each such piece is a promoted pawn, FIDE 3.7.3.3); python-chess only caps a
+    side at 16 pieces and 8 pawns."""
+    for color in chess.COLORS:
+        extra = sum(max(0, len(board.pieces(pt, color)) - n) for pt, n in INITIAL_COUNTS.items())
+        if extra > 8 - len(board.pieces(chess.PAWN, color)):
+            return False
+    return True
 
 
 def checked_board(fen: str, chess960: bool = False) -> chess.Board:
-    """The board for a hand-built FEN, or a DataError if the position is not valid."""
+    """The board for a hand-built FEN, or a DataError if python-chess finds the position
+    impossible (any ``status()`` flag: the corpus tests the Laws on legal positions only)."""
     board = chess.Board(fen, chess960=chess960)
-    if board.status() & ~IGNORED_STATUS != chess.STATUS_VALID:
+    if board.status() != chess.STATUS_VALID or not promotions_fit(board):
         raise DataError(f"hand-built FEN is not a valid position: {fen} "
                         f"(python-chess status {int(board.status())})")
     return board
