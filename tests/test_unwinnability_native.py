@@ -20,7 +20,7 @@ from reference_impl.unwinnability import native
 
 STANDARD = "fide-2023"
 CHESS960 = "fide-2023-chess960"
-IMPOSSIBLE_RIGHTS = {"r2r3k/p7/3p4/8/8/P6P/8/R3K2R b KQq -"}
+IMPOSSIBLE_RIGHTS = {"r2r3k/p7/3p4/8/8/P6P/8/R3K2R b KQq - 0 1"}
 #: The largest published count checked here (the compiled generator is fast).
 MAX_NODES = 2_000_000
 
