@@ -27,7 +27,7 @@ from ..core.board import Board
 from ..core.squares import BLACK, WHITE, color_of
 from .forced_win import has_forced_win
 from . import native
-from .search import static_proofs
+from .search import static_proofs, static_stage
 
 __all__ = [
     "DEFAULT_NODE_LIMIT",
@@ -50,6 +50,11 @@ PROBE_NODES = 20_000
 #: Share of the node budget for the exhaustive exploration; the rest goes to the
 #: helpmate search.
 EXPLORE_SHARE = 0.6
+#: Above this rough size of the reachable space (the product of the static regions of
+#: the units other than pawns) a walk rarely closes: the exploration gets a smaller share
+#: and the helpmate search the rest. Scheduling only; no verdict rests on the estimate.
+SMALL_SPACE = 10_000_000
+LARGE_SPACE_EXPLORE_SHARE = 0.1
 #: A mating line longer than this (an exploration's path) is replaced by a helpmate
 #: search's shorter one when the budget allows.
 MAX_REPORTED_LINE = 400
@@ -170,7 +175,8 @@ def _schedule(board: Board, colors: tuple[int, ...], node_limit: int, stop_at_ca
     open_colors = [c for c in colors if c not in results]
     if settled() or not open_colors:
         return results
-    for color in static_proofs(board, open_colors):
+    proven, space = static_stage(board, open_colors)
+    for color in proven:
         results[color] = Analysis(Verdict.CANNOT, (), spent[color], "static", PROOFS["static"])
     pending = [c for c in open_colors if c not in results]
     if node_limit <= 0:
@@ -178,7 +184,8 @@ def _schedule(board: Board, colors: tuple[int, ...], node_limit: int, stop_at_ca
             results[color] = Analysis(Verdict.UNDETERMINED)
         return results
     if pending:
-        budget = min(int(node_limit * EXPLORE_SHARE), node_limit - max(spent[c] for c in pending))
+        share = EXPLORE_SHARE if space <= SMALL_SPACE else LARGE_SPACE_EXPLORE_SHARE
+        budget = min(int(node_limit * share), node_limit - max(spent[c] for c in pending))
         found = native.explore(board, set(pending), budget, static_proofs)
         for color in pending:
             spent[color] += found.nodes

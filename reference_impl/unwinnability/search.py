@@ -56,9 +56,20 @@ def placement_of(board: Board) -> Placement:
 
 def static_proofs(board: Board, colors: Iterable[int]) -> set[int]:
     """The colours among ``colors`` that the static stage proves can never mate."""
+    return static_stage(board, colors)[0]
+
+
+def static_stage(board: Board, colors: Iterable[int]) -> tuple[set[int], int]:
+    """The colours the static stage proves can never mate, and a rough size of the
+    reachable space: the product of the regions of the units other than pawns (twice,
+    for the side to move). It only schedules the searches; no verdict rests on it."""
     placement = placement_of(board)
     analysis = analyse_static(placement)
-    return {c for c in colors if cannot_mate(placement, analysis, c)}
+    space = 2
+    for unit in analysis.units:
+        if unit.type_index != board.tables.pawn:
+            space *= max(1, unit.region.bit_count())
+    return {c for c in colors if cannot_mate(placement, analysis, c)}, space
 
 
 def code_uci(board: Board, code: int) -> str:
