@@ -1,6 +1,6 @@
 """Where the spec lives: the wheel's ``reference_impl/_spec`` or a checkout's ``spec/``.
 
-The wheel ships ``spec/`` as ``reference_impl/_spec`` (a force-include in
+The wheel ships ``spec/`` as ``reference_impl/_spec`` (a ``package-dir`` mapping in
 ``pyproject.toml``); a checkout or an editable install uses the repository's ``spec/``
 next to the package. ``ARBITER_SPEC_DIR`` overrides both.
 """
