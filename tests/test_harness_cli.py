@@ -8,15 +8,14 @@ from __future__ import annotations
 
 import json
 import os
-import select
 import shlex
 import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
+from fifo_wait import await_line
 from click.testing import CliRunner
 from jsonschema import Draft202012Validator
 
@@ -27,26 +26,6 @@ HERE = Path(__file__).parent
 DATA = HERE / "data" / "harness"
 FAKE = HERE / "adapters" / "fake.py"
 REPORT_SCHEMA = HERE.parent / "conformance" / "schema" / "report.schema.json"
-
-
-def _await_line(fifo: Path, proc: subprocess.Popen, limit: float = 120.0) -> str:
-    """The line the fake adapter writes to ``fifo``; fails (never hangs) if the run dies
-    first. Opening the reading end without blocking lets the run's death be noticed."""
-    fd = os.open(fifo, os.O_RDONLY | os.O_NONBLOCK)
-    data = b""
-    deadline = time.monotonic() + limit
-    try:
-        while not data.endswith(b"\n"):
-            ready, _, _ = select.select([fd], [], [], 0.2)
-            chunk = os.read(fd, 256) if ready else b""
-            data += chunk
-            if not chunk and proc.poll() is not None:
-                _, err = proc.communicate()
-                raise AssertionError(f"the run ended (status {proc.returncode}) before the fake was reached: {err[-500:]}")
-            assert time.monotonic() < deadline, "the fake never reached the chosen fixture"
-    finally:
-        os.close(fd)
-    return data.decode()
 
 
 def fake(*options: str) -> str:
@@ -246,7 +225,7 @@ def test_ctrl_c_writes_the_partial_report(tmp_path: Path, jobs: str) -> None:
     # SIGINT at its default even if this test runs in the background, where it is ignored
     proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                             preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
-    assert _await_line(fifo, proc) == "reached\n"
+    assert await_line(fifo, proc) == "reached\n"
     proc.send_signal(signal.SIGINT)
     _, err = proc.communicate(timeout=120)
     records = [json.loads(line) for line in report.read_text().splitlines()]

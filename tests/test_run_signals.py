@@ -8,38 +8,17 @@ from __future__ import annotations
 
 import json
 import os
-import select
 import shlex
 import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
+from fifo_wait import await_line
 
 HERE = Path(__file__).parent
 FAKE = HERE / "adapters" / "fake.py"
-
-
-def _await_line(fifo: Path, proc: subprocess.Popen, limit: float = 120.0) -> str:
-    """The line the fake adapter writes to ``fifo``; fails (never hangs) if the run dies
-    first. Opening the reading end without blocking lets the run's death be noticed."""
-    fd = os.open(fifo, os.O_RDONLY | os.O_NONBLOCK)
-    data = b""
-    deadline = time.monotonic() + limit
-    try:
-        while not data.endswith(b"\n"):
-            ready, _, _ = select.select([fd], [], [], 0.2)
-            chunk = os.read(fd, 256) if ready else b""
-            data += chunk
-            if not chunk and proc.poll() is not None:
-                _, err = proc.communicate()
-                raise AssertionError(f"the run ended (status {proc.returncode}) before the fake was reached: {err[-500:]}")
-            assert time.monotonic() < deadline, "the fake never reached the chosen fixture"
-    finally:
-        os.close(fd)
-    return data.decode()
 
 
 def _stat(pid: int) -> tuple[int, str, str] | None:
@@ -98,7 +77,7 @@ def test_a_stop_signal_stops_the_workers_and_writes_the_footer(
                "-o", str(report), "-a", adapter, "-j", "2", "--timeout", "600"]
     proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                             preexec_fn=lambda: signal.signal(signum, signal.SIG_DFL))
-    assert _await_line(fifo, proc) == "reached\n"
+    assert await_line(fifo, proc) == "reached\n"
     below = _descendants(proc.pid)
     assert len(below) >= 4  # two workers, each with its adapter program
     proc.send_signal(signum)
