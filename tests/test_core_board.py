@@ -185,6 +185,7 @@ def test_codes_match_python_chess_perftsuite() -> None:
         _walk(fen, ruleset, 1)
 
 
+@pytest.mark.slow
 def test_codes_match_python_chess_chess960() -> None:
     for fen, ruleset in _positions(perft_file("chess960.perft"))[:40]:
         _walk(fen, ruleset, 2)

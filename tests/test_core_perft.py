@@ -65,12 +65,14 @@ def test_perft_chess960_all_960_entries() -> None:
     _check(cases)
 
 
+@pytest.mark.slow
 def test_perft_random_all_entries_shallow() -> None:
     cases = [c for c in perft_file("random.perft") if c.depth <= 2]
     assert len({c.id for c in cases}) == 6838
     _check(cases)
 
 
+@pytest.mark.slow
 def test_perft_random_sample_depth_3() -> None:
     by_id: dict[str, list[PerftCase]] = defaultdict(list)
     for case in perft_file("random.perft"):
@@ -79,6 +81,7 @@ def test_perft_random_sample_depth_3() -> None:
     assert _check(sample) > 250
 
 
+@pytest.mark.slow
 def test_perft_perftsuite_all_125_reachable_positions() -> None:
     cases = [c for c in perftsuite() if c.nodes <= 60_000]
     assert len({c.id for c in cases}) == 125  # 126 published, one with an impossible check left out

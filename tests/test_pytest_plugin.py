@@ -83,6 +83,7 @@ def test_shards_partition_the_items(pytester: pytest.Pytester) -> None:
     assert set().union(*parts) == whole and sum(map(len, parts)) == len(whole)
 
 
+@pytest.mark.slow
 def test_runs_under_xdist(pytester: pytest.Pytester) -> None:
     pytest.importorskip("xdist")
     result = pytester.runpytest_subprocess(

@@ -42,7 +42,9 @@ def _mismatches(cases: Iterable[PerftCase]) -> tuple[int, list[str]]:
     return ran, bad
 
 
-@pytest.mark.parametrize("suite", ["tricky.perft", "random.perft", "chess960.perft", "special.perft"])
+@pytest.mark.parametrize(
+    "suite", ["tricky.perft", pytest.param("random.perft", marks=pytest.mark.slow), "chess960.perft", "special.perft"]
+)
 def test_native_perft_matches_published_counts(suite: str) -> None:
     ran, bad = _mismatches(c for c in perft_file(suite) if c.depth <= 3 or suite == "special.perft")
     assert ran > 0
