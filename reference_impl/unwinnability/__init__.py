@@ -74,7 +74,9 @@ class Analysis:
 
     ``line``: the mating line (UCI) for ``CAN``, replayed and checked by the interpreter.
     ``proof``: for ``CANNOT``, which argument decided (see :data:`PROOFS`).
-    ``stage``: what decided: ``terminal``, ``static``, ``explore``, ``helpmate`` or ``none``.
+    ``stage``: what decided: ``terminal``, ``static``, ``explore``, ``helpmate``; ``none``
+    when the budget ran out, ``stopped`` when the search ended early because another
+    colour was already shown able to mate (``stop_at_can``).
     ``nodes``: moves made by the searches for this colour.
     """
 
@@ -103,11 +105,13 @@ def _native_helpmate(board: Board, color: int, limit: int) -> tuple[list[str] | 
     return native.verified_line(board, found.line, color), found.nodes
 
 
-#: Answers already computed: the analysis is a pure function of the move layer, the
-#: position (FIDE 9.2.3 identity), the colours asked and the budget, and the same
-#: position is often asked again (each flag, each ruleset sharing the move layer).
-_MEMO: "OrderedDict[tuple, dict[int, Analysis]]" = OrderedDict()
-_MEMO_SIZE = 4096
+#: Answers already computed, per colour: the analysis is a pure function of the move
+#: layer, the position (FIDE 9.2.3 identity), the colour asked and the budget, and the
+#: same question comes back often (each flag, the dead-position check, each ruleset
+#: sharing the move layer). An answer cut short because another colour was already
+#: shown able to mate (stage ``stopped``) is not kept.
+_MEMO: "OrderedDict[tuple, Analysis]" = OrderedDict()
+_MEMO_SIZE = 8192
 
 
 def _move_layer_key(board: Board) -> str:
@@ -120,16 +124,23 @@ def _move_layer_key(board: Board) -> str:
 
 
 def _analyse(board: Board, colors: tuple[int, ...], node_limit: int, stop_at_can: bool) -> dict[int, Analysis]:
-    key = (_move_layer_key(board), board.position_key(), colors, node_limit, stop_at_can)
-    hit = _MEMO.get(key)
-    if hit is not None:
-        _MEMO.move_to_end(key)
-        return dict(hit)
-    results = _schedule(board, colors, node_limit, stop_at_can)
-    _MEMO[key] = dict(results)
-    if len(_MEMO) > _MEMO_SIZE:
-        _MEMO.popitem(last=False)
-    return results
+    base = (_move_layer_key(board), board.position_key(), node_limit)
+    known: dict[int, Analysis] = {}
+    for color in colors:
+        hit = _MEMO.get(base + (color,))
+        if hit is not None:
+            _MEMO.move_to_end(base + (color,))
+            known[color] = hit
+    settled = stop_at_can and any(a.verdict is Verdict.CAN for a in known.values())
+    missing = tuple(c for c in colors if c not in known)
+    if missing and not settled:
+        for color, analysis in _schedule(board, missing, node_limit, stop_at_can).items():
+            known[color] = analysis
+            if analysis.stage != "stopped":
+                _MEMO[base + (color,)] = analysis
+        while len(_MEMO) > _MEMO_SIZE:
+            _MEMO.popitem(last=False)
+    return {c: known[c] for c in colors if c in known}
 
 
 def _terminal(board: Board, colors: tuple[int, ...]) -> dict[int, Analysis] | None:
@@ -202,12 +213,14 @@ def _schedule(board: Board, colors: tuple[int, ...], node_limit: int, stop_at_ca
     for color in pending:
         if color in results:
             continue
-        if not settled():
-            line, used = _native_helpmate(board, color, node_limit - spent[color])
-            spent[color] += used
-            if line is not None:
-                can(color, line, "helpmate")
-                continue
+        if settled():
+            results[color] = Analysis(Verdict.UNDETERMINED, (), spent[color], "stopped")
+            continue
+        line, used = _native_helpmate(board, color, node_limit - spent[color])
+        spent[color] += used
+        if line is not None:
+            can(color, line, "helpmate")
+            continue
         results[color] = Analysis(Verdict.UNDETERMINED, (), spent[color])
     return results
 
