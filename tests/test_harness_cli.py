@@ -8,14 +8,13 @@ from __future__ import annotations
 
 import json
 import os
-import shlex
 import signal
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
-from fifo_wait import await_line
+from fake_adapter import await_line, fake_spec, stalling_corpus
 from click.testing import CliRunner
 from jsonschema import Draft202012Validator
 
@@ -24,12 +23,7 @@ from conformance.cli import main
 
 HERE = Path(__file__).parent
 DATA = HERE / "data" / "harness"
-FAKE = HERE / "adapters" / "fake.py"
 REPORT_SCHEMA = HERE.parent / "conformance" / "schema" / "report.schema.json"
-
-
-def fake(*options: str) -> str:
-    return "cmd:" + shlex.join([sys.executable, str(FAKE), *options])
 
 
 def run(tmp_path: Path, *args: str) -> tuple[int, list[dict], str]:
@@ -103,7 +97,7 @@ def test_usage_errors_exit_2(tmp_path: Path, args: list[str], words: str) -> Non
 
 
 def test_adapter_that_cannot_start_exits_3(tmp_path: Path) -> None:
-    code, _, output = run(tmp_path, "-f", str(DATA / "fake.jsonl"), "-a", fake("--start", "exit"))
+    code, _, output = run(tmp_path, "-f", str(DATA / "fake.jsonl"), "-a", fake_spec("--start", "exit"))
     assert code == 3
     assert "did not start" in output and "exit status 2" in output
 
@@ -118,7 +112,7 @@ def test_bad_fixture_line_exits_1_naming_file_and_line(tmp_path: Path) -> None:
 
 
 def test_fail_fast_stops_at_first_failure(tmp_path: Path) -> None:
-    code, records, _ = run(tmp_path, "-f", str(DATA / "fake.jsonl"), "-a", fake(), "--timeout", "1", "-x")
+    code, records, _ = run(tmp_path, "-f", str(DATA / "fake.jsonl"), "-a", fake_spec(), "--timeout", "1", "-x")
     results = [r for r in records if r["type"] == "result"]
     assert code == 1
     assert [r["status"] for r in results] == ["passed", "errored"]
@@ -126,7 +120,7 @@ def test_fail_fast_stops_at_first_failure(tmp_path: Path) -> None:
 
 
 def test_max_fail_stops_after_n(tmp_path: Path) -> None:
-    code, records, _ = run(tmp_path, "-f", str(DATA / "fake.jsonl"), "-a", fake(), "--timeout", "1",
+    code, records, _ = run(tmp_path, "-f", str(DATA / "fake.jsonl"), "-a", fake_spec(), "--timeout", "1",
                            "--max-fail", "3", "--id", "*.good", "--id", "*.garbage", "--id", "*.wrong-id",
                            "--id", "*.twice", "--id", "*.flood")
     bad = [r for r in records if r["type"] == "result" and r["status"] == "errored"]
@@ -149,7 +143,7 @@ def test_parallel_workers_give_the_sequential_report(tmp_path: Path) -> None:
 
 
 def test_parallel_cmd_adapter_processes(tmp_path: Path) -> None:
-    code, records, _ = run(tmp_path, "-f", str(DATA / "fake.jsonl"), "-a", fake(), "--timeout", "1",
+    code, records, _ = run(tmp_path, "-f", str(DATA / "fake.jsonl"), "-a", fake_spec(), "--timeout", "1",
                            "-j", "2", "--id", "*.good", "--id", "*.crash")
     got = statuses(records)
     assert code == 1 and got.pop(("fake.01.crash", "fide-2023")) == "errored"
@@ -208,20 +202,10 @@ def test_ctrl_c_writes_the_partial_report(tmp_path: Path, jobs: str) -> None:
     (with -j, chunks in flight in the workers are not waited for)."""
     fifo = tmp_path / "reached"
     os.mkfifo(fifo)
-    fixture = tmp_path / "slow.jsonl"
-    lines = []
-    for i in range(200):
-        data: dict = {"fen": "x", "depth": 1, "answer": 1}
-        if i == 150:
-            data.update(act="notify", fifo=str(fifo))
-        if i == 151:
-            data["act"] = "hang"
-        lines.append(json.dumps({"id": f"slow.{i:03d}", "kind": "perft", "rulesets": ["fide-2023"],
-                                 "input": data, "expect": {"nodes": 1}}))
-    fixture.write_text("\n".join(lines) + "\n")
+    fixture = stalling_corpus(tmp_path / "slow.jsonl", fifo)
     report = tmp_path / "partial.jsonl"
     command = [sys.executable, "-m", "conformance.cli", "run", "-q", "--no-progress", "-f", str(fixture),
-               "-o", str(report), "-a", fake(), "-j", jobs, "--timeout", "600"]
+               "-o", str(report), "-a", fake_spec(), "-j", jobs, "--timeout", "600"]
     # SIGINT at its default even if this test runs in the background, where it is ignored
     proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                             preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
@@ -243,7 +227,7 @@ def test_ctrl_c_writes_the_partial_report(tmp_path: Path, jobs: str) -> None:
 
 
 def test_a_skip_is_not_green_and_strict_makes_it_exit_1(tmp_path: Path) -> None:
-    args = ["-f", str(DATA / "fake.jsonl"), "--id", "fake.00.good", "--id", "fake.16.skip", "-a", fake()]
+    args = ["-f", str(DATA / "fake.jsonl"), "--id", "fake.00.good", "--id", "fake.16.skip", "-a", fake_spec()]
     report = tmp_path / "report.jsonl"
     lenient = CliRunner().invoke(main, ["run", "--no-progress", "-o", str(report), *args])
     assert lenient.exit_code == 0, lenient.output

@@ -9,36 +9,15 @@ before the answer to whatever the harness sends next (or to ``stop``).
 from __future__ import annotations
 
 import json
-import shlex
-import sys
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from fake_adapter import fake_spec, perft_corpus
 
 from conformance.cli import main
 from conformance.harness import records
 from conformance.harness.session import Config, execute, plan
-
-FAKE = Path(__file__).parent / "adapters" / "fake.py"
-
-
-def fake_spec(*options: str) -> str:
-    return "cmd:" + shlex.join([sys.executable, str(FAKE), *options])
-
-
-def corpus(path: Path, count: int, late: set[int]) -> Path:
-    """``count`` perft fixtures answered correctly; those in ``late`` are answered twice."""
-    lines = []
-    for i in range(count):
-        data = {"fen": "8/8/8/8/8/8/8/K6k w - - 0 1", "depth": 1, "answer": i}
-        if i in late:
-            data["act"] = "late_twice"
-        lines.append(json.dumps({"id": f"f.{i:03d}", "kind": "perft", "rulesets": ["fide-2023"],
-                                 "input": data, "expect": {"nodes": i}}))
-    path.write_text("\n".join(lines) + "\n")
-    return path
-
 
 def statuses(found: list[records.Record]) -> dict[str, str]:
     return {r["id"]: r["status"] for r in found if r["type"] == "result"}
@@ -49,7 +28,7 @@ def test_a_late_second_answer_is_charged_to_its_fixture(tmp_path: Path, jobs: in
     """63 ends a 64-case block (and a -j 2 chunk of 16): its second answer comes in the next
     batch. 127 is the last case: its second answer comes while ``stop`` waits."""
     late = {63, 127}
-    config = Config(adapter=fake_spec(), fixtures=[str(corpus(tmp_path / "c.jsonl", 128, late))], jobs=jobs,
+    config = Config(adapter=fake_spec(), fixtures=[str(perft_corpus(tmp_path / "c.jsonl", 128, late))], jobs=jobs,
                     timeout=60.0)  # generous: no verdict here may depend on timing
     found = execute(config, plan(config), lambda record: None)
     status = statuses(found)
@@ -63,7 +42,7 @@ def test_a_late_second_answer_is_charged_to_its_fixture(tmp_path: Path, jobs: in
 
 
 def test_a_run_whose_only_fault_is_a_late_duplicate_exits_1(tmp_path: Path) -> None:
-    fixtures = corpus(tmp_path / "c.jsonl", 3, {2})
+    fixtures = perft_corpus(tmp_path / "c.jsonl", 3, {2})
     report = tmp_path / "report.jsonl"
     result = CliRunner().invoke(main, ["run", "-q", "--no-progress", "-a", fake_spec(), "-f", str(fixtures),
                                        "-o", str(report)])

@@ -8,11 +8,11 @@ the fake's documented behaviour: it answers ``nodes = input.answer``.
 
 from __future__ import annotations
 
-import shlex
 import sys
 from pathlib import Path
 
 import pytest
+from fake_adapter import FAKE, fake_spec
 
 from conformance.adapters.base import AdapterStartError
 from conformance.adapters.process import AdapterFault, ProcessAdapter
@@ -21,16 +21,11 @@ from conformance.harness.runner import run_one
 from conformance.harness.session import Config, execute, plan
 
 HERE = Path(__file__).parent
-FAKE = HERE / "adapters" / "fake.py"
 FIXTURES = HERE / "data" / "harness" / "fake.jsonl"
 HANG = "fake.03.hang"
 #: seconds per answer for the corpus without the hang: no answer of the fake comes near it
 #: however loaded the machine, so no verdict depends on timing
 GENEROUS = 60.0
-
-
-def fake_spec(*options: str) -> str:
-    return "cmd:" + shlex.join([sys.executable, str(FAKE), *options])
 
 
 def fake_corpus(directory: Path, hang: bool) -> Path:

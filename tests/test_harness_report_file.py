@@ -3,37 +3,15 @@ so a run whose adapter cannot start (exit 3) leaves an earlier report as it was.
 
 from __future__ import annotations
 
-import json
-import shlex
-import sys
 from pathlib import Path
 
 from click.testing import CliRunner
+from fake_adapter import fake_spec, perft_corpus
 
 from conformance.cli import main
 
-FAKE = Path(__file__).parent / "adapters" / "fake.py"
-
-
-def fake_spec(*options: str) -> str:
-    return "cmd:" + shlex.join([sys.executable, str(FAKE), *options])
-
-
-def corpus(path: Path, count: int, late: set[int]) -> Path:
-    """``count`` perft fixtures the fake answers correctly (those in ``late`` twice)."""
-    lines = []
-    for i in range(count):
-        data = {"fen": "8/8/8/8/8/8/8/K6k w - - 0 1", "depth": 1, "answer": i}
-        if i in late:
-            data["act"] = "late_twice"
-        lines.append(json.dumps({"id": f"f.{i:03d}", "kind": "perft", "rulesets": ["fide-2023"],
-                                 "input": data, "expect": {"nodes": i}}))
-    path.write_text("\n".join(lines) + "\n")
-    return path
-
-
 def test_an_adapter_that_cannot_start_leaves_the_earlier_report_alone(tmp_path: Path) -> None:
-    fixtures = corpus(tmp_path / "c.jsonl", 2, set())
+    fixtures = perft_corpus(tmp_path / "c.jsonl", 2, set())
     report = tmp_path / "report.jsonl"
     first = CliRunner().invoke(main, ["run", "-q", "--no-progress", "-a", fake_spec(), "-f", str(fixtures),
                                       "-o", str(report)])
@@ -51,7 +29,7 @@ def test_an_adapter_that_cannot_start_leaves_the_earlier_report_alone(tmp_path: 
 
 
 def test_an_adapter_that_cannot_start_writes_no_report(tmp_path: Path) -> None:
-    fixtures = corpus(tmp_path / "c.jsonl", 2, set())
+    fixtures = perft_corpus(tmp_path / "c.jsonl", 2, set())
     report = tmp_path / "report.jsonl"
     broken = CliRunner().invoke(main, ["run", "-q", "--no-progress", "-a", fake_spec("--start", "refuse"),
                                        "-f", str(fixtures), "-o", str(report)])

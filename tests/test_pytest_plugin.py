@@ -7,16 +7,14 @@ and the fake adapter's documented echo behaviour.
 
 from __future__ import annotations
 
-import shlex
-import sys
 from pathlib import Path
 
 import pytest
+from fake_adapter import fake_spec
 
 pytest_plugins = ["pytester"]
 
 DATA = Path(__file__).parent / "data" / "harness"
-FAKE = Path(__file__).parent / "adapters" / "fake.py"
 
 
 def outcomes(result: pytest.RunResult) -> dict[str, int]:
@@ -45,7 +43,7 @@ def test_pass_fail_skip_xfail(pytester: pytest.Pytester) -> None:
     known = pytester.path / "known.yaml"
     known.write_text("fake.00.good: {reason: thought broken, versions: ['<1']}\n"
                      "fake.05.garbage: garbage is a known bug\n")
-    adapter = "cmd:" + shlex.join([sys.executable, str(FAKE)])
+    adapter = fake_spec()
     result = pytester.runpytest_subprocess(
         f"--arbiter-adapter={adapter}", f"--arbiter-fixtures={DATA / 'fake.jsonl'}", "--arbiter-only",
         "--arbiter-timeout=1", f"--arbiter-xfail={known}",

@@ -8,17 +8,14 @@ from __future__ import annotations
 
 import json
 import os
-import shlex
 import signal
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
-from fifo_wait import await_line
+from fake_adapter import await_line, fake_spec, stalling_corpus
 
-HERE = Path(__file__).parent
-FAKE = HERE / "adapters" / "fake.py"
 
 
 def _stat(pid: int) -> tuple[int, str, str] | None:
@@ -60,19 +57,9 @@ def test_a_stop_signal_stops_the_workers_and_writes_the_footer(
 ) -> None:
     fifo = tmp_path / "reached"
     os.mkfifo(fifo)
-    lines = []
-    for i in range(200):
-        data: dict = {"fen": "x", "depth": 1, "answer": 1}
-        if i == 150:
-            data.update(act="notify", fifo=str(fifo))
-        if i == 151:
-            data["act"] = "hang"
-        lines.append(json.dumps({"id": f"slow.{i:03d}", "kind": "perft", "rulesets": ["fide-2023"],
-                                 "input": data, "expect": {"nodes": 1}}))
-    fixture = tmp_path / "slow.jsonl"
-    fixture.write_text("\n".join(lines) + "\n")
+    fixture = stalling_corpus(tmp_path / "slow.jsonl", fifo)
     report = tmp_path / "report.jsonl"
-    adapter = "cmd:" + shlex.join([sys.executable, str(FAKE)])
+    adapter = fake_spec()
     command = [sys.executable, "-m", "conformance.cli", "run", "-q", "--no-progress", "-f", str(fixture),
                "-o", str(report), "-a", adapter, "-j", "2", "--timeout", "600"]
     proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,

@@ -4,19 +4,17 @@ a result of the wrong shape is a protocol error (``errored``), not an ordinary f
 from __future__ import annotations
 
 import json
-import shlex
-import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
+from fake_adapter import fake_spec
 from click.testing import CliRunner
 
 from conformance.adapters.base import Adapter, AdapterFault, StartInfo
 from conformance.cli import main
 from conformance.harness.protocol import KindChecked
 
-FAKE = Path(__file__).parent / "adapters" / "fake.py"
 
 
 def _run(tmp_path: Path, *args: str) -> dict[str, dict[str, Any]]:
@@ -29,7 +27,7 @@ def _run(tmp_path: Path, *args: str) -> dict[str, dict[str, Any]]:
               "input": {"fen": "x", "depth": 1, "answer": 48}, "expect": {"nodes": 48}}]
     fixture.write_text("".join(json.dumps(line) + "\n" for line in lines))
     report = tmp_path / "report.jsonl"
-    adapter = "cmd:" + shlex.join([sys.executable, str(FAKE)])
+    adapter = fake_spec()
     CliRunner().invoke(main, ["run", "-q", "--no-progress", "-o", str(report), "-f", str(fixture),
                               "-a", adapter, *args])
     found = [json.loads(line) for line in report.read_text().splitlines()]
