@@ -44,6 +44,7 @@ from pathlib import Path
 from typing import Callable
 
 import chess
+from bench_perft import python_chess_perft  # the same python-chess perft both benchmarks use
 
 from conformance.generate.lichess_sample import Row, parse
 from reference_impl import BLACK, WHITE, Board, load_ruleset
@@ -190,18 +191,6 @@ def _py_moves_made(board: chess.Board, depth: int) -> int:
     return made
 
 
-def _py_perft(board: chess.Board, depth: int) -> int:
-    """python-chess perft, legal moves counted at the last ply (as the compiled perft does)."""
-    if depth == 1:
-        return board.legal_moves.count()
-    leaves = 0
-    for move in board.legal_moves:
-        board.push(move)
-        leaves += _py_perft(board, depth - 1)
-        board.pop()
-    return leaves
-
-
 def _rate(work: Callable[[], int]) -> tuple[int, float]:
     began = time.process_time()
     count = work()
@@ -223,7 +212,7 @@ def bench_nodes(rows: list[Row], node_limit: int | None) -> None:
     print(f"{f'python-chess push/pop, depth {PY_DEPTH}':<34} {made:>14,} moves made  {made_rate:14,.0f} /CPU-s"
           f"   ratio {search_rate / made_rate:,.1f}x")
     leaves, leaves_rate = _rate(lambda: sum(native.perft(b, NATIVE_DEPTH) for b in boards))
-    py_leaves, py_rate = _rate(lambda: sum(_py_perft(b, PY_DEPTH + 1) for b in ours))
+    py_leaves, py_rate = _rate(lambda: sum(python_chess_perft(b, PY_DEPTH + 1) for b in ours))
     print(f"{f'compiled perft, depth {NATIVE_DEPTH}':<34} {leaves:>14,} leaves      {leaves_rate:14,.0f} /CPU-s")
     print(f"{f'python-chess perft, depth {PY_DEPTH + 1}':<34} {py_leaves:>14,} leaves      {py_rate:14,.0f} /CPU-s"
           f"   ratio {leaves_rate / py_rate:,.1f}x")
