@@ -819,9 +819,22 @@ static int parse_position(const Tables *T, Pos *P, Py_buffer *placement, int tur
     return 1;
 }
 
-static int get_tables(Tables *T, Py_buffer *buf) {
-    if (buf->len % 8) return 0;
-    return load_tables(T, (const u64 *)buf->buf, buf->len / 8);
+/* The tables and the position every entry point receives, read into a new Tables
+ * (freed by the caller) and ``P``; NULL with the Python exception set if malformed. */
+static Tables *read_input(Py_buffer *tables, Py_buffer *placement, int turn, unsigned long long castling, int ep,
+                          Pos *P) {
+    Tables *T = malloc(sizeof(Tables));
+    if (!T) {
+        PyErr_NoMemory();
+        return NULL;
+    }
+    if (tables->len % 8 || !load_tables(T, (const u64 *)tables->buf, tables->len / 8) ||
+        !parse_position(T, P, placement, turn, castling, ep)) {
+        free(T);
+        PyErr_SetString(PyExc_ValueError, "malformed tables or position");
+        return NULL;
+    }
+    return T;
 }
 
 /* ---------------------------------------------------------------- exhaustive exploration */
@@ -871,7 +884,6 @@ static PyObject *py_explore(PyObject *self, PyObject *args) {
                           &prune_cost))
         return NULL;
     PyObject *result = NULL;
-    Tables *T = malloc(sizeof(Tables));
     Search S;
     memset(&S, 0, sizeof(S));
     VisitedSet V = {0};
@@ -879,11 +891,8 @@ static PyObject *py_explore(PyObject *self, PyObject *args) {
     int *moves = NULL;
     size_t level_cap = 1024, move_cap = 1 << 16;
     PyObject *mates[2] = {NULL, NULL};
-    if (!T) { PyErr_NoMemory(); goto done; }
-    if (!get_tables(T, &tables) || !parse_position(T, &S.P, &placement, turn, castling, ep)) {
-        PyErr_SetString(PyExc_ValueError, "malformed tables or position");
-        goto done;
-    }
+    Tables *T = read_input(&tables, &placement, turn, castling, ep, &S.P);
+    if (!T) goto done;
     S.T = T;
     size_t slots = 1024;
     while (slots < (size_t)(limit + 2) * 2 && slots < ((size_t)1 << 26)) slots <<= 1;
@@ -1006,14 +1015,10 @@ static PyObject *py_perft(PyObject *self, PyObject *args) {
     int turn, ep, depth;
     unsigned long long castling;
     if (!PyArg_ParseTuple(args, "y*y*iKii", &tables, &placement, &turn, &castling, &ep, &depth)) return NULL;
-    Tables *T = malloc(sizeof(Tables));
     Pos P;
     PyObject *result = NULL;
-    if (!T) { PyErr_NoMemory(); goto done; }
-    if (!get_tables(T, &tables) || !parse_position(T, &P, &placement, turn, castling, ep)) {
-        PyErr_SetString(PyExc_ValueError, "malformed tables or position");
-        goto done;
-    }
+    Tables *T = read_input(&tables, &placement, turn, castling, ep, &P);
+    if (!T) goto done;
     u64 n;
     Py_BEGIN_ALLOW_THREADS
     n = perft(T, &P, depth);
@@ -1031,14 +1036,10 @@ static PyObject *py_legal_moves(PyObject *self, PyObject *args) {
     int turn, ep;
     unsigned long long castling;
     if (!PyArg_ParseTuple(args, "y*y*iKi", &tables, &placement, &turn, &castling, &ep)) return NULL;
-    Tables *T = malloc(sizeof(Tables));
     Pos P;
     PyObject *result = NULL;
-    if (!T) { PyErr_NoMemory(); goto done; }
-    if (!get_tables(T, &tables) || !parse_position(T, &P, &placement, turn, castling, ep)) {
-        PyErr_SetString(PyExc_ValueError, "malformed tables or position");
-        goto done;
-    }
+    Tables *T = read_input(&tables, &placement, turn, castling, ep, &P);
+    if (!T) goto done;
     int moves[MAXMOVES];
     int n = legal_moves(T, &P, moves);
     result = PyList_New(n);
@@ -1065,13 +1066,15 @@ static PyObject *py_helpmate(PyObject *self, PyObject *args) {
         return NULL;
     PyObject *result = NULL;
     Search *S = calloc(1, sizeof(Search));
-    Tables *T = malloc(sizeof(Tables));
+    Tables *T = NULL;
     if (tt_bits < 10) tt_bits = 10;
     if (tt_bits > 26) tt_bits = 26;
     TTEntry *tt = NULL;
-    if (!S || !T) { PyErr_NoMemory(); goto done; }
-    if (!get_tables(T, &tables) || !parse_position(T, &S->P, &placement, turn, castling, ep) || (winner & ~1)) {
-        PyErr_SetString(PyExc_ValueError, "malformed tables or position");
+    if (!S) { PyErr_NoMemory(); goto done; }
+    T = read_input(&tables, &placement, turn, castling, ep, &S->P);
+    if (!T) goto done;
+    if (winner & ~1) {
+        PyErr_SetString(PyExc_ValueError, "winner must be 0 (white) or 1 (black)");
         goto done;
     }
     tt = calloc((size_t)1 << tt_bits, sizeof(TTEntry));
