@@ -491,11 +491,8 @@ static inline int signalled(Search *S) {
     return S->signalled;
 }
 
-static u64 light_squares(void) {
-    u64 b = 0;
-    for (int sq = 0; sq < 64; sq++) if ((file_of(sq) + rank_of(sq)) & 1) b |= 1ULL << sq;
-    return b;
-}
+/* Squares whose file and rank add up odd (b1, a2, ...): the light squares. */
+#define LIGHT_SQUARES 0x55AA55AA55AA55AAULL
 
 /* Does colour ``c`` have a piece that moves like a bishop only (a colour-bound rider)? */
 static int colour_bound(const Tables *T, int t, int c) {
@@ -510,7 +507,7 @@ static void choose_targets(Search *S, int variant) {
     const Tables *T = S->T;
     const Pos *P = &S->P;
     int w = S->winner, l = w ^ 1;
-    u64 light = light_squares();
+    u64 light = LIGHT_SQUARES;
     int winner_bound_dark = 0, winner_bound_light = 0, loser_bound_light = 0, loser_bound_dark = 0;
     for (int t = 0; t < T->ntypes; t++) {
         if (colour_bound(T, t, w)) {
@@ -1092,7 +1089,6 @@ static PyObject *py_helpmate(PyObject *self, PyObject *args) {
      * the iteration's share) with every loser's pawn step counted as progress: those
      * pawns promote into the blockers the picture needs. */
     for (int depth = 1; depth <= max_iter_depth && !found && !S->aborted; depth++) {
-        int all_complete = 1;
         for (int variant = 0; variant < 8 && !found && !S->aborted; variant++) {
             S->P = root;
             choose_targets(S, variant & 3);
@@ -1107,11 +1103,9 @@ static PyObject *py_helpmate(PyObject *self, PyObject *args) {
             S->ply = 0;
             memset(tt, 0, ((size_t)1 << tt_bits) * sizeof(TTEntry));
             found = search(S, 0, 0);
-            if (S->interrupted || S->aborted) all_complete = 0;
             if (!found && !S->aborted && !S->interrupted) { status = 0; break; }
         }
-        if (status == 0 || (found)) break;
-        (void)all_complete;
+        if (status == 0 || found) break;
     }
     S->limit = limit;
     if (!found && status != 0 && S->nodes < S->limit) {
