@@ -12,6 +12,7 @@ from functools import lru_cache
 from typing import Any
 
 from reference_impl.adjudication import api as adjudication
+from reference_impl.adjudication import verdicts
 from reference_impl.core import Board
 from reference_impl.core import perft as count
 from reference_impl.core.chess960 import start_fen
@@ -145,13 +146,6 @@ def _decided(name: str, *args: Any, **options: Any) -> dict[str, Any]:
         raise Skip(str(error)) from None
 
 
-def _node_limit(ruleset: str, *path: str) -> int:
-    table: Any = _rules(ruleset).data
-    for key in path:
-        table = table.get(key) if isinstance(table, dict) else None
-    return int(table or 0)
-
-
 def _helpmate(analyses: list[Any]) -> dict[str, Any]:
     """The ``helpmate`` extra field: the first mating line among ``analyses`` (the same
     analyses the ruling used, answered from the analysis cache)."""
@@ -165,7 +159,7 @@ def timeout(ruleset: str, data: dict[str, Any]) -> dict[str, Any]:
     answer = _decided("timeout", _rules(ruleset), data["fen"], data["flagged"], strict=True)
     flagged = 0 if data["flagged"] == "white" else 1
     if answer.get("result") == ("0-1", "1-0")[flagged]:  # a loss: the opponent can mate
-        limit = _node_limit(ruleset, "flag_fall", "node_limit")
+        limit = verdicts.flag_fall_node_limit(_rules(ruleset))
         answer.update(_helpmate([analyse(_board(ruleset, data["fen"]), 1 - flagged, limit)]))
     return answer
 
@@ -173,7 +167,7 @@ def timeout(ruleset: str, data: dict[str, Any]) -> dict[str, Any]:
 def dead_position(ruleset: str, data: dict[str, Any]) -> dict[str, Any]:
     answer = _decided("dead_position", _rules(ruleset), data["fen"])
     if answer.get("dead") is False:
-        limit = _node_limit(ruleset, "termination", "dead_position", "node_limit")
+        limit = verdicts.dead_position_node_limit(_rules(ruleset))
         found = analyse_both(_board(ruleset, data["fen"]), limit, stop_at_can=True)
         answer.update(_helpmate(list(found.values())))
     return answer

@@ -24,7 +24,6 @@ from reference_impl.rules.loader import load_ruleset
 
 from . import verdicts
 from .game import AUTOMATIC, Game
-from .tables import optional
 
 CLAIMS = ("threefold_repetition", "fifty_moves")
 
@@ -88,7 +87,7 @@ def dead_position(rules: Any, fen: str) -> dict[str, Any]:
     """``{"dead"}``: neither side can checkmate by any series of legal moves."""
     ruleset = load_ruleset(rules)
     board = Board.from_fen(fen, ruleset)
-    limit = int(optional(ruleset, "termination", "dead_position", "node_limit") or 200000)
+    limit = verdicts.dead_position_node_limit(ruleset)
     answer = verdicts.is_dead(board, limit)
     if answer == verdicts.UNDETERMINED:
         raise UndeterminedError(f"dead position undetermined for {fen!r} (node limit {limit})")

@@ -34,6 +34,20 @@ class Ruling:
     undetermined: bool = field(default=False, compare=False)
 
 
+#: The search budget where a ruleset's table states none (moves made per question).
+FALLBACK_NODE_LIMIT = 200000
+
+
+def flag_fall_node_limit(rules: Mapping[str, Any]) -> int:
+    """The budget of the flag-fall question "can the opponent checkmate?" (``flag_fall.node_limit``)."""
+    return int(optional(rules, "flag_fall", "node_limit") or FALLBACK_NODE_LIMIT)
+
+
+def dead_position_node_limit(rules: Mapping[str, Any]) -> int:
+    """The budget of an explicit dead-position question (``termination.dead_position.node_limit``)."""
+    return int(optional(rules, "termination", "dead_position", "node_limit") or FALLBACK_NODE_LIMIT)
+
+
 def win_for(color: int) -> str:
     return RESULTS[color]
 
@@ -126,7 +140,7 @@ def _flag_fall(rules: Mapping[str, Any], board: Any, flagged: int) -> Ruling:
     loss = Ruling(win_for(1 - flagged), "timeout", entry["cite"])
     test = entry["draw_test"]
     if test == "opponent_cannot_checkmate":
-        answer = can_checkmate(board, 1 - flagged, int(entry.get("node_limit") or 200000))
+        answer = can_checkmate(board, 1 - flagged, flag_fall_node_limit(rules))
         if answer == CANNOT:
             return Ruling(DRAW, "timeout_vs_insufficient", entry["cite"])
         if answer == UNDETERMINED:
@@ -158,7 +172,7 @@ def resignation(rules: Mapping[str, Any], board: Any, resigning: int) -> Ruling:
     """The result of ``resigning``'s resignation (FIDE 2023 5.1.2 vs FIDE 2018, US 13B)."""
     entry = table(rules, "termination", "resignation")
     if entry.get("draw_if_opponent_cannot_checkmate"):
-        limit = int(optional(rules, "termination", "dead_position", "node_limit") or 200000)
+        limit = dead_position_node_limit(rules)
         answer = can_checkmate(board, 1 - resigning, limit)
         if answer == CANNOT:
             return Ruling(DRAW, "resignation", entry["cite"], "the opponent cannot checkmate")
@@ -180,7 +194,7 @@ def losing_illegal_move(
                 return Ruling(DRAW, "illegal_move", cite, "the claimant has no mating material")
             return Ruling(UNKNOWN, "illegal_move", cite, "no mating material: the claim fails")
     if regime_entry.get("draw_if_opponent_cannot_checkmate"):
-        limit = int(optional(rules, "termination", "dead_position", "node_limit") or 200000)
+        limit = dead_position_node_limit(rules)
         if can_checkmate(board, 1 - mover, limit) == CANNOT:
             return Ruling(DRAW, "illegal_move", cite, "the opponent cannot checkmate")
     return Ruling(win_for(1 - mover), "illegal_move", cite)

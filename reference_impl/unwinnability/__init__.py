@@ -7,7 +7,7 @@ questions, not material counts. Three answers, never a guess:
 
 * ``CANNOT`` is a proof: the static stage (frozen pawns and pieces, regions, the
   conditions of a mate square; :mod:`.static`) or a complete search of the
-  reachable positions (:func:`.search.explore`) found that no checkmate by
+  reachable positions (:func:`.native.explore`) found that no checkmate by
   that side is reachable.
 * ``CAN`` comes with a witness: a line of legal moves (UCI) ending in that checkmate.
 * ``UNDETERMINED``: neither was reached within ``node_limit`` moves made.
@@ -160,9 +160,9 @@ def _terminal(board: Board, colors: tuple[int, ...]) -> dict[int, Analysis] | No
 
 def _schedule(board: Board, colors: tuple[int, ...], node_limit: int, stop_at_can: bool) -> dict[int, Analysis]:
     """The schedule, per colour asked (``node_limit`` each): a short compiled helpmate
-    probe (ordinary game positions end here); the static stage; the interpreter's
-    exhaustive exploration of the reachable space; the compiled helpmate search with the
-    rest of the budget. ``node_limit=0`` runs the static stage alone."""
+    probe (ordinary game positions end here); the static stage; the compiled exhaustive
+    exploration of the reachable space; the compiled helpmate search with the rest of the
+    budget. ``node_limit=0`` runs the static stage alone."""
     terminal = _terminal(board, colors)
     if terminal is not None:
         return terminal
