@@ -2,16 +2,9 @@
 
 from __future__ import annotations
 
-import subprocess
-import sys
 
 import pytest
-
-
-def arbiter(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "conformance.cli", *args], capture_output=True, text=True, timeout=120
-    )
+from cli_run import arbiter
 
 
 def test_perft_startpos_depth_3() -> None:

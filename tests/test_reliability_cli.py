@@ -8,30 +8,13 @@ hang taking the whole suite down; no assertion depends on time.
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from cli_run import arbiter, one_error
 
-ROOT = Path(__file__).resolve().parent.parent
 START = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
 HUGE = "9" * 5000  # beyond Python's 4,300-digit int/str conversion limit
-
-
-def arbiter(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "conformance.cli", *args], cwd=ROOT, input=stdin,
-                          capture_output=True, text=True, timeout=300)
-
-
-def one_error(result: subprocess.CompletedProcess[str], code: int = 1) -> str:
-    """The single stderr line of a failed command (asserting the exit status, no traceback)."""
-    assert "Traceback" not in result.stderr, result.stderr[-2000:]
-    assert result.returncode == code, (result.returncode, result.stderr[-500:])
-    lines = result.stderr.strip().splitlines()
-    assert len(lines) == 1, lines[:5]
-    assert len(lines[0]) < 400, lines[0][:500]
-    return lines[0]
 
 
 @pytest.fixture(scope="module")

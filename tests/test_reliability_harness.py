@@ -18,12 +18,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from cli_run import ROOT, arbiter, one_error
 
 from conformance.adapters.base import MAX_PERFT_DEPTH
 from conformance.harness import compare as compare_module
 from conformance.harness.session import MODULE_TIMEOUT, Config, plan
 
-ROOT = Path(__file__).resolve().parent.parent
 LONE = "8/8/8/8/8/8/8/K6k w - - 0 1"
 HUGE = "9" * 5000
 #: Answer lines that break the bounded JSON reader: (name, raw text, words of the reason).
@@ -59,23 +59,6 @@ HOSTILE = textwrap.dedent('''
         sys.stdout.write(out + "\\n")
         sys.stdout.flush()
 ''')
-
-
-def arbiter(*args: str, stdin: str | bytes | None = None, cwd: Path = ROOT,
-            env: dict[str, str] | None = None) -> subprocess.CompletedProcess[Any]:
-    return subprocess.run([sys.executable, "-m", "conformance.cli", *args], cwd=cwd, input=stdin,
-                          capture_output=True, text=isinstance(stdin, str) or stdin is None,
-                          timeout=300, env=env)
-
-
-def one_error(result: subprocess.CompletedProcess[str], code: int) -> str:
-    """The single stderr line of a failed command (asserting the exit status, no traceback)."""
-    assert "Traceback" not in result.stderr, result.stderr[-2000:]
-    assert result.returncode == code, (result.returncode, result.stderr[-500:])
-    lines = result.stderr.strip().splitlines()
-    assert len(lines) == 1, lines[:5]
-    assert len(lines[0]) < 400, lines[0][:500]
-    return lines[0]
 
 
 def fixture(ident: str, data: dict[str, Any], nodes: Any, kind: str = "perft", **extra: Any) -> str:

@@ -14,6 +14,7 @@ from typing import Any
 
 import chess
 import pytest
+from cli_run import arbiter as run_arbiter
 from click.testing import CliRunner
 
 from conformance.cli import main
@@ -52,8 +53,7 @@ def answer(*args: str) -> dict[str, Any]:
 
 
 def arbiter(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "conformance.cli", "unwinnable", *args],
-                          capture_output=True, text=True, timeout=120)
+    return run_arbiter("unwinnable", *args)
 
 
 def test_winnable_helpmate_replays_to_checkmate_by_white_with_matching_san() -> None:
