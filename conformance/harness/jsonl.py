@@ -44,6 +44,16 @@ class ReportWriter:
             self._file = None
 
 
+def write(path: str | Path | None, found: Iterable[records.Record]) -> None:
+    """Write a whole report at once (``None``: nowhere)."""
+    writer = ReportWriter(path)
+    try:
+        for record in found:
+            writer.write(record)
+    finally:
+        writer.close()
+
+
 def read(path: str | Path) -> list[records.Record]:
     """The records of a report file; errors name the file and line."""
     path = Path(path)

@@ -172,12 +172,7 @@ def _finish_report(partial: str, report: str, found: list[records.Record] | None
     """Move the streamed report into place. After a run that ended normally it is first
     rewritten from ``found``: a late fault can change a result after it was streamed."""
     if found is not None:
-        writer = jsonl.ReportWriter(partial)
-        try:
-            for record in found:
-                writer.write(record)
-        finally:
-            writer.close()
+        jsonl.write(partial, found)
     os.replace(partial, report)
 
 
@@ -227,12 +222,7 @@ def merge_command(ctx: click.Context, reports: tuple[str, ...], output: str, jun
         merged[0]["selection"]["missing_shards"] = missing
         click.echo(f"arbiter: warning: shard(s) {', '.join(missing)} missing from the merge; "
                    "the merged report is not the whole run", err=True)
-    writer = jsonl.ReportWriter(output)
-    try:
-        for record in merged:
-            writer.write(record)
-    finally:
-        writer.close()
+    jsonl.write(output, merged)
     render_outputs(merged, junit, html, quiet)
     ctx.exit(max(records.exit_status(merged), summarize(merged).exit_status(strict)))
 
