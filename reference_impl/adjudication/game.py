@@ -25,13 +25,16 @@ from . import repetition as rep
 from . import touch as touchmove
 from . import verdicts
 from .clocks import Clock
-from .tables import illegal_regime, optional, penalty_ms, regime, table
+from .tables import flag_noticed, illegal_regime, optional, penalty_ms, regime, table
 from .timecontrol import TimeControl, classify, parse
-from .verdicts import DRAW, Ruling, win_for
+from .verdicts import DRAW, Ruling, outcome
 
 COLOR_NAMES = ("white", "black")
 #: Reason words of the automatic ends, as the protocol names them.
 AUTOMATIC = ("checkmate", "stalemate", "dead_position", "fivefold_repetition", "seventy_five_moves")
+#: The automatic ends whose table states a ``result``, and whom it concerns: the player
+#: who made the last move (gave mate) or the player now to move (stalemated).
+RESULT_CONCERNS = {"checkmate": "mover", "stalemate": "to_move"}
 
 
 @dataclass(frozen=True)
@@ -136,8 +139,16 @@ class Game:
         if self._end is not None:
             r = self._end.ruling
             return Status(True, r.result, r.reason, r.cite, end_ply=self._end.ply, note=r.note, **common)
-        return Status(False, "*", None, None, claims=tuple(self.claims()),
+        return Status(False, "*", None, None, note=self._flag_down_note(), claims=tuple(self.claims()),
                       discretionary=tuple(self.discretionary()), **common)
+
+    def _flag_down_note(self) -> str | None:
+        """Says whose flag is down but not yet claimed (``flag_fall.when: claimed``)."""
+        down = [COLOR_NAMES[c] for c in (0, 1) if self.clock is not None and self.clock.flagged[c]]
+        if not down:
+            return None
+        cite = optional(self.rules, "flag_fall", "when_cite") or table(self.rules, "flag_fall", "cite")
+        return f"flag of {' and '.join(down)} down; no result until claimed ({cite})"
 
     def claims(self) -> list[Claim]:
         """Draw claims open to the player to move (none after a touch that forfeits them)."""
@@ -199,11 +210,13 @@ class Game:
             entry, holds = self._rule_holds(name)
             if entry is None or not holds or entry.get("kind") in ("claim", "discretionary"):
                 continue
-            if name == "checkmate":
-                return _End(Ruling(win_for(mover), name, entry["cite"]), len(self.moves))
             if name == "seventy_five_moves" and self.board.is_checkmate() and entry.get("checkmate_precedence"):
                 continue
-            return _End(Ruling(DRAW, name, entry["cite"]), len(self.moves))
+            # The tables state a result for the player who gave mate and for the player
+            # stalemated; the other automatic ends are draws by their definition.
+            concerns = RESULT_CONCERNS.get(name)
+            result = DRAW if concerns is None else outcome(str(entry["result"]), mover if concerns == "mover" else 1 - mover)
+            return _End(Ruling(result, name, entry["cite"]), len(self.moves))
         return None
 
     # -- events ------------------------------------------------------------------------
@@ -248,8 +261,10 @@ class Game:
         self.clock = clock
         self.events.append(("move", uci))
         self._end = self._automatic_end()
-        if self._end is None and clock is not None and clock.flagged[mover]:
-            # The flag fell during this move; a game-ending move would have stood.
+        if self._end is None and clock is not None and clock.flagged[mover] and flag_noticed(self.rules):
+            # The flag fell during this move and the arbiter sees it (FIDE 6.8); a
+            # game-ending move would have stood. Under ``when: claimed`` (US Chess 13C1)
+            # play goes on until the opponent claims it with :meth:`flag`.
             self._end = _End(verdicts.flag_fall(self.rules, self.board, mover), len(self.moves))
         return self.status()
 

@@ -62,3 +62,13 @@ def illegal_regime(rules: Mapping[str, Any], regime_name: str) -> Mapping[str, A
     """The ``illegal_moves`` entry for a regime (falls back to ``standard``)."""
     entry = optional(rules, "illegal_moves", regime_name)
     return entry if entry is not None else table(rules, "illegal_moves", DEFAULT_REGIME)
+
+
+def flag_noticed(rules: Mapping[str, Any]) -> bool:
+    """True when a fallen flag ends the game as soon as it is seen (``flag_fall.when:
+    noticed``, FIDE 6.8); false when only a player's claim makes it a result
+    (``claimed``, US Chess 13C1)."""
+    when = table(rules, "flag_fall", "when")
+    if when not in ("noticed", "claimed"):
+        raise RulesetError(f"ruleset {rules.get('id', '?')}: flag_fall.when must be noticed or claimed, not {when!r}")
+    return when == "noticed"

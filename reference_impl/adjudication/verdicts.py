@@ -52,6 +52,21 @@ def win_for(color: int) -> str:
     return RESULTS[color]
 
 
+def outcome(word: str, color: int) -> str:
+    """The result from White's side when ``color`` gets ``word`` (``win``, ``draw``, ``loss``).
+
+    The termination tables state each result for the player an end concerns: the player
+    who gave mate, the player stalemated, the player who resigned, the flagged player.
+    """
+    if word == "win":
+        return win_for(color)
+    if word == "loss":
+        return win_for(1 - color)
+    if word == "draw":
+        return DRAW
+    raise ValueError(f"unknown result {word!r} (win, draw or loss)")
+
+
 def _module() -> Any:
     from .. import unwinnability  # imported here: it builds on the core, not on adjudication
 
@@ -125,7 +140,7 @@ def flag_fall(rules: Mapping[str, Any], board: Any, flagged: int) -> Ruling:
     ruling = _flag_fall(rules, board, flagged)
     entry = table(rules, "flag_fall")
     dead = optional(rules, "termination", "dead_position")
-    if ruling.result == win_for(1 - flagged) and not ruling.proven and dead is not None \
+    if ruling.reason == "timeout" and ruling.result != DRAW and not ruling.proven and dead is not None \
             and "dead_position" in (entry.get("precedence") or ()):
         answer = is_dead(board, int(dead.get("node_limit") or 0))
         if answer == CANNOT:
@@ -137,7 +152,7 @@ def flag_fall(rules: Mapping[str, Any], board: Any, flagged: int) -> Ruling:
 
 def _flag_fall(rules: Mapping[str, Any], board: Any, flagged: int) -> Ruling:
     entry = table(rules, "flag_fall")
-    loss = Ruling(win_for(1 - flagged), "timeout", entry["cite"])
+    loss = Ruling(outcome(str(entry["result"]), flagged), "timeout", entry["cite"])
     test = entry["draw_test"]
     if test == "opponent_cannot_checkmate":
         answer = can_checkmate(board, 1 - flagged, flag_fall_node_limit(rules))
@@ -171,15 +186,16 @@ def _flag_fall(rules: Mapping[str, Any], board: Any, flagged: int) -> Ruling:
 def resignation(rules: Mapping[str, Any], board: Any, resigning: int) -> Ruling:
     """The result of ``resigning``'s resignation (FIDE 2023 5.1.2 vs FIDE 2018, US 13B)."""
     entry = table(rules, "termination", "resignation")
+    result = outcome(str(entry["result"]), resigning)
     if entry.get("draw_if_opponent_cannot_checkmate"):
         limit = dead_position_node_limit(rules)
         answer = can_checkmate(board, 1 - resigning, limit)
         if answer == CANNOT:
             return Ruling(DRAW, "resignation", entry["cite"], "the opponent cannot checkmate")
         if answer == UNDETERMINED:
-            return Ruling(win_for(1 - resigning), "resignation", entry["cite"],
+            return Ruling(result, "resignation", entry["cite"],
                           "whether the opponent can checkmate is undetermined")
-    return Ruling(win_for(1 - resigning), "resignation", entry["cite"])
+    return Ruling(result, "resignation", entry["cite"])
 
 
 def losing_illegal_move(
