@@ -49,13 +49,16 @@ class StartInfo:
     """What an adapter says about itself when it starts.
 
     ``capabilities`` lists the kinds it answers; ``rulesets`` the ruleset ids it
-    plays, ``["*"]`` meaning any.
+    plays, ``["*"]`` meaning any; ``unclassified_errors`` the kinds (``parse_san``,
+    ``from_notation``) whose parse errors it answers ``move: null`` without a category
+    it vouches for, so that only ``move`` is compared on their error fixtures.
     """
 
     name: str
     version: str
     capabilities: list[str] = field(default_factory=list)
     rulesets: list[str] = field(default_factory=lambda: ["*"])
+    unclassified_errors: list[str] = field(default_factory=list)
 
     def supports(self, kind: str, ruleset: str) -> bool:
         """True if the adapter declared both ``kind`` and ``ruleset``."""
@@ -69,6 +72,7 @@ class StartInfo:
             "implementation": {"name": self.name, "version": self.version},
             "capabilities": list(self.capabilities),
             "rulesets": list(self.rulesets),
+            **({"unclassified_errors": list(self.unclassified_errors)} if self.unclassified_errors else {}),
         }
 
 

@@ -342,11 +342,15 @@ def _start_info(answer: dict[str, Any]) -> StartInfo:
         raise AdapterStartError("start answer: 'capabilities' must be a list of kinds")
     if not isinstance(rulesets, list) or not all(isinstance(r, str) for r in rulesets):
         raise AdapterStartError("start answer: 'rulesets' must be a list of ruleset ids")
+    unclassified = answer.get("unclassified_errors", [])
+    if not isinstance(unclassified, list) or not all(isinstance(k, str) for k in unclassified):
+        raise AdapterStartError("start answer: 'unclassified_errors' must be a list of kinds")
     return StartInfo(
         name=implementation["name"],
         version=str(implementation.get("version", "")),
         capabilities=[c for c in capabilities if c in KINDS] + [c for c in capabilities if c not in KINDS],
         rulesets=list(rulesets),
+        unclassified_errors=list(unclassified),
     )
 
 

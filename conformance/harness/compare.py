@@ -11,12 +11,16 @@ fields of its own.
   exists -- plus both clocks, read by :mod:`.positions` (the harness's own reader: the
   reference implementation is never part of a verdict).
 * ``game_end``: ``result``, ``reason``, and ``claimable`` as a set.
+* ``parse_san``, ``from_notation``: ``move``, and ``error`` where expected -- unless the
+  adapter declared in ``start`` that it does not classify parse errors of that kind
+  (``unclassified_errors``): then an expected error is met by ``move: null`` alone.
 * everything else: equality of the documented fields.
 """
 
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Collection
 from typing import Any
 
 from .positions import BadFen, differences, read
@@ -45,10 +49,13 @@ SET_FIELDS: frozenset[tuple[str, str]] = frozenset(
 FEN_FIELDS: frozenset[tuple[str, str]] = frozenset(
     {("apply_moves", "fen"), ("start_position", "fen")}
 )
+#: Kinds whose ``error`` category an adapter may declare it does not classify
+#: (``unclassified_errors`` in the answer to ``start``).
+CLASSIFIED_ERRORS: frozenset[str] = frozenset({"parse_san", "from_notation"})
 #: How many moves a set difference lists before "...".
 _SHOW = 6
 
-__all__ = ["FIELDS", "BadFen", "compare"]
+__all__ = ["CLASSIFIED_ERRORS", "FIELDS", "BadFen", "compare"]
 
 
 def compare(
@@ -56,15 +63,20 @@ def compare(
     ruleset: str,
     expect: dict[str, Any],
     actual: Any,
+    unclassified: Collection[str] = (),
 ) -> str | None:
     """``None`` if ``actual`` meets ``expect`` for ``kind`` under ``ruleset``, else why not.
 
+    ``unclassified`` lists the kinds whose parse errors the adapter declared it does
+    not classify: for those an expected ``move: null`` is compared without ``error``.
     ``ruleset`` does not change how answers are compared today (positions are read the
     same way under every ruleset); it is part of the signature for kinds that may need it.
     """
     if not isinstance(actual, dict):
         return f"result is not a JSON object: {_short(actual)}"
     fields = FIELDS.get(kind, tuple(expect))
+    if kind in unclassified and kind in CLASSIFIED_ERRORS and expect.get("move", "") is None:
+        fields = tuple(name for name in fields if name != "error")
     for name in fields:
         if name not in expect:
             continue

@@ -13,7 +13,7 @@ import json
 import signal
 import threading
 import time
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Collection, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
@@ -138,8 +138,10 @@ def unsupported_reason(info: StartInfo, case: Case) -> str | None:
     return None
 
 
-def judge(case: Case, outcome: Outcome, xfail_reason: str | None) -> records.Record:
-    """The result record for a case the adapter was sent."""
+def judge(case: Case, outcome: Outcome, xfail_reason: str | None,
+          unclassified: Collection[str] = ()) -> records.Record:
+    """The result record for a case the adapter was sent (``unclassified``: the kinds
+    whose parse errors the adapter declared it does not classify)."""
     expect = case.expect
     if outcome.skipped is not None:
         status, message = "skipped", outcome.skipped
@@ -148,7 +150,7 @@ def judge(case: Case, outcome: Outcome, xfail_reason: str | None) -> records.Rec
     elif expect is None:
         status, message = "errored", f"fixture has no expectation for ruleset {case.ruleset!r}"
     else:
-        message = compare(case.kind, case.ruleset, expect, outcome.actual)
+        message = compare(case.kind, case.ruleset, expect, outcome.actual, unclassified)
         status = "passed" if message is None else "failed"
     if xfail_reason is not None:
         if status in ("failed", "errored"):
@@ -164,7 +166,8 @@ def run_one(adapter: Adapter, info: StartInfo, case: Case, options: Options) -> 
     if reason is not None:
         return records.result(case.fixture, case.ruleset, "unsupported", case.expect, None, reason, 0.0)
     outcome = execute(adapter, case, options.timeout)
-    return judge(case, outcome, xfail.lookup(options.xfails, case.id, case.ruleset, info.version))
+    return judge(case, outcome, xfail.lookup(options.xfails, case.id, case.ruleset, info.version),
+                 info.unclassified_errors)
 
 
 @dataclass
@@ -223,7 +226,7 @@ def run_block(
             break
         value, duration_ms = answer
         entry = xfail.lookup(options.xfails, case.id, case.ruleset, info.version)
-        found.append(judge(case, outcome_of(value, duration_ms), entry))
+        found.append(judge(case, outcome_of(value, duration_ms), entry, info.unclassified_errors))
     return found, interrupted
 
 
@@ -244,7 +247,8 @@ def rejudge_late(found: list[records.Record], late: list[Key], cases: list[Case]
         if case is None or record["status"] == "unsupported":
             continue
         entry = xfail.lookup(options.xfails, case.id, case.ruleset, info.version)
-        fresh = judge(case, Outcome(error=LATE_TWICE, duration_ms=record["duration_ms"]), entry)
+        fresh = judge(case, Outcome(error=LATE_TWICE, duration_ms=record["duration_ms"]), entry,
+                      info.unclassified_errors)
         record.clear()
         record.update(fresh)
 

@@ -90,6 +90,7 @@ def header_for(config: Config, plan_: Plan, adapter: Adapter, info: StartInfo) -
         "spec": adapter.spec or config.adapter,
         "capabilities": list(info.capabilities),
         "rulesets": list(info.rulesets),
+        **({"unclassified_errors": list(info.unclassified_errors)} if info.unclassified_errors else {}),
     }
     selection = config.selection.as_record()
     selection.update(
