@@ -19,6 +19,7 @@ import chess
 
 from .common import (CHESS960, ORACLE, STANDARD, STANDARD_AND_960, Fixture, checked_board,
                      fixture, main, position_tags, tag_cites)
+from .illegal import illegal_fixtures
 from .playout import Sample, find_samples, random_samples
 
 #: Hand-built positions: (name, FEN, what it tests). Expectations still come from the oracle.
@@ -217,7 +218,8 @@ def _illegal_variant(rng: random.Random, sample: Sample) -> tuple[list[str], str
 
 
 def build_apply() -> list[Fixture]:
-    """About 450 apply_moves fixtures, some with an illegal move in the sequence."""
+    """About 550 apply_moves fixtures, some ending in an illegal move: random ones (the king
+    left in check) and hand-built ones per rule (``illegal.py``)."""
     out: list[Fixture] = []
     for sample in random_samples(3, 300, 60):
         out += apply_fixture(f"apply.random.{sample.key}", _from_middle(sample),
@@ -245,7 +247,7 @@ def build_apply() -> list[Fixture]:
                            cites=["fide-2023:3.10.2", "fide-2023:3.9.2"],
                            tags={"illegal-sequence", "random"}, method="oracle",
                            detail=f"{ORACLE} Board.is_legal is False for the last move"))
-    return out
+    return out + illegal_fixtures()
 
 
 def _was_ep(board: chess.Board) -> bool:
