@@ -217,3 +217,40 @@ def test_private_names_still_work() -> None:
     assert board._pop() == code
     assert board._to_move(code) == board.move_of(code)
     assert board.fen() == chess.STARTING_FEN
+
+
+def _check_try_push(board: Board) -> None:
+    """``try_push_code`` accepts exactly the legal codes among every code a unit of the
+    side to move could be given (any target, flag and promotion), and leaves the board
+    as it found it when it refuses one."""
+    legal = set(board.legal_codes())
+    tables = board.tables
+    before = board.fen(castling="shredder", en_passant="fen")
+    own = board.occ_co[board.turn]
+    promotions = [0, *(t + 1 for t in tables.promotion_types), tables.royal + 1]
+    accepted = set()
+    for origin_sq in range(64):
+        if not own >> origin_sq & 1:
+            continue
+        pawn = board.mailbox[origin_sq] & 15 == tables.pawn
+        for target_sq in range(64):
+            for flag_value in range(4):
+                for promotion in promotions if pawn else promotions[:2]:
+                    code = codes.encode(origin_sq, target_sq, promotion, flag_value)
+                    if board.try_push_code(code):
+                        accepted.add(code)
+                        assert board.pop_code() == code
+                    assert board.fen(castling="shredder", en_passant="fen") == before
+    assert accepted == legal
+
+
+@pytest.mark.parametrize(("fen", "ruleset"), _positions(perft_file("special.perft")))
+def test_try_push_code_accepts_exactly_the_legal_codes(fen: str, ruleset: str) -> None:
+    # Pins, checks, e.p. (legal and not), castling and promotions: at the root and after
+    # every legal reply.
+    board = Board.from_fen(fen, load_ruleset(ruleset))
+    _check_try_push(board)
+    for code in board.legal_codes()[:6]:
+        board.push_code(code)
+        _check_try_push(board)
+        board.pop_code()

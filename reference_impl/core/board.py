@@ -15,7 +15,7 @@ from typing import Any, NamedTuple
 
 from ..errors import IllegalMoveError
 from . import movegen
-from .codes import FLAG_CASTLE, FLAG_DOUBLE, FLAG_EN_PASSANT, is_castling, is_en_passant, origin, target
+from .codes import FLAG_CASTLE, FLAG_DOUBLE, FLAG_EN_PASSANT, FLAG_NORMAL, is_castling, is_en_passant, origin, target
 from .squares import BB_ALL, BLACK, WHITE, Bitboard, Color, Square, parse_square, square_name
 from .tables import MoveTables, move_tables
 
@@ -210,6 +210,47 @@ class Board:
     def legal_codes(self, from_squares: Bitboard = BB_ALL, to_squares: Bitboard = BB_ALL) -> list[int]:
         """Legal moves as packed codes, optionally only from and to the given squares."""
         return movegen.legal_moves(self, from_squares, to_squares)
+
+    def try_push_code(self, code: int) -> bool:
+        """Make ``code`` and return ``True`` if it is a legal move here; otherwise return
+        ``False`` and leave the board unchanged (a checked :meth:`push_code`).
+
+        A move other than castling and en passant is checked directly: the target is one
+        the unit reaches (a pawn: its step, double step or capture, promoting exactly on
+        the promotion rank) and the own royal piece is not attacked afterwards; castling
+        and en passant are looked up among :meth:`legal_codes`.
+        """
+        origin, target, promotion, flag = code & 63, code >> 6 & 63, code >> 12 & 15, code >> 16
+        piece = self.mailbox[origin]
+        tables = self.tables
+        color = self.turn
+        if piece >= 0 and piece >> 4 == color and flag in (FLAG_NORMAL, FLAG_DOUBLE):
+            occupied = self.occupied
+            if piece & 15 == tables.pawn:
+                push = tables.pawn_push[color][origin] & ~occupied
+                if flag == FLAG_DOUBLE:
+                    reach = tables.pawn_double[color][origin] & ~occupied if push else 0
+                else:
+                    reach = push | tables.pawn_captures[color][origin] & self.occ_co[color ^ 1]
+                promoting = tables.promotion_ranks[color] >> target & 1
+                if promoting != (promotion != 0) or promoting and promotion - 1 not in tables.promotion_types:
+                    return False
+            elif flag == FLAG_NORMAL and not promotion:
+                reach = movegen.piece_attacks(self, piece & 15, color, origin, occupied) & ~self.occ_co[color]
+            else:
+                return False
+            if not reach >> target & 1:
+                return False
+            self.push_code(code)
+            king = self.bb[color][tables.royal]
+            if king and movegen.attackers(self, color ^ 1, king.bit_length() - 1, self.occupied):
+                self.pop_code()
+                return False
+            return True
+        if code not in self.legal_codes(1 << origin, 1 << target):
+            return False
+        self.push_code(code)
+        return True
 
     def is_capture_code(self, code: int) -> bool:
         """Does ``code`` capture? En passant does; castling (king takes own rook) never."""

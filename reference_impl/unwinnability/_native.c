@@ -33,6 +33,7 @@ typedef uint64_t u64;
 #define VERSION 1
 #define MAXT 16
 #define MAXDIR 16
+#define MAXRAYS 64
 #define MAXMOVES 320
 #define MAXPLY 1200
 #define HEADER 31
@@ -60,6 +61,14 @@ typedef struct {
     int nrev[2];
     Dir rev[2][MAXT * MAXDIR];
     unsigned rev_types[2][MAXT * MAXDIR];
+    /* every distinct rider direction, with its ray from each square: the squares a step
+     * at a time along it, in order of increasing index when ``ascending`` */
+    int nrays;
+    Dir ray_dir[MAXRAYS];
+    int ray_ascending[MAXRAYS];
+    u64 ray[MAXRAYS][64];
+    int dir_ray[MAXT][2][MAXDIR]; /* the ray of each piece direction */
+    int rev_ray[2][MAXT * MAXDIR];  /* the ray of each reverse direction */
     u64 pawn_push[2][64], pawn_double[2][64], pawn_cap[2][64], pawn_cap_from[2][64];
     u64 promo_rank[2];
     u64 zobrist[2][MAXT][64], zobrist_turn, zobrist_castle[64], zobrist_ep[64];
@@ -103,6 +112,29 @@ static u64 splitmix(u64 *state) {
     z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
     z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
     return z ^ (z >> 31);
+}
+
+/* The index of direction ``d``'s ray, made on first use; -1 if there are too many. */
+static int ray_of(Tables *T, Dir d) {
+    for (int k = 0; k < T->nrays; k++)
+        if (T->ray_dir[k].df == d.df && T->ray_dir[k].dr == d.dr) return k;
+    if (T->nrays == MAXRAYS || (d.df == 0 && d.dr == 0)) return -1;
+    int k = T->nrays++;
+    T->ray_dir[k] = d;
+    T->ray_ascending[k] = d.dr > 0 || (d.dr == 0 && d.df > 0);
+    for (int sq = 0; sq < 64; sq++) {
+        u64 r = 0;
+        for (int s = square_step(sq, d); s != NONE; s = square_step(s, d)) r |= 1ULL << s;
+        T->ray[k][sq] = r;
+    }
+    return k;
+}
+
+/* The first occupied square along ray ``k`` from ``sq`` (NONE if the ray is empty). */
+static inline int first_on_ray(const Tables *T, int k, int sq, u64 occ) {
+    u64 b = T->ray[k][sq] & occ;
+    if (!b) return NONE;
+    return T->ray_ascending[k] ? lsb(b) : 63 - __builtin_clzll(b);
 }
 
 static int load_tables(Tables *T, const u64 *data, Py_ssize_t n) {
@@ -185,6 +217,13 @@ static int load_tables(Tables *T, const u64 *data, Py_ssize_t n) {
                 T->rev_types[c][k] |= 1u << t;
             }
     }
+    for (int t = 0; t < T->ntypes; t++)
+        for (int c = 0; c < 2; c++)
+            for (int i = 0; i < T->ndir[t][c]; i++)
+                if ((T->dir_ray[t][c][i] = ray_of(T, T->dirs[t][c][i])) < 0) return 0;
+    for (int c = 0; c < 2; c++)
+        for (int k = 0; k < T->nrev[c]; k++)
+            if ((T->rev_ray[c][k] = ray_of(T, T->rev[c][k])) < 0) return 0;
     u64 seed = 0x5EED5EEDULL;
     for (int c = 0; c < 2; c++)
         for (int t = 0; t < MAXT; t++)
@@ -215,13 +254,9 @@ static inline void take(const Tables *T, Pos *P, int sq) {
 static u64 rider_attacks(const Tables *T, int t, int c, int sq, u64 occ) {
     u64 a = 0;
     for (int i = 0; i < T->ndir[t][c]; i++) {
-        Dir d = T->dirs[t][c][i];
-        int s = square_step(sq, d);
-        while (s != NONE) {
-            a |= 1ULL << s;
-            if (occ >> s & 1) break;
-            s = square_step(s, d);
-        }
+        int k = T->dir_ray[t][c][i];
+        int stop = first_on_ray(T, k, sq, occ);
+        a |= stop == NONE ? T->ray[k][sq] : T->ray[k][sq] & ~T->ray[k][stop];
     }
     return a;
 }
@@ -237,16 +272,10 @@ static int attacked(const Tables *T, const Pos *P, int sq, int by, u64 occ) {
     for (int t = 0; t < T->ntypes; t++)
         if (t != T->pawn && T->has_leaps[t][by] && (T->leaps_to[t][by][sq] & P->bb[by][t] & occ)) return 1;
     for (int k = 0; k < T->nrev[by]; k++) {
-        Dir d = T->rev[by][k];
-        int s = square_step(sq, d);
-        while (s != NONE) {
-            if (occ >> s & 1) {
-                int code = P->mailbox[s];
-                if (code >= 0 && (code >> 4) == by && (T->rev_types[by][k] >> (code & 15) & 1)) return 1;
-                break;
-            }
-            s = square_step(s, d);
-        }
+        int s = first_on_ray(T, T->rev_ray[by][k], sq, occ);
+        if (s == NONE) continue;
+        int code = P->mailbox[s];
+        if (code >= 0 && (code >> 4) == by && (T->rev_types[by][k] >> (code & 15) & 1)) return 1;
     }
     return 0;
 }
@@ -418,12 +447,37 @@ static int pseudo_moves(const Tables *T, const Pos *P, int *out) {
     return castling_moves(T, P, out, n);
 }
 
+/* Own units that alone stand between colour ``c``'s king and an enemy rider riding
+ * toward it: only they can uncover a check by moving. */
+static u64 pinned(const Tables *T, const Pos *P, int c, int king) {
+    u64 result = 0;
+    int by = c ^ 1;
+    for (int k = 0; k < T->nrev[by]; k++) {
+        int ray = T->rev_ray[by][k];
+        int first = first_on_ray(T, ray, king, P->all);
+        if (first == NONE || (P->mailbox[first] >> 4) != c) continue;
+        int second = first_on_ray(T, ray, first, P->all);
+        if (second == NONE) continue;
+        int code = P->mailbox[second];
+        if ((code >> 4) == by && (T->rev_types[by][k] >> (code & 15) & 1)) result |= 1ULL << first;
+    }
+    return result;
+}
+
+/* Legal moves. Out of check, a move of a unit that is neither the king nor pinned, other
+ * than en passant (two squares empty), cannot expose the king; every other move is made
+ * and the king's square tested. */
 static int legal_moves(const Tables *T, Pos *P, int *out) {
     int pseudo[MAXMOVES];
     int n = pseudo_moves(T, P, pseudo), k = 0, c = P->turn;
+    int own_king = king_square(T, P, c);
+    u64 must_test = ~0ULL;
+    if (own_king != NONE && !attacked(T, P, own_king, c ^ 1, P->all))
+        must_test = pinned(T, P, c, own_king) | 1ULL << own_king;
     for (int i = 0; i < n; i++) {
         int m = pseudo[i];
         if (m >> 16 == FLAG_CASTLE) { out[k++] = m; continue; }
+        if (!(must_test >> (m & 63) & 1) && m >> 16 != FLAG_EP) { out[k++] = m; continue; }
         Undo u;
         make(T, P, m, &u);
         int king = king_square(T, P, c);
@@ -465,7 +519,7 @@ static u64 perft(const Tables *T, Pos *P, int depth) {
 
 enum { NORMAL = 0, REWARD = 1, PUNISH = 2 };
 
-typedef struct { u64 key; int left; } TTEntry;
+typedef struct { u64 key; int left, generation; } TTEntry;
 
 typedef struct {
     const Tables *T;
@@ -477,6 +531,7 @@ typedef struct {
     int ply;
     TTEntry *tt;
     u64 tt_mask;
+    int generation; /* entries of earlier iterations do not count: no clearing needed */
     int corner, king_target;
     int need_loser_promotion;
     int horizon; /* beyond this many plies progress is no longer free */
@@ -612,9 +667,10 @@ static int search(Search *S, int depth, int progressed) {
     u64 key = identity(T, P);
     int left = S->max_depth - depth;
     TTEntry *e = &S->tt[key & S->tt_mask];
-    if (e->key == key && e->left >= left) return 0;
+    if (e->key == key && e->generation == S->generation && e->left >= left) return 0;
     e->key = key;
     e->left = left;
+    e->generation = S->generation;
     int kind[MAXMOVES];
     int order[MAXMOVES];
     int k = 0;
@@ -1101,7 +1157,7 @@ static PyObject *py_helpmate(PyObject *self, PyObject *args) {
             S->local_nodes = 0;
             S->local_limit = S->pawn_mode ? local_limit / 4 : local_limit;
             S->ply = 0;
-            memset(tt, 0, ((size_t)1 << tt_bits) * sizeof(TTEntry));
+            S->generation++;
             found = search(S, 0, 0);
             if (!found && !S->aborted && !S->interrupted) { status = 0; break; }
         }

@@ -13,7 +13,6 @@ import struct
 from dataclasses import dataclass
 from typing import Callable
 
-from ..core import codes
 from ..core.board import Board
 from ..core.tables import MoveTables
 from . import _native
@@ -25,7 +24,8 @@ VERSION = 1
 MAX_DIRECTIONS = 16
 #: Deepest nominal depth of the iterative deepening (progress moves cost no depth).
 MAX_ITERATION_DEPTH = 400
-#: Transposition table size, as a power of two of entries.
+#: Largest transposition table, as a power of two of entries; a search with a smaller
+#: node limit gets one about twice its limit (a larger one would only cost its memory).
 TT_BITS = 18
 #: Share of the node limit one iteration (one depth, one mating picture) may use.
 ITERATION_SHARE = 0.25
@@ -128,7 +128,8 @@ def helpmate(board: Board, winner: int, node_limit: int) -> NativeResult:
     """Search for a line of legal moves after which ``winner`` has checkmated."""
     local = max(MIN_ITERATION_NODES, int(node_limit * ITERATION_SHARE))
     status, line, nodes = _native.helpmate(
-        pack_tables(board.tables), *_position(board), winner, node_limit, local, MAX_ITERATION_DEPTH, TT_BITS, HORIZON,
+        pack_tables(board.tables), *_position(board), winner, node_limit, local, MAX_ITERATION_DEPTH,
+        min(TT_BITS, max(node_limit, 1).bit_length() + 1), HORIZON,
         int(node_limit * DEPTH_FIRST_SHARE),
     )
     return NativeResult(_STATUS[status], tuple(line), nodes)
@@ -192,10 +193,10 @@ def verified_line(board: Board, line: tuple[int, ...], winner: int) -> list[str]
     replay = board.copy(stack=False)
     uci = []
     for ply, code in enumerate(line):
-        if code not in replay.legal_codes(1 << codes.origin(code), 1 << codes.target(code)):
+        move = code_uci(replay, code)
+        if not replay.try_push_code(code):
             raise UnverifiedLine(f"move {ply + 1} of the proposed helpmate is illegal in {replay.fen()}")
-        uci.append(code_uci(replay, code))
-        replay.push_code(code)
+        uci.append(move)
     if not (replay.turn != winner and replay.is_checkmate()):
         raise UnverifiedLine(f"the proposed helpmate does not end in mate: {replay.fen()}")
     return uci
