@@ -81,6 +81,8 @@ def test_perft_start_position_from_suite() -> None:
                                   "perft-chess960.jsonl", "perft-special.jsonl"])
 def test_shallow_perft_recomputed_with_python_chess(name: str) -> None:
     def count(board: chess.Board, depth: int) -> int:
+        if depth == 0:
+            return 1
         if depth == 1:
             return board.legal_moves.count()
         total = 0

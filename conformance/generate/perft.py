@@ -29,6 +29,16 @@ LARGE = 500_000
 CHESS960_DEEP_EVERY = 16  # depth 3 for ids 0, 16, 32, ...
 RANDOM_EVERY = 16  # gentest-1, 17, 33, ... at depths 1 and 2
 RANDOM_DEEP_EVERY = 64  # gentest-1, 65, 129, ... also at depth 3 (if under SMALL)
+#: Depth 0 counts the position itself: one leaf, whatever the position (mate, stalemate and
+#: Chess960 castling data included). (name, FEN, Chess960 only).
+DEPTH_ZERO: list[tuple[str, str, bool]] = [
+    ("start", chess.STARTING_FEN, False),
+    ("kiwipete", "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1", False),
+    ("checkmated", "rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3", False),
+    ("stalemated", "7k/5Q2/6K1/8/8/8/8/8 b - - 0 1", False),
+    ("en-passant", "4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 2", False),
+    ("chess960-n000", "bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w HFhf - 0 1", True),
+]
 
 
 @dataclass(frozen=True)
@@ -85,6 +95,8 @@ def read_suite(path: Path) -> list[Entry]:
 
 def oracle_perft(board: chess.Board, depth: int) -> int:
     """Leaf count at exactly ``depth`` plies; no draw rule applies."""
+    if depth == 0:
+        return 1
     if depth == 1:
         return board.legal_moves.count()
     total = 0
@@ -189,6 +201,28 @@ def special_fixtures(entry: Entry) -> list[Fixture]:
     return out
 
 
+def depth_zero_fixtures() -> list[Fixture]:
+    """Depth 0 on a few positions: the count is 1 (the position itself is the leaf)."""
+    out = []
+    for name, fen, chess960_only in DEPTH_ZERO:
+        board = chess.Board(fen, chess960=chess960_only)
+        if board.status() != chess.STATUS_VALID or oracle_perft(board, 0) != 1:
+            raise OracleMismatch(f"perft.depth0.{name}: not a valid position")
+        tags = position_tags(board) | {"perft", "hand-built"}
+        if board.is_checkmate():
+            tags.add("checkmate")
+        if board.is_stalemate():
+            tags.add("stalemate")
+        out.append(fixture(
+            f"perft.depth0.{name}", "perft", f"{name}: depth 0 counts the position itself",
+            rulesets_for(fen, chess960_only), {"fen": fen, "depth": 0}, expect={"nodes": 1},
+            cites=tag_cites(tags), tags=tags, method="laws+oracle",
+            detail="perft's definition: the leaves at exactly 0 plies are the position itself "
+                   f"(python-chess examples/perft: depth < 1 counts 1); {ORACLE} status() "
+                   "valid"))
+    return out
+
+
 def depths_within(entry: Entry, limit: int) -> list[int]:
     """Published depths whose count stays within ``limit`` nodes."""
     return sorted(d for d, n in entry.counts.items() if n <= limit)
@@ -219,7 +253,7 @@ def build(data: Path) -> dict[str, list[Fixture]]:
              for f in entry_fixtures("suite", e, depths_within(e, SMALL), False,
                                      "perftsuite.epd")]
     special = [f for e in read_perft_file(data_file(data, "special.perft"))
-               for f in special_fixtures(e)]
+               for f in special_fixtures(e)] + depth_zero_fixtures()
     return {"perft-tricky.jsonl": tricky, "perft-special.jsonl": special,
             "perft-chess960.jsonl": c960,
             "perft-random.jsonl": random_, "perft-suite.jsonl": suite}

@@ -322,9 +322,12 @@ class Board:
                 self.halfmove_clock = 0
             else:
                 self.halfmove_clock += 1
-            if pt == tables.royal:
+            if pt == tables.royal and tables.rights_lost_by_king:
                 self.castling_rights &= ~_HOME_RANK[color]
-            self.castling_rights &= ~(1 << from_sq | 1 << to_sq)
+            # A move onto a square with a right: a capture of that rook (the right dies
+            # with it), or a piece arriving where the rook moved away from.
+            lost_to = BB_ALL if captured >= 0 else tables.rights_lost_from
+            self.castling_rights &= ~(1 << from_sq & tables.rights_lost_from | 1 << to_sq & lost_to)
         self.ep_square = to_sq - tables.pawn_push_delta[color] if flag == FLAG_DOUBLE else -1
         if color == BLACK:
             self.fullmove_number += 1
