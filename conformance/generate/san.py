@@ -38,6 +38,12 @@ FEATURES: list[tuple[str, str, str]] = [
 SPECIAL: list[tuple[str, str, str, str]] = [
     ("pinned-knight", "4k3/8/8/8/1b6/2N5/8/4K1N1 w - - 0 1", "g1e2",
      "the c3 knight is pinned, so Ne2 needs no disambiguation"),
+    ("pinned-rook", "4k3/8/8/8/7b/8/R4R2/4K3 w - - 0 1", "a2d2",
+     "the f2 rook is pinned by the bishop, so Rd2 needs no disambiguation"),
+    ("pinned-bishop", "4k3/8/8/8/8/8/8/2B1K1Br w - - 0 1", "c1e3",
+     "the g1 bishop is pinned along the first rank, so Be3 needs no disambiguation"),
+    ("pinned-knight-rank", "4k3/8/8/8/8/5N2/8/rN2K3 w - - 0 1", "f3d2",
+     "the b1 knight is pinned along the first rank, so Nd2 needs no disambiguation"),
     ("three-queens-square", "7k/8/8/8/Q1Q5/8/Q7/4K3 w - - 0 1", "a4b3",
      "three queens reach b3: file and rank both fail, the full square is needed"),
     ("three-queens-file", "7k/8/8/8/Q1Q5/8/Q7/4K3 w - - 0 1", "c4b3",
@@ -92,8 +98,10 @@ def _cites(san: str) -> list[str]:
 
 
 def san_pair(fid: str, board: chess.Board, move: chess.Move, description: str,
-             tags: set[str], method: str = "oracle") -> list[Fixture]:
-    """A ``san`` and a ``parse_san`` fixture for one move (and Chess960 twins)."""
+             tags: set[str], method: str = "oracle",
+             cites: tuple[str, ...] = ()) -> list[Fixture]:
+    """A ``san`` and a ``parse_san`` fixture for one move (and Chess960 twins); ``cites``
+    adds articles the SAN text alone does not show."""
     san = board.san(move)
     ftags = _tags(san) | tags
     detail = f"{ORACLE} Board.san / Board.parse_san" + (" (chess960=True)" if board.chess960
@@ -117,7 +125,7 @@ def san_pair(fid: str, board: chess.Board, move: chess.Move, description: str,
         mode_move = mode_board.parse_san(san)
         text = mode_board.uci(mode_move)
         twin_tags = ftags | ({"chess960"} if rulesets == CHESS960 else set())
-        uci_cite = ["uci:chess960"] if rulesets == CHESS960 else []
+        uci_cite = (["uci:chess960"] if rulesets == CHESS960 else []) + list(cites)
         out.append(fixture(f"san.{fid}{suffix}", "san", description, rulesets,
                            {"fen": fen, "move": text}, expect={"san": san},
                            cites=_cites(san) + uci_cite, tags=twin_tags, method=method,
@@ -172,7 +180,8 @@ def build_san() -> list[Fixture]:
         board = checked_board(fen)
         out += san_pair(f"special.{name}", board, chess.Move.from_uci(uci_text), what,
                         {"hand-built"} | ({"pinned-piece"} if "pinned" in name else set()),
-                        method="laws+oracle")
+                        method="laws+oracle",
+                        cites=("pgn:8.2.3.4",) if "pinned" in name else ())
     for name, fen, _ in SPECIAL_960:
         board = checked_board(fen, chess960=True)
         for move in board.legal_moves:
