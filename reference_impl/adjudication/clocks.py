@@ -10,7 +10,8 @@ integer milliseconds. Colours are ``0`` (White) and ``1`` (Black).
   back the time used up to the delay. A move may take only ``remaining``; afterwards
   the remaining time is the same as under simple delay.
 * Periods (FIDE 6.3.2, US Chess 5D): when a player completes the moves of a period,
-  the next period's base time is added; saved time carries over.
+  the next period's base time is added; saved time carries over (``carry_over``;
+  without it the next period starts from its base time alone).
 * Sandclock (PGN 9.6.1 ``*``): time used by one player is added to the other.
 
 A flag falls when a move takes at least all the time the player has for it.
@@ -38,16 +39,18 @@ class Clock:
     moves: tuple[int, int] = (0, 0)
     period: tuple[int, int] = (0, 0)
     flagged: tuple[bool, bool] = (False, False)
+    #: time saved in one period is kept in the next (FIDE 6.3.2, US Chess 5D)
+    carry_over: bool = True
 
     @classmethod
-    def start(cls, control: TimeControl, moves: tuple[int, int] = (0, 0)) -> "Clock":
+    def start(cls, control: TimeControl, moves: tuple[int, int] = (0, 0), carry_over: bool = True) -> "Clock":
         """A clock at the start of ``control``; ``moves`` already made (a FEN start).
 
         Periods already completed by those moves have added their time.
         """
         if not control.known:
             raise GameEventError("cannot start a clock without a time control")
-        clock = cls(control, (control.period(0).base_ms,) * 2)  # type: ignore[arg-type]
+        clock = cls(control, (control.period(0).base_ms,) * 2, carry_over=carry_over)  # type: ignore[arg-type]
         for color in (0, 1):
             for _ in range(moves[color]):
                 clock = clock._count_move(color)
@@ -100,7 +103,7 @@ class Clock:
             clock = replace(
                 clock,
                 period=_pair(clock.period, color, index + 1),
-                remaining_ms=_pair(clock.remaining_ms, color, clock.remaining_ms[color] + nxt.base_ms),
+                remaining_ms=_pair(clock.remaining_ms, color, nxt.base_ms + (clock.remaining_ms[color] if self.carry_over else 0)),
             )
         return clock
 

@@ -84,6 +84,21 @@ def _color(value: int | str, event: str) -> int:
     raise GameEventError(f"{event}: unknown colour {value!r} (white or black)")
 
 
+def _check_delay(rules: Any, control: TimeControl) -> None:
+    """A delay the ruleset's clocks do not know (``clocks.delay.kinds``) is refused."""
+    kinds = {p.delay_kind for p in control.periods if p.delay_kind}
+    if not kinds:
+        return
+    entry = optional(rules, "clocks", "delay")
+    if entry is None:
+        return
+    unknown = sorted(kinds - set(entry["kinds"]))
+    if unknown:
+        raise GameEventError(
+            f"time control {control}: {', '.join(unknown)} delay is not among this ruleset's delay kinds ({entry['cite']})"
+        )
+
+
 @dataclass
 class _End:
     ruling: Ruling
@@ -101,9 +116,11 @@ class Game:
         made_white = self.board.fullmove_number - 1 + self.board.turn
         made_black = self.board.fullmove_number - 1
         self._made = [made_white, made_black]
-        self.clock: Clock | None = (
-            Clock.start(self.control, (made_white, made_black)) if self.control and self.control.known else None
-        )
+        self.clock: Clock | None = None
+        if self.control is not None and self.control.known:
+            _check_delay(self.rules, self.control)
+            carry = optional(self.rules, "clocks", "periods", "carry_over") is not False
+            self.clock = Clock.start(self.control, (made_white, made_black), carry_over=carry)
         self.regime = regime(self.rules, self.control)
         self.moves: list[str] = []
         self.events: list[tuple[str, str]] = []
@@ -309,7 +326,10 @@ class Game:
         if self.clock is not None:
             self.clock = self.clock.add(1 - me, penalty)
         self.events.append(("claim", event + ": incorrect"))
-        if rep_entry.get("counts_as_draw_offer"):
+        # An incorrect claim is a claim under neither rule: it counts as an offer when
+        # either table says so (FIDE 9.1.2.3, US Chess 14).
+        move_entry = optional(self.rules, "move_rule", "claim") or {}
+        if any([rep_entry.get("counts_as_draw_offer"), move_entry.get("counts_as_draw_offer")]):
             self._offer = me
         if intended_move is not None:
             self.move(intended_move)  # an incorrect claim's intended move must be played

@@ -137,11 +137,10 @@ def flag_fall(rules: Mapping[str, Any], board: Any, flagged: int) -> Ruling:
     A loss that rests on no proof that the opponent can mate is checked once more
     against a dead position when ``precedence`` puts that first (FIDE 5.2.2, US 14D).
     """
+    dead_first = "dead_position" in (table(rules, "flag_fall").get("precedence") or ())
     ruling = _flag_fall(rules, board, flagged)
-    entry = table(rules, "flag_fall")
     dead = optional(rules, "termination", "dead_position")
-    if ruling.reason == "timeout" and ruling.result != DRAW and not ruling.proven and dead is not None \
-            and "dead_position" in (entry.get("precedence") or ()):
+    if ruling.reason == "timeout" and ruling.result != DRAW and not ruling.proven and dead is not None and dead_first:
         answer = is_dead(board, int(dead.get("node_limit") or 0))
         if answer == CANNOT:
             return Ruling(DRAW, "dead_position", dead["cite"])
@@ -155,11 +154,12 @@ def _flag_fall(rules: Mapping[str, Any], board: Any, flagged: int) -> Ruling:
     loss = Ruling(outcome(str(entry["result"]), flagged), "timeout", entry["cite"])
     test = entry["draw_test"]
     if test == "opponent_cannot_checkmate":
+        on_undetermined = entry.get("if_undetermined", "loss")
         answer = can_checkmate(board, 1 - flagged, flag_fall_node_limit(rules))
         if answer == CANNOT:
             return Ruling(DRAW, "timeout_vs_insufficient", entry["cite"])
         if answer == UNDETERMINED:
-            if entry.get("if_undetermined", "loss") == "loss":
+            if on_undetermined == "loss":
                 return Ruling(
                     loss.result, "timeout", entry["cite"], "helpmate search undetermined; the loss stands",
                     undetermined=True,

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any, Iterable, Mapping
 
 from ..errors import RulesetError
-from .squares import BB_RANKS, BLACK, WHITE, Bitboard, offset
+from .squares import BB_ALL, BB_RANKS, BLACK, FILE_NAMES, WHITE, Bitboard, offset
 
 Vector = tuple[int, int]
 
@@ -22,6 +22,12 @@ Vector = tuple[int, int]
 MOVE_LAYER = ("board", "pieces", "pawn", "castling", "setup")
 #: The sections that decide the moves of a position without castling rights.
 MOVES_WITHOUT_CASTLING = ("board", "pieces", "pawn")
+
+#: The board the core's 64-bit square sets can hold (files, ranks).
+BOARD_SIZE = 8
+#: The ``castling.sides`` key of the side whose rook stands on the king's higher-file
+#: side (h); the other side's rook stands toward a.
+KING_SIDE = "king_side"
 
 #: Above this many table entries per rider group, lines get a table each.
 _MAX_GROUP_ENTRIES = 1 << 14
@@ -159,6 +165,11 @@ class MoveTables:
     #: Equal for rulesets whose moves are equal once no castling right is left (the
     #: standard and Chess960 layers): positions without rights are analysed once for both.
     signature_without_castling: str = ""
+    #: ``castling.rights_lost.by`` (FIDE 3.8.2.1): the mask applied to the origin of
+    #: every move (all squares when a rook's move loses its right, else none), and
+    #: whether a king move forfeits both sides. A captured rook always loses its right.
+    rights_lost_from: Bitboard = BB_ALL
+    rights_lost_by_king: bool = True
 
 
 @dataclass(frozen=True)
@@ -195,9 +206,7 @@ def _compile_castling(data: Mapping[str, Any], by_name: dict[str, int]) -> Castl
     sides = []
     for side_name, side in (castling.get("sides") or {}).items():
         king_to, rook_to = side["king_to"], side["rook_to"]
-        sides.append(
-            CastlingSide(side_name, "abcdefgh".index(king_to), "abcdefgh".index(rook_to), king_to > "d")
-        )
+        sides.append(CastlingSide(side_name, FILE_NAMES.index(king_to), FILE_NAMES.index(rook_to), side_name == KING_SIDE))
     empty = set((castling.get("must_be_empty") or {}).get("squares", []))
     safe = castling.get("must_not_be_attacked") or {}
     return CastlingTable(
@@ -233,8 +242,29 @@ def _lines(directions: list[Vector]) -> list[frozenset[Vector]]:
     return lines
 
 
+def _check_board(data: Mapping[str, Any]) -> None:
+    """The core's squares are 64-bit sets: ``board`` must say 8 files and 8 ranks."""
+    board = data.get("board") or {}
+    size = (board.get("files", BOARD_SIZE), board.get("ranks", BOARD_SIZE))
+    if size != (BOARD_SIZE, BOARD_SIZE):
+        raise RulesetError(f"board: {size[0]} files x {size[1]} ranks; the reference plays only 8 x 8 ({board.get('cite')})")
+
+
+def _rights_lost(data: Mapping[str, Any]) -> set[str]:
+    """``castling.rights_lost.by``; ``rook_captured`` must be listed (a captured rook
+    cannot castle, and its square may later hold another piece)."""
+    castling = data.get("castling") or {}
+    if not castling:
+        return set()
+    lost = set((castling.get("rights_lost") or {}).get("by") or ())
+    if "rook_captured" not in lost:
+        raise RulesetError("castling.rights_lost.by: rook_captured must be listed (a captured rook cannot castle)")
+    return lost
+
+
 def compile_move_tables(data: Mapping[str, Any]) -> MoveTables:
     """Compile the resolved ruleset mapping ``data`` into :class:`MoveTables`."""
+    _check_board(data)
     pieces = data.get("pieces") or {}
     pawn_section = data.get("pawn") or {}
     names = sorted(pieces, key=lambda n: (not pieces[n].get("pawn", False), list(pieces).index(n)))
@@ -335,6 +365,7 @@ def compile_move_tables(data: Mapping[str, Any]) -> MoveTables:
         promotion_types.append(by_name[target])
 
     setup = data.get("setup") or {}
+    lost = _rights_lost(data)
     return MoveTables(
         types=types,
         by_letter=by_letter,
@@ -359,6 +390,8 @@ def compile_move_tables(data: Mapping[str, Any]) -> MoveTables:
         setup=setup,
         signature=move_layer_signature(data),
         signature_without_castling=move_layer_signature(data, MOVES_WITHOUT_CASTLING),
+        rights_lost_from=BB_ALL if "rook_move" in lost else 0,
+        rights_lost_by_king="king_move" in lost,
     )
 
 
