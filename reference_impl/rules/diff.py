@@ -61,8 +61,8 @@ def cite_for(data: Mapping[str, Any], path: tuple[str, ...]) -> str | None:
 
 
 def is_annotation(key: str) -> bool:
-    """``cite``, ``*_cite`` and ``note`` keys annotate an entry; they are not rules."""
-    return key in ("cite", "note") or key.endswith("_cite")
+    """``cite``, ``*_cite``, ``note`` and ``*_note`` keys annotate an entry; they are not rules."""
+    return key in ("cite", "note") or key.endswith(("_cite", "_note"))
 
 
 def diff(a: Mapping[str, Any], b: Mapping[str, Any], annotations: bool = False) -> list[Difference]:
