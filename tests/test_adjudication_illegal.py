@@ -70,14 +70,18 @@ def test_fide_2018_rapid_two_minutes_blitz_one() -> None:
     assert Game("fide-2018", time_control="180+2").illegal_move().clock_ms == (180_000, 240_000)
 
 
-def test_fide_2014_rapid_and_blitz_first_illegal_move_loses() -> None:
-    for control in ("900+10", "180+2"):
-        status = Game("fide-2014", time_control=control).illegal_move()
-        assert status.result == "0-1", control
-    status = Game("fide-2014", time_control="900+10").illegal_move()
-    assert status.cite == "fide-2014:A.4.b"
-    # Standard play in 2014: the second one loses, like 2018.
-    game = Game("fide-2014", time_control="5400+30")
+def test_fide_2014_rapid_and_blitz_first_illegal_move_loses_without_supervision() -> None:
+    # A.4 b / B.4: without adequate supervision the first completed illegal move loses.
+    for control, cite in (("900+10", "fide-2014:A.4.b"), ("180+2", "fide-2014:B.4")):
+        status = Game("fide-2014", time_control=control, supervised=False).illegal_move()
+        assert (status.result, status.cite) == ("0-1", cite), control
+    # A.3 / B.3: with adequate supervision the Competition Rules apply: the second loses.
+    for control, cite in (("900+10", "fide-2014:A.3"), ("180+2", "fide-2014:B.3")):
+        game = Game("fide-2014", time_control=control)
+        assert not game.illegal_move().finished
+        assert game.illegal_move().cite == cite
+    # Standard play in 2014: the second one loses, like 2018, supervised or not.
+    game = Game("fide-2014", time_control="5400+30", supervised=False)
     assert not game.illegal_move().finished
     assert game.illegal_move().cite == "fide-2014:7.5.b"
 

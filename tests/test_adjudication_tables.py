@@ -81,7 +81,7 @@ def test_editions_differ_exactly_where_the_digest_says() -> None:
     assert f23["flag_fall"]["draw_test"] == "opponent_cannot_checkmate"
     assert us["flag_fall"]["draw_test"] == "material_table"
     assert f23["clocks"]["penalty"]["rapid"]["seconds"] == 60 and f18["clocks"]["penalty"]["rapid"]["seconds"] == 120
-    assert f14["illegal_moves"]["rapid"]["loses_at"] == 1 and f23["illegal_moves"]["rapid"]["loses_at"] == 2
+    assert f14["illegal_moves"]["rapid"]["without_supervision"]["loses_at"] == 1 and f23["illegal_moves"]["rapid"]["loses_at"] == 2
     assert us["illegal_moves"]["standard"].get("loses_at") is None  # null: never
     assert "note" not in f18["repetition"]["automatic"]  # removed with ~
 

@@ -96,3 +96,15 @@ def test_fide_2023_9_1_2_3_incorrect_claim_counts_as_offer_from_either_table() -
     game = Game(neither)
     game.claim_draw("white")
     assert game.status().offer_by is None
+
+
+def test_fide_2014_5_2_c_agreement_needs_no_move_but_2018_5_2_3_does() -> None:
+    # 5.2 c (2014) has no minimum; the 2017 amendments added "both players have moved".
+    game = Game("fide-2014")
+    game.offer_draw("white")
+    status = game.accept_draw("black")
+    assert (status.result, status.reason, status.cite) == ("1/2-1/2", "agreement", "fide-2014:5.2.c")
+    game = Game("fide-2018")
+    game.offer_draw("white")
+    with pytest.raises(GameEventError, match=r"both players must have made 1 move\(s\) first \(fide-2018:5.2.3\)"):
+        game.accept_draw("black")

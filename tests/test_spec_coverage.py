@@ -165,6 +165,7 @@ def _play(rules: str) -> None:
         for claimed in (True, False):
             illegal = ("illegal_move", (), {"claimed": claimed})
             scripts.append((control, [illegal, illegal, illegal]))
+        _events(Game(rules, START, time_control=control, supervised=False), [("illegal_move", (), {})] * 3)
         scripts.append((control, [("claim_draw", ("white",), {"intended_move": "e2e4"})]))
     for control, calls in scripts:
         _events(Game(rules, START, time_control=control), calls)

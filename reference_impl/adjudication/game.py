@@ -109,8 +109,11 @@ class Game:
     """A game under a ruleset, from the initial array or a FEN."""
 
     def __init__(self, rules: Any, fen: str | None = None,
-                 time_control: str | TimeControl | None = None) -> None:
+                 time_control: str | TimeControl | None = None, *, supervised: bool = True) -> None:
+        """``supervised``: play is adequately supervised (FIDE A.3/B.2); when false, the
+        illegal-move tables' ``without_supervision`` entries apply (A.4, B.3)."""
         self.rules = load_ruleset(rules)
+        self.supervised = supervised
         self.board = Board(self.rules) if fen is None else Board.from_fen(fen, self.rules)
         self.control = parse(time_control) if isinstance(time_control, str) else time_control
         made_white = self.board.fullmove_number - 1 + self.board.turn
@@ -396,7 +399,7 @@ class Game:
         me = self.board.turn
         event = f"illegal move by {COLOR_NAMES[me]}"
         self._open(event)
-        entry = illegal_regime(self.rules, self.regime)
+        entry = illegal_regime(self.rules, self.regime, self.supervised)
         self._illegal[me] += 1
         loses_at = entry.get("loses_at")
         loses = loses_at is not None and self._illegal[me] >= int(loses_at)

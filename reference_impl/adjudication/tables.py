@@ -58,10 +58,18 @@ def penalty_ms(rules: Mapping[str, Any], regime_name: str) -> int:
     return int(entry["seconds"]) * 1000 if entry else 0
 
 
-def illegal_regime(rules: Mapping[str, Any], regime_name: str) -> Mapping[str, Any]:
-    """The ``illegal_moves`` entry for a regime (falls back to ``standard``)."""
+def illegal_regime(rules: Mapping[str, Any], regime_name: str, supervised: bool = True) -> Mapping[str, Any]:
+    """The ``illegal_moves`` entry for a regime (falls back to ``standard``).
+
+    Without adequate supervision the entry's ``without_supervision`` is merged over it
+    (FIDE 2014 A.4 against A.3: the first illegal move loses instead of the second)."""
     entry = optional(rules, "illegal_moves", regime_name)
-    return entry if entry is not None else table(rules, "illegal_moves", DEFAULT_REGIME)
+    if entry is None:
+        entry = table(rules, "illegal_moves", DEFAULT_REGIME)
+    unsupervised = None if supervised else entry.get("without_supervision")
+    if not unsupervised:
+        return entry
+    return {**{k: entry[k] for k in entry if k != "without_supervision"}, **dict(unsupervised.items())}
 
 
 def flag_noticed(rules: Mapping[str, Any]) -> bool:
