@@ -4,7 +4,8 @@
 * ``rules show ID`` - the resolved table (inheritance applied) as YAML or ``--json``;
 * ``rules validate [FILE...]`` - every violation as ``FILE:LINE: key.path: message``;
   exit 1 if there is any (no files: all built-ins);
-* ``rules diff A B`` - every entry whose resolved value differs, with both cites;
+* ``rules diff A B`` - every entry whose resolved value differs, with both cites
+  (citation-only changes counted, and listed apart with ``--annotations``);
 * ``rules articles [DOCUMENT]`` - the citation registry: cite and title per article.
 """
 
@@ -19,7 +20,7 @@ import yaml
 
 from reference_impl.rules import Ruleset, list_rulesets, load_ruleset
 from reference_impl.rules.loader import library
-from reference_impl.rules.diff import ABSENT, Difference, diff
+from reference_impl.rules.diff import ABSENT, Difference, annotation_diff, diff
 from reference_impl.rules.validate import validate_paths
 
 
@@ -87,21 +88,36 @@ def _as_json(d: Difference, a: Ruleset, b: Ruleset) -> dict[str, Any]:
 @click.argument("a")
 @click.argument("b")
 @click.option("--json", "as_json", is_flag=True, help="One JSON object per line.")
-@click.option("--annotations", is_flag=True, help="Also list entries whose cite or note alone differs.")
+@click.option("--annotations", is_flag=True, help="Also list the citations and notes that differ, in a section of their own.")
 def diff_command(a: str, b: str, as_json: bool, annotations: bool) -> None:
-    """Every entry whose resolved value differs between A and B, with both cites."""
+    """Every entry whose resolved value differs between A and B, with both cites.
+
+    Values are compared without their citations and notes; where only those differ
+    the entry is not a rule difference, and ``--annotations`` lists it separately."""
     left, right = load_ruleset(a), load_ruleset(b)
-    differences = diff(left.data, right.data, annotations)
+    differences = diff(left.data, right.data)
+    cited = annotation_diff(left.data, right.data)
     if as_json:
         for d in differences:
             click.echo(json.dumps(_as_json(d, left, right), ensure_ascii=False))
+        for d in cited if annotations else ():
+            click.echo(json.dumps({**_as_json(d, left, right), "annotation": True}, ensure_ascii=False))
         return
+    _print(differences, left, right)
+    if annotations and cited:
+        click.echo(f"\n# citations and notes only ({len(cited)})")
+        _print(cited, left, right)
+    more = "" if annotations else " (--annotations lists them)"
+    click.echo(f"{len(differences)} entries differ between {left.id} and {right.id}; "
+               f"{len(cited)} citations or notes differ{more}", err=True)
+
+
+def _print(differences: list[Difference], left: Ruleset, right: Ruleset) -> None:
     width = max(len(left.id), len(right.id))
     for d in differences:
         click.echo(d.key)
         for rid, value, cite in ((left.id, d.a, d.cite_a), (right.id, d.b, d.cite_b)):
             click.echo(f"  {rid.ljust(width)}  {_value(value)}" + (f"  [{cite}]" if cite else ""))
-    click.echo(f"{len(differences)} entries differ between {left.id} and {right.id}", err=True)
 
 
 @command.command(name="articles")
