@@ -108,3 +108,30 @@ def test_fide_2014_5_2_c_agreement_needs_no_move_but_2018_5_2_3_does() -> None:
     game.offer_draw("white")
     with pytest.raises(GameEventError, match=r"both players must have made 1 move\(s\) first \(fide-2018:5.2.3\)"):
         game.accept_draw("black")
+
+
+def test_node_limits_come_from_the_tables() -> None:
+    from reference_impl.adjudication import verdicts
+
+    assert verdicts.dead_position_node_limit(load_ruleset("fide-2023")) == 1_000_000
+    smaller = derive_ruleset("fide-2023", {"flag_fall": {"node_limit": 1234},
+                                           "termination": {"dead_position": {"node_limit": 567}}}, id="small-budgets")
+    assert (verdicts.flag_fall_node_limit(smaller), verdicts.dead_position_node_limit(smaller)) == (1234, 567)
+    # US Chess 14E asks no helpmate question: the dead-position budget serves.
+    us = derive_ruleset("uscf-7", {"termination": {"dead_position": {"node_limit": 4321}}}, id="us-budget")
+    assert verdicts.flag_fall_node_limit(us) == 4321
+    no_budget = {**load_ruleset("fide-2023").data, "termination": {}, "flag_fall": {}}
+    with pytest.raises(RulesetError, match="termination.dead_position"):
+        verdicts.dead_position_node_limit(no_budget)
+
+
+def test_uci_chess960_flag_follows_each_rulesets_castling_table() -> None:
+    from conformance.adapters.uci import ruleset_flags
+    from reference_impl.rules import list_rulesets
+
+    flags = ruleset_flags()
+    for ruleset in list_rulesets():
+        # Independent of castling.uci: the Chess960 rulesets are those of that variant.
+        expected = ruleset["scope"]["variant"] == "chess960"
+        assert all(flags[name] is expected for name in (ruleset.id, *ruleset.aliases)), ruleset.id
+    assert flags["chess960"] is True and flags["fide"] is False

@@ -21,7 +21,10 @@ import re
 import subprocess
 import threading
 import time
+from functools import lru_cache
 from typing import Any
+
+from reference_impl.rules import list_rulesets
 
 from .base import Adapter, AdapterFault, AdapterStartError, Skip, StartInfo
 from .transport import ChildProcess
@@ -29,18 +32,26 @@ from .transport import ChildProcess
 DEFAULT_TIMEOUT = 60.0  #: seconds per request (a deep perft is the engine's real work)
 START_TIMEOUT = 20.0  #: seconds for ``uciok`` and ``readyok``
 LINE_LIMIT = 1 << 16  #: longest engine output line accepted, bytes
-#: Rulesets whose move layer is orthodox chess, with the UCI_Chess960 value each needs.
-RULESETS: dict[str, bool] = {
-    "fide-2023": False, "fide-2023-rapid": False, "fide-2023-blitz": False,
-    "fide-2018": False, "fide-2014": False, "uscf-7": False, "uscf-7-blitz": False,
-    "fide": False, "uscf": False,
-    "fide-2023-chess960": True, "chess960": True,
-}
+#: The ``castling.uci`` value of a ruleset that needs ``UCI_Chess960`` (castling sent
+#: as the king taking its own rook); the other value is ``king_to_destination``.
+CHESS960_CASTLING = "king_takes_rook"
 CAPABILITIES: tuple[str, ...] = ("legal_moves", "perft")
 DIVIDE_LINE = re.compile(r"^([a-h][1-8][a-h][1-8][qrbn]?)\s*:\s*(\d+)\s*$")
 NODES_LINE = re.compile(r"^Nodes searched\s*:\s*(\d+)\s*$")
 #: anything outside printable ASCII in a FEN would let a request inject UCI commands
 FEN_CHARS = re.compile(r"^[\x20-\x7e]+$")
+
+
+@lru_cache(maxsize=1)
+def ruleset_flags() -> dict[str, bool]:
+    """Every complete built-in ruleset (id and aliases) with the UCI_Chess960 value it
+    needs, read from its ``castling.uci`` table entry."""
+    flags: dict[str, bool] = {}
+    for ruleset in list_rulesets():
+        is960 = (ruleset.get("castling") or {}).get("uci") == CHESS960_CASTLING
+        for name in (ruleset.id, *ruleset.aliases):
+            flags[name] = is960
+    return flags
 
 
 def split_name(id_name: str) -> tuple[str, str]:
@@ -88,7 +99,7 @@ class UciAdapter(Adapter):
         """Start the engine, read ``id name``; AdapterStartError if it is not UCI."""
         name = self._spawn()
         base, version = split_name(name)
-        rulesets = [r for r, is960 in RULESETS.items() if self._has_chess960 or not is960]
+        rulesets = [r for r, is960 in ruleset_flags().items() if self._has_chess960 or not is960]
         self.info = StartInfo(name=base, version=version, capabilities=list(CAPABILITIES),
                               rulesets=rulesets)
         return self.info
@@ -104,7 +115,7 @@ class UciAdapter(Adapter):
         if not FEN_CHARS.match(fen):
             raise ValueError("FEN contains characters that cannot be sent to an engine")
         with self._lock:
-            divide, nodes = self._perft(fen, depth, RULESETS.get(ruleset, False))
+            divide, nodes = self._perft(fen, depth, ruleset_flags().get(ruleset, False))
         if kind == "perft":
             return {"nodes": nodes}
         if nodes != len(divide):

@@ -34,18 +34,16 @@ class Ruling:
     undetermined: bool = field(default=False, compare=False)
 
 
-#: The search budget where a ruleset's table states none (moves made per question).
-FALLBACK_NODE_LIMIT = 200000
-
-
 def flag_fall_node_limit(rules: Mapping[str, Any]) -> int:
-    """The budget of the flag-fall question "can the opponent checkmate?" (``flag_fall.node_limit``)."""
-    return int(optional(rules, "flag_fall", "node_limit") or FALLBACK_NODE_LIMIT)
+    """The budget of the flag-fall question "can the opponent checkmate?": ``flag_fall.node_limit``,
+    or, for a table that asks no such question (US Chess 14E), the dead-position budget."""
+    limit = optional(rules, "flag_fall", "node_limit")
+    return int(limit) if limit is not None else dead_position_node_limit(rules)
 
 
 def dead_position_node_limit(rules: Mapping[str, Any]) -> int:
     """The budget of an explicit dead-position question (``termination.dead_position.node_limit``)."""
-    return int(optional(rules, "termination", "dead_position", "node_limit") or FALLBACK_NODE_LIMIT)
+    return int(table(rules, "termination", "dead_position", "node_limit"))
 
 
 def win_for(color: int) -> str:
