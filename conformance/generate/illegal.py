@@ -152,12 +152,12 @@ def _replay(tag: str, fen: str, moves: list[str], chess960: bool) -> list[str]:
     out = []
     for index, text in enumerate(moves):
         move = chess.Move.from_uci(text)
-        if index == len(moves) - 1 and not chess960 and not REASONS[tag](board, move):
+        last = index == len(moves) - 1
+        if last and not chess960 and not REASONS[tag](board, move):
             raise OracleMismatch(f"apply.illegal: {text} in {board.fen()} is not a case "
                                  f"of {tag}")
         if chess960 and _standard_castle(board, move):
             move = chess.Move(move.from_square, _castle_rook(board, move))
-        last = index == len(moves) - 1
         if board.is_legal(move) == last:
             raise OracleMismatch(f"apply.illegal: {text} after {out} in {fen}: "
                                  f"{ORACLE} is_legal={not last}")
