@@ -49,6 +49,10 @@ SECTION_KINDS: dict[str, tuple[str, ...]] = {
     "clocks": ADJUDICATION_KINDS,
     "speed": ADJUDICATION_KINDS,
 }
+#: Analyses the unwinnability cache keeps while mutants run: every survivor asks the
+#: dead-position and flag-fall questions of the unchanged ruleset again, and game_end's
+#: per-move checks must not push those answers out (the default keeps 8,192).
+ANALYSIS_CACHE_ENTRIES = 1 << 18
 #: Record statuses of a fixture that noticed the change.
 NOTICED = ("failed", "errored")
 
@@ -129,6 +133,7 @@ class Judge:
         for index, case in sorted(enumerate(self.cases), key=lambda p: (rank.get(p[1].kind, len(rank)), p[0])):
             self.by_kind.setdefault(case.kind, []).append((index, case))
         self.base_adapter = MutantAdapter(self.ruleset)
+        _keep_analyses(ANALYSIS_CACHE_ENTRIES)
 
     def verdict(self, adapter: Adapter, case: Case) -> dict[str, Any]:
         return judge(case, execute(adapter, case, self.timeout), None)
@@ -157,6 +162,13 @@ class Judge:
                 if record["status"] in NOTICED and self.passes_unchanged(index, case):
                     return Result(name, mutant, "killed", case.id, str(record.get("message")), ran)
         return Result(name, mutant, "survived", fixtures=ran)
+
+
+def _keep_analyses(entries: int) -> None:
+    """Let the unwinnability analysis cache hold at least ``entries`` answers."""
+    from reference_impl import unwinnability
+
+    unwinnability._MEMO_SIZE = max(unwinnability._MEMO_SIZE, entries)
 
 
 def cases_of(ruleset: str, fixture_paths: Sequence[str] = (), kinds: Sequence[str] = ()) -> list[Case]:
