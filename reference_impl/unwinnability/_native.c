@@ -37,6 +37,7 @@ typedef uint64_t u64;
 #define MAXMOVES 320
 #define MAXPLY 1200
 #define HEADER 31
+#define MIN_SHARE 1000
 #define FLAG_NORMAL 0
 #define FLAG_CASTLE 1
 #define FLAG_EP 2
@@ -527,6 +528,7 @@ typedef struct {
     int winner;
     long long nodes, limit, local_nodes, local_limit;
     int max_depth, interrupted, aborted;
+    int starved; /* the iteration ran out of its own share before its depth did */
     int line[MAXPLY];
     int ply;
     TTEntry *tt;
@@ -590,6 +592,12 @@ static inline int reach(const Tables *T, int t, int c) {
     return popcount(T->leaps[t][c][27]) + popcount(rider_attacks(T, t, c, 27, 0));
 }
 
+/* A unit that, next to the loser's king, would take or guard whatever mates it (a rook
+ * or more): as the loser's, it spoils a lone minor's picture instead of blocking. */
+static inline int strong(const Tables *T, int t, int c) {
+    return t != T->royal && t != T->pawn && reach(T, t, c) >= 14;
+}
+
 static int lone_minor(const Search *S) {
     const Tables *T = S->T;
     const Pos *P = &S->P;
@@ -609,7 +617,7 @@ static int loser_needs_promotion(const Search *S) {
     int l = S->winner ^ 1;
     if (!S->lone_minor || T->pawn < 0 || !P->bb[l][T->pawn]) return 0;
     for (int t = 0; t < T->ntypes; t++)
-        if (P->bb[l][t] && t != T->royal && t != T->pawn && reach(T, t, l) < 20) return 0;
+        if (P->bb[l][t] && t != T->royal && t != T->pawn && !strong(T, t, l)) return 0;
     return 1;
 }
 
@@ -629,7 +637,12 @@ static int classify(Search *S, int m) {
     int closer = distance(to, S->corner) < distance(from, S->corner);
     if (P->turn == w) {
         if (promo) return REWARD;
-        if (capture) return S->lone_minor ? NORMAL : REWARD;
+        if (capture) {
+            /* against a lone minor the loser's units are wanted as blockers, except those
+             * strong enough to take or guard the mating square */
+            int victim = flag == FLAG_EP ? T->pawn : P->mailbox[to] & 15;
+            return !S->lone_minor || strong(T, victim, w ^ 1) ? REWARD : NORMAL;
+        }
         if (t == T->pawn) {
             int rank = w == 0 ? rank_of(from) : 7 - rank_of(from);
             return rank >= 3 ? REWARD : NORMAL;
@@ -651,8 +664,10 @@ static int classify(Search *S, int m) {
         if (S->need_loser_promotion || (S->lone_minor && (closer || S->pawn_mode))) return REWARD;
         return NORMAL;
     }
-    if (S->need_loser_promotion) return PUNISH;
-    /* the loser's other units gather next to the corner, as self-blockers */
+    /* the loser's other units gather next to the corner, as self-blockers; against a
+     * lone minor, a unit strong enough to spoil the picture is offered to the winner */
+    if (S->lone_minor && strong(T, t, P->turn))
+        return attacked(T, P, to, w, P->all & ~(1ULL << from)) ? REWARD : NORMAL;
     if (closer && to != S->corner) return REWARD;
     return NORMAL;
 }
@@ -682,7 +697,7 @@ static int search(Search *S, int depth, int progressed) {
     for (int j = 0; j < n; j++) {
         int i = order[j];
         if (S->nodes >= S->limit || signalled(S)) { S->aborted = 1; return 0; }
-        if (S->local_nodes >= S->local_limit) { S->interrupted = 1; return 0; }
+        if (S->local_nodes >= S->local_limit) { S->interrupted = S->starved = 1; return 0; }
         int next = depth + 1;
         if (S->ply >= S->horizon) next = kind[i] == PUNISH ? depth + 3 : depth + 1;
         else if (kind[i] == REWARD) next = depth;
@@ -1143,25 +1158,36 @@ static PyObject *py_helpmate(PyObject *self, PyObject *args) {
     /* Four mating pictures (corner colour, home side), tried in turn per depth; against
      * a lone minor with loser's pawns on the board, each is first tried (on a quarter of
      * the iteration's share) with every loser's pawn step counted as progress: those
-     * pawns promote into the blockers the picture needs. */
-    for (int depth = 1; depth <= max_iter_depth && !found && !S->aborted; depth++) {
-        for (int variant = 0; variant < 8 && !found && !S->aborted; variant++) {
-            S->P = root;
-            choose_targets(S, variant & 3);
-            S->lone_minor = lone_minor(S);
-            S->need_loser_promotion = loser_needs_promotion(S);
-            S->pawn_mode = !(variant >> 2);
-            if (S->pawn_mode && (!S->lone_minor || S->need_loser_promotion || T->pawn < 0 || !root.bb[winner ^ 1][T->pawn])) continue;
-            S->max_depth = depth;
-            S->interrupted = 0;
-            S->local_nodes = 0;
-            S->local_limit = S->pawn_mode ? local_limit / 4 : local_limit;
-            S->ply = 0;
-            S->generation++;
-            found = search(S, 0, 0);
-            if (!found && !S->aborted && !S->interrupted) { status = 0; break; }
+     * pawns promote into the blockers the picture needs. An iteration's share starts
+     * small and grows fourfold each round, so that one picture whose free lines explode
+     * does not spend the budget another would solve in a few nodes; a round goes deeper
+     * only while some picture finished its depth within the share. */
+    long long share = local_limit / 1024 < MIN_SHARE ? MIN_SHARE : local_limit / 1024;
+    for (;;) {
+        if (share > local_limit) share = local_limit;
+        for (int depth = 1; depth <= max_iter_depth && !found && !S->aborted; depth++) {
+            int all_starved = 1;
+            for (int variant = 0; variant < 8 && !found && !S->aborted; variant++) {
+                S->P = root;
+                choose_targets(S, variant & 3);
+                S->lone_minor = lone_minor(S);
+                S->need_loser_promotion = loser_needs_promotion(S);
+                S->pawn_mode = !(variant >> 2);
+                if (S->pawn_mode && (!S->lone_minor || S->need_loser_promotion || T->pawn < 0 || !root.bb[winner ^ 1][T->pawn])) continue;
+                S->max_depth = depth;
+                S->interrupted = S->starved = 0;
+                S->local_nodes = 0;
+                S->local_limit = S->pawn_mode ? share / 4 : share;
+                S->ply = 0;
+                S->generation++;
+                found = search(S, 0, 0);
+                if (!found && !S->aborted && !S->interrupted) { status = 0; break; }
+                if (!S->starved) all_starved = 0;
+            }
+            if (status == 0 || found || all_starved) break;
         }
-        if (status == 0 || found) break;
+        if (status == 0 || found || S->aborted || share >= local_limit) break;
+        share *= 4;
     }
     S->limit = limit;
     if (!found && status != 0 && S->nodes < S->limit) {
