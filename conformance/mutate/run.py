@@ -28,7 +28,7 @@ from ..harness import fixtures as fixture_files
 from ..harness.rulesets import orthodox_rulesets
 from ..harness.runner import execute, judge
 from ..harness.select import Case, Selection, expand
-from .mutants import Mutant, generate, overrides
+from .mutants import Mutant, dotted, generate, overrides
 from .schema_view import SchemaView
 
 #: Kinds in the order a mutant meets them: cheap answers first, searches last.
@@ -75,15 +75,9 @@ class Result:
     def as_record(self) -> dict[str, Any]:
         """One JSON Lines record."""
         m = self.mutant
-        return {"type": "mutant", "ruleset": self.ruleset, "path": m.where, "entry": _dotted(m.entry),
+        return {"type": "mutant", "ruleset": self.ruleset, "path": m.where, "entry": dotted(m.entry),
                 "cite": m.cite, "mutation": m.mutation, "value": m.value, "status": self.status,
                 "fixture": self.fixture, "detail": self.detail, "fixtures_run": self.fixtures}
-
-
-def _dotted(path: Sequence[str | int]) -> str:
-    from .mutants import dotted
-
-    return dotted(tuple(path))
 
 
 def kinds_for(mutant: Mutant, only: Sequence[str] = ()) -> tuple[str, ...]:
