@@ -22,7 +22,7 @@ import spec_coverage as cov
 from conformance.adapters import reference as ref_adapter
 from conformance.adapters.base import Skip
 from conformance.harness import fixtures as fixture_io
-from conformance.harness.rulesets import orthodox_rulesets
+from conformance.harness import rulesets as harness_rulesets
 from reference_impl.adjudication.game import Game
 from reference_impl.adjudication.record import adjudicate_text
 from reference_impl.core import chess960
@@ -82,12 +82,18 @@ def _unrecorded(function: Any) -> Any:
     return call
 
 
+def _clear_caches() -> None:
+    """Forget every ruleset-derived cache, so the run below reads through the Recorder."""
+    clear_cache()
+    for cached in (ref_adapter._rules, harness_rulesets.concrete_rulesets, harness_rulesets.orthodox_rulesets):
+        cached.cache_clear()
+
+
 @pytest.fixture(scope="module")
 def recording() -> Iterator[Recording]:
     """Load every built-in ruleset behind a Recorder and run the reference over it."""
     monkey = pytest.MonkeyPatch()
-    clear_cache()
-    ref_adapter._rules.cache_clear()
+    _clear_caches()
     for module, name in DIGESTS:
         monkey.setattr(module, name, _unrecorded(getattr(module, name)))
     reads: dict[str, set[cov.Path_]] = {}
@@ -105,8 +111,7 @@ def recording() -> Iterator[Recording]:
         recorded = Recording(data, {i: frozenset(log) for i, log in reads.items()})
     finally:
         monkey.undo()
-        clear_cache()
-        ref_adapter._rules.cache_clear()
+        _clear_caches()
     yield recorded
 
 
@@ -128,7 +133,7 @@ def _run_fixtures() -> None:
         if kind == "perft":
             data["depth"] = min(int(data["depth"]), PERFT_DEPTH)
         ids = fixture["rulesets"]
-        for ruleset in orthodox_rulesets() if ids == ["*"] else ids:
+        for ruleset in harness_rulesets.orthodox_rulesets() if ids == ["*"] else ids:
             try:
                 handler(ruleset, data)
             except (Skip, ArbiterError):
