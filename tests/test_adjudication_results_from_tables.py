@@ -89,3 +89,14 @@ def test_flag_fall_when_is_read_from_the_table() -> None:
     assert not _flag_on_a_move(claimed).finished
     noticed = derive_ruleset("uscf-7", {"flag_fall": {"when": "noticed"}}, id="uscf-noticed")
     assert _flag_on_a_move(noticed).status().result == "0-1"
+
+
+def test_fide_2023_6_8_a_flag_down_from_a_clock_reading_awaits_the_arbiter() -> None:
+    # A reading of zero (a PGN %clk comment) is no result by itself; the note says what
+    # would make it one under each ruleset.
+    for rules, until in (("fide-2023", "seen by the arbiter or claimed (fide-2023:6.8)"),
+                         ("uscf-7", "claimed (uscf-7:13C1)")):
+        game = Game(rules, time_control="300")
+        status = game.set_clock("white", 0)
+        assert not status.finished
+        assert status.note == f"flag of white down; no result until {until}"

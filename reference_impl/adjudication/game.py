@@ -168,7 +168,8 @@ class Game:
         if not down:
             return None
         cite = optional(self.rules, "flag_fall", "when_cite") or table(self.rules, "flag_fall", "cite")
-        return f"flag of {' and '.join(down)} down; no result until claimed ({cite})"
+        until = "seen by the arbiter or claimed" if flag_noticed(self.rules) else "claimed"
+        return f"flag of {' and '.join(down)} down; no result until {until} ({cite})"
 
     def claims(self) -> list[Claim]:
         """Draw claims open to the player to move (none after a touch that forfeits them)."""
