@@ -539,6 +539,7 @@ typedef struct {
     int horizon; /* beyond this many plies progress is no longer free */
     int pawn_mode; /* the loser's pawns all march on, to promote into blockers */
     int lone_minor; /* the winner has its king and one short-range or colour-bound unit */
+    int waiting; /* the winner's free replies to progress only wait (see holds) */
     int signalled; /* a signal (Ctrl-C) arrived: stop and let Python raise it */
 } Search;
 
@@ -672,6 +673,20 @@ static int classify(Search *S, int m) {
     return NORMAL;
 }
 
+/* May ``m`` be the free reply to progress? In waiting mode (against a lone minor) the
+ * winner's free replies only wait: its king stays near its square and its minor keeps
+ * eyeing the corner, so that free replies leaving the picture do not let the progress
+ * lines branch without end. */
+static int holds(Search *S, int m) {
+    const Tables *T = S->T;
+    const Pos *P = &S->P;
+    if (!S->waiting || P->turn != S->winner) return 1;
+    int from = m & 63, to = m >> 6 & 63, t = P->mailbox[from] & 15;
+    if (t == T->royal) return distance(to, S->king_target) <= 2;
+    if (T->has_leaps[t][S->winner]) return distance(to, S->corner) <= 3;
+    return eyes(S, t, S->winner, to);
+}
+
 static int search(Search *S, int depth, int progressed) {
     const Tables *T = S->T;
     Pos *P = &S->P;
@@ -702,7 +717,7 @@ static int search(Search *S, int depth, int progressed) {
         if (S->ply >= S->horizon) next = kind[i] == PUNISH ? depth + 3 : depth + 1;
         else if (kind[i] == REWARD) next = depth;
         else if (kind[i] == PUNISH) next = depth + 3;
-        else if (progressed) next = depth;
+        else if (progressed && holds(S, moves[i])) next = depth;
         Undo u;
         make(T, P, moves[i], &u);
         S->nodes++;
@@ -1158,7 +1173,8 @@ static PyObject *py_helpmate(PyObject *self, PyObject *args) {
     /* Four mating pictures (corner colour, home side), tried in turn per depth; against
      * a lone minor with loser's pawns on the board, each is first tried (on a quarter of
      * the iteration's share) with every loser's pawn step counted as progress: those
-     * pawns promote into the blockers the picture needs. An iteration's share starts
+     * pawns promote into the blockers the picture needs; against a lone minor, each is
+     * tried again in waiting mode. An iteration's share starts
      * small and grows fourfold each round, so that one picture whose free lines explode
      * does not spend the budget another would solve in a few nodes; a round goes deeper
      * only while some picture finished its depth within the share. */
@@ -1167,13 +1183,15 @@ static PyObject *py_helpmate(PyObject *self, PyObject *args) {
         if (share > local_limit) share = local_limit;
         for (int depth = 1; depth <= max_iter_depth && !found && !S->aborted; depth++) {
             int all_starved = 1;
-            for (int variant = 0; variant < 8 && !found && !S->aborted; variant++) {
+            for (int variant = 0; variant < 16 && !found && !S->aborted; variant++) {
                 S->P = root;
                 choose_targets(S, variant & 3);
                 S->lone_minor = lone_minor(S);
                 S->need_loser_promotion = loser_needs_promotion(S);
-                S->pawn_mode = !(variant >> 2);
+                S->pawn_mode = !(variant >> 2 & 1);
+                S->waiting = variant >> 3;
                 if (S->pawn_mode && (!S->lone_minor || S->need_loser_promotion || T->pawn < 0 || !root.bb[winner ^ 1][T->pawn])) continue;
+                if (S->waiting && !S->lone_minor) continue;
                 S->max_depth = depth;
                 S->interrupted = S->starved = 0;
                 S->local_nodes = 0;
