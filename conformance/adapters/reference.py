@@ -196,13 +196,15 @@ def available_rulesets() -> list[str]:
 
 
 class ReferenceAdapter(Adapter):
-    """The reference interpreter, restricted to ``rulesets`` when given."""
+    """The reference interpreter, restricted to ``rulesets`` when given (ids, aliases or
+    ruleset files; a file is declared by its id, and a request under that id reads it)."""
 
     spec = "reference"
 
     def __init__(self, rulesets: list[str] | None = None) -> None:
         self.only = rulesets
         self.kinds: list[str] = []
+        self.names: dict[str, str] = {}  #: declared id -> the name given (a file's path)
 
     def start(self) -> StartInfo:
         """Declare every kind and the rulesets (all, or ``--rules``)."""
@@ -211,9 +213,10 @@ class ReferenceAdapter(Adapter):
         self.kinds = list(HANDLERS)
         rulesets = available_rulesets()
         if self.only:
-            rulesets = [_rules(r).id for r in self.only]
+            self.names = {_rules(r).id: r for r in self.only}
+            rulesets = list(self.names)
         return StartInfo("arbiter-reference", __version__, list(self.kinds), rulesets)
 
     def run(self, kind: str, ruleset: str, input: dict[str, Any]) -> dict[str, Any]:
         """Answer one request; interpreter errors mark the fixture errored."""
-        return HANDLERS[kind](ruleset, input)
+        return HANDLERS[kind](self.names.get(ruleset, ruleset), input)

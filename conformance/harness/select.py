@@ -10,7 +10,7 @@ fixtures are added.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from fnmatch import fnmatchcase
 from typing import Any
@@ -24,11 +24,16 @@ STAR = "*"
 
 @dataclass(frozen=True)
 class Case:
-    """One fixture under one ruleset, with the expectation for that ruleset."""
+    """One fixture under one ruleset, with the expectation for that ruleset.
+
+    ``expected_as`` is set when the ruleset is a file that borrows the fixtures of a
+    built-in ruleset: the one whose expectation ``expect`` is.
+    """
 
     fixture: Fixture
     ruleset: str
     expect: dict[str, Any] | None
+    expected_as: str | None = None
 
     @property
     def id(self) -> str:
@@ -114,24 +119,34 @@ def fixture_matches(fixture: Fixture, selection: Selection) -> bool:
 
 
 def expand(
-    fixtures: Iterable[Fixture], selection: Selection, star: Sequence[str]
+    fixtures: Iterable[Fixture], selection: Selection, star: Sequence[str],
+    borrowed: Mapping[str, str] | None = None,
 ) -> list[Case]:
     """Every selected fixture once per ruleset, in corpus order.
 
     ``star`` is what ``"*"`` stands for (see :mod:`conformance.harness.rulesets`).
+    ``borrowed`` maps a ruleset file's id to the built-in ruleset whose fixtures it runs:
+    a fixture of that ruleset also runs under the file's id, with that ruleset's
+    expectation, unless the fixture names the file's id itself.
     """
     cases: list[Case] = []
     wanted = set(selection.ruleset)
+    lenders: dict[str, list[str]] = {}
+    for file_id, lender in (borrowed or {}).items():
+        lenders.setdefault(lender, []).append(file_id)
     for fixture in fixtures:
         if not fixture_matches(fixture, selection):
             continue
         seen: set[str] = set()
-        for entry in fixture["rulesets"]:
+        named = fixture["rulesets"]
+        for entry in named:
             for ruleset in star if entry == STAR else (entry,):
-                if ruleset in seen or (wanted and ruleset not in wanted):
-                    continue
-                seen.add(ruleset)
-                cases.append(Case(fixture, ruleset, expectation(fixture, ruleset)))
+                runs = [(ruleset, None)] + [(f, ruleset) for f in lenders.get(ruleset, ()) if f not in named]
+                for run_as, lender in runs:
+                    if run_as in seen or (wanted and run_as not in wanted):
+                        continue
+                    seen.add(run_as)
+                    cases.append(Case(fixture, run_as, expectation(fixture, lender or run_as), lender))
     return cases
 
 
@@ -143,14 +158,15 @@ def narrow_star(cases: list[Case], declared: Sequence[str], selected: Sequence[s
     the ``"*"`` order (``fide-2023`` first) that the adapter declares, or, when the
     user selected rulesets (``--ruleset``), under each selected one the adapter plays.
     A ruleset a fixture names explicitly always stays (and is reported ``unsupported``
-    if the adapter lacks it).
+    if the adapter lacks it), and so does a ruleset file borrowing such a ruleset.
     """
     plays_all = STAR in declared
     playing = set(declared)
     kept: list[Case] = []
     chosen: dict[str, str] = {}
     for case in cases:
-        if case.ruleset in case.fixture["rulesets"]:
+        named = case.fixture["rulesets"]
+        if case.ruleset in named or (case.expected_as is not None and case.expected_as in named):
             kept.append(case)
             continue
         if not (plays_all or case.ruleset in playing):

@@ -55,6 +55,7 @@ class Plan:
     options: Options
     recipe: AdapterRecipe
     stale_xfails: list[str] = field(default_factory=list)
+    ruleset_files: dict[str, str] = field(default_factory=dict)  #: selected file ids -> paths
 
 
 def plan(config: Config) -> Plan:
@@ -65,10 +66,13 @@ def plan(config: Config) -> Plan:
         raise UsageError(f"--timeout must be a number of seconds in (0, {MAX_TIMEOUT:,}], got {config.timeout:g}")
     if config.max_fail is not None and config.max_fail < 1:
         raise UsageError(f"--max-fail must be at least 1, got {config.max_fail}")
+    targets = [rulesets.target(name) for name in config.selection.ruleset]  # a bad file: error now
     corpus = fixtures.load(config.fixtures or None, validate=config.validate_fixtures)
     selection = config.selection
-    selection.ruleset = [rulesets.canonical(r) for r in selection.ruleset]
-    cases = expand(corpus.fixtures, selection, rulesets.orthodox_rulesets())
+    selection.ruleset = [t.id for t in targets]
+    star = rulesets.orthodox_rulesets() + tuple(t.id for t in targets if t.orthodox)
+    borrowed = {t.id: t.borrows for t in targets if t.borrows is not None}
+    cases = expand(corpus.fixtures, selection, star, borrowed)
     entries: list[xfail.Entry] = []
     for path in config.xfail_files:
         entries.extend(xfail.load(path))
@@ -76,10 +80,11 @@ def plan(config: Config) -> Plan:
     if timeout is None and config.adapter.strip().startswith(UNTRUSTED_IN_PROCESS):
         timeout = MODULE_TIMEOUT
     options = Options(timeout, config.fail_fast, config.max_fail, entries)
-    only = tuple(selection.ruleset) if config.adapter == "reference" and selection.ruleset else None
+    only = tuple(t.name for t in targets) if config.adapter == "reference" and targets else None
     recipe = AdapterRecipe(config.adapter, config.timeout, config.validate_protocol, only)
     stale = xfail.stale(entries, [f["id"] for f in corpus.fixtures]) if entries else []
-    return Plan(cases, corpus.revision, options, recipe, stale)
+    files = {t.id: t.name for t in targets if t.is_file}
+    return Plan(cases, corpus.revision, options, recipe, stale, files)
 
 
 def header_for(config: Config, plan_: Plan, adapter: Adapter, info: StartInfo) -> records.Record:
@@ -101,6 +106,8 @@ def header_for(config: Config, plan_: Plan, adapter: Adapter, info: StartInfo) -
         max_fail=config.max_fail,
         cases=len(plan_.cases),
     )
+    if plan_.ruleset_files:
+        selection["ruleset_files"] = dict(plan_.ruleset_files)
     return records.header(described, plan_.revision, config.argv, selection)
 
 

@@ -77,7 +77,7 @@ class _RunGroup(click.Group):
               help="fixture files or directories (default: the shipped corpus)")
 @click.option("-k", "--kind", multiple=True, help="only this kind (repeatable)")
 @click.option("-r", "--ruleset", "--rules", "ruleset", multiple=True,
-              help="only this ruleset id or alias (repeatable)")
+              help="only this ruleset: id, alias or YAML file (repeatable; see docs/rulesets.md)")
 @click.option("-t", "--tag", multiple=True, help="only fixtures with this tag (repeatable)")
 @click.option("-T", "--exclude-tag", multiple=True, help="leave out fixtures with this tag (repeatable)")
 @click.option("--id", "ids", multiple=True, help="only fixture ids matching this glob (repeatable)")

@@ -15,7 +15,7 @@ from ...harness.server import serve
 
 
 @click.command(name="serve", context_settings={"help_option_names": ["-h", "--help"]})
-@click.option("-r", "--rules", "rules", multiple=True, help="declare only this ruleset (repeatable)")
+@click.option("-r", "--rules", "rules", multiple=True, help="declare only this ruleset: id, alias or YAML file, declared by its id (repeatable)")
 @click.option("-a", "--adapter", default="reference", show_default=True,
               help="in-process adapter to serve (reference, python-chess, module:pkg.mod:Class)")
 @click.pass_context
