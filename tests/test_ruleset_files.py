@@ -156,14 +156,22 @@ def test_run_with_a_file_and_its_parent_runs_both(tmp_path: Path) -> None:
 
 # -- the other commands -------------------------------------------------------------------
 
-def test_perft_fen_check_unwinnable_and_adjudicate_read_the_file(tmp_path: Path) -> None:
+def test_perft_and_fen_check_read_the_file(tmp_path: Path) -> None:
     path = str(_file(tmp_path))
     perft = arbiter("perft", PROMOTION, "1", "--rules", path)
     assert perft.returncode == 0 and "Nodes searched: 6" in perft.stdout
     assert arbiter("fen", "check", BISHOPS).returncode == 0
     assert arbiter("fen", "check", BISHOPS, "--rules", path).returncode == 1
-    unwinnable = arbiter("unwinnable", "4k3/8/8/8/8/8/8/4K3 w - - 0 1", "--rules", path)
-    assert unwinnable.returncode == 0 and "(queen-only," in unwinnable.stdout
+
+
+def test_unwinnable_reads_the_file(tmp_path: Path) -> None:
+    unwinnable = arbiter("unwinnable", "4k3/8/8/8/8/8/8/4K3 w - - 0 1", "--rules", str(_file(tmp_path)))
+    assert unwinnable.returncode == 0, unwinnable.stderr[-500:]
+    assert "(queen-only," in unwinnable.stdout
+
+
+def test_adjudicate_reads_the_file(tmp_path: Path) -> None:
+    path = str(_file(tmp_path))
     pgn = tmp_path / "g.pgn"
     pgn.write_text('[Event "x"]\n[SetUp "1"]\n[FEN "k7/2P5/1K6/8/8/8/8/8 w - - 0 1"]\n[Result "*"]\n\n1. c8=R+ *\n')
     # c8=R is no move under the file: the game cannot be replayed there, but it can under fide-2023
