@@ -95,6 +95,19 @@ def test_packed_tables_follow_the_yaml_not_the_code(tmp_path) -> None:
     assert native.perft(board, 3) != native.perft(standard, 3) == 8902
 
 
+@pytest.mark.parametrize("lost_by", [["king_move", "rook_captured"], ["rook_move", "rook_captured"]])
+def test_packed_tables_follow_castling_rights_lost_by(lost_by: list[str]) -> None:
+    """castling.rights_lost.by without the king's or the rook's moves: a round trip keeps
+    the right, in the compiled generator as in the interpreter (FIDE 3.8.2.1 mutated)."""
+    from reference_impl.core.perft import perft
+    from reference_impl.rules import derive_ruleset
+
+    rules = derive_ruleset(STANDARD, {"castling": {"rights_lost": {"by": lost_by}}}, id="rights-kept")
+    fen = "k7/8/8/8/8/8/8/4K2R w K - 0 1"  # five plies: a round trip, then castling
+    board = Board.from_fen(fen, rules)
+    assert native.perft(board, 5) == perft(board, 5) != native.perft(Board.from_fen(fen, load_ruleset(STANDARD)), 5)
+
+
 def test_native_exploration_visits_the_interpreters_positions() -> None:
     """K v K: the compiled walk and the interpreter's (FIDE 9.2.3 identity) both visit all
     7,224 positions (3,612 placements of two non-adjacent kings, either side to move),

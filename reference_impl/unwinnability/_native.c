@@ -30,13 +30,13 @@
 
 typedef uint64_t u64;
 
-#define VERSION 1
+#define VERSION 2
 #define MAXT 16
 #define MAXDIR 16
 #define MAXRAYS 64
 #define MAXMOVES 320
 #define MAXPLY 1200
-#define HEADER 31
+#define HEADER 33
 #define MIN_SHARE 1000
 #define FLAG_NORMAL 0
 #define FLAG_CASTLE 1
@@ -53,6 +53,8 @@ typedef struct {
     int safe_from, safe_path, safe_to, rook_removed;
     int nsides, side_king[2], side_kto[2], side_rto[2];
     int push_delta[2];
+    u64 rights_lost_from; /* castling.rights_lost.by: a move from these squares loses the right there */
+    int rights_lost_by_king;
     u64 leaps[MAXT][2][64];
     u64 leaps_to[MAXT][2][64];
     int has_leaps[MAXT][2];
@@ -165,6 +167,8 @@ static int load_tables(Tables *T, const u64 *data, Py_ssize_t n) {
     }
     T->push_delta[0] = (int)(int64_t)data[29];
     T->push_delta[1] = (int)(int64_t)data[30];
+    T->rights_lost_from = data[31];
+    T->rights_lost_by_king = (int)data[32];
     Py_ssize_t at = HEADER;
     Py_ssize_t need = HEADER + (Py_ssize_t)T->ntypes * 2 * (64 + 1 + 2 * MAXDIR) + 2 * (3 * 64 + 1);
     if (n != need) return 0;
@@ -341,8 +345,9 @@ static void make(const Tables *T, Pos *P, int m, Undo *u) {
         take(T, P, from);
         put(T, P, to, c, promo ? promo - 1 : t);
         if (flag == FLAG_EP) take(T, P, to + T->push_delta[c ^ 1]);
-        if (t == T->royal) P->castling &= ~HOME_RANK[c];
-        P->castling &= ~(1ULL << from | 1ULL << to);
+        if (t == T->royal && T->rights_lost_by_king) P->castling &= ~HOME_RANK[c];
+        u64 lost_to = u->captured >= 0 ? ~0ULL : T->rights_lost_from; /* a captured rook always loses it */
+        P->castling &= ~((1ULL << from & T->rights_lost_from) | (1ULL << to & lost_to));
     }
     P->ep = flag == FLAG_DOUBLE ? to - T->push_delta[c] : -1;
     P->turn = c ^ 1;

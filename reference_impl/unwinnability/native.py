@@ -19,7 +19,7 @@ from . import _native
 from .search import code_uci
 
 #: Layout version shared with ``_native.c``.
-VERSION = 1
+VERSION = 2
 #: Rider directions per piece type and colour that the C tables hold.
 MAX_DIRECTIONS = 16
 #: Deepest nominal depth of the iterative deepening (progress moves cost no depth).
@@ -77,6 +77,7 @@ def pack_tables(tables: MoveTables) -> bytes:
         else:
             header += [0, 0, 0]
     header += tables.pawn_push_delta
+    header += [tables.rights_lost_from, int(tables.rights_lost_by_king)]  # castling.rights_lost.by
     body: list[int] = []
     for piece in tables.types:
         for color in (0, 1):
