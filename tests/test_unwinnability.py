@@ -174,3 +174,31 @@ def test_stalemate_and_checkmate_roots() -> None:
     mate = board("7k/6Q1/6K1/8/8/8/8/8 b - - 0 1")
     result = analyse(mate, WHITE, LIMIT)
     assert result.verdict is Verdict.CAN and result.line == ()
+
+
+#: Dead positions (CHA vectors) whose exploration matters: the walk's budget and what it
+#: may prune depend on which colours it serves.
+ORDER_CASES = [
+    "8/6k1/6p1/6P1/6PK/6P1/6PP/8 w - - 0 1",
+    "k1q5/1Q6/K1P5/PP6/8/8/8/8 b - - 0 1",  # a shared walk once charged Black 634 moves, alone 631
+    "8/8/8/1k3p1p/3p1P2/1p1P1PpP/1P4P1/K7 b - - 0 1",
+]
+
+
+@pytest.mark.parametrize("fen", ORDER_CASES)
+@pytest.mark.parametrize("limit", [20_000, 100_000])
+def test_an_answer_does_not_depend_on_what_else_was_asked(fen: str, limit: int) -> None:
+    # The same question, asked alone or with the other colour (the dead-position check,
+    # either stop rule), gets the same analysis: a run's verdicts must not depend on the
+    # order in which parallel workers happened to ask.
+    from reference_impl import unwinnability
+
+    alone = {}
+    for color in (WHITE, BLACK):
+        unwinnability._MEMO.clear()
+        alone[color] = analyse(board(fen), color, limit)
+    unwinnability._MEMO.clear()
+    assert analyse_both(board(fen), limit) == alone
+    unwinnability._MEMO.clear()
+    both = analyse_both(board(fen), limit, stop_at_can=True)
+    assert all(both[c] == alone[c] for c in both if both[c].stage != "stopped")

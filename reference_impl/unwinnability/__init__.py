@@ -194,22 +194,25 @@ def _schedule(board: Board, colors: tuple[int, ...], node_limit: int, stop_at_ca
         for color in pending:
             results[color] = Analysis(Verdict.UNDETERMINED)
         return results
-    if pending:
-        share = EXPLORE_SHARE if space <= SMALL_SPACE else LARGE_SPACE_EXPLORE_SHARE
-        budget = min(int(node_limit * share), node_limit - max(spent[c] for c in pending))
-        found = native.explore(board, set(pending), budget, static_proofs)
-        for color in pending:
-            spent[color] += found.nodes
-            if color in found.mates:
-                line = native.verified_line(board, found.mates[color], color)
-                if len(line) > MAX_REPORTED_LINE:  # a walk's path: look for a shorter witness
-                    shorter, used = _native_helpmate(board, color, node_limit - spent[color])
-                    spent[color] += used
-                    line = shorter or line
-                can(color, line, "explore")
-            elif found.complete:
-                proof = f"{PROOFS['explore']} ({found.positions} positions)"
-                results[color] = Analysis(Verdict.CANNOT, (), spent[color], "explore", proof)
+    share = EXPLORE_SHARE if space <= SMALL_SPACE else LARGE_SPACE_EXPLORE_SHARE
+    for color in pending:
+        if settled():
+            break
+        # one walk per colour: an answer must not depend on which other colour was asked
+        # with it (or first), or the same question would get different answers by order
+        budget = min(int(node_limit * share), node_limit - spent[color])
+        found = native.explore(board, {color}, budget, static_proofs)
+        spent[color] += found.nodes
+        if color in found.mates:
+            line = native.verified_line(board, found.mates[color], color)
+            if len(line) > MAX_REPORTED_LINE:  # a walk's path: look for a shorter witness
+                shorter, used = _native_helpmate(board, color, node_limit - spent[color])
+                spent[color] += used
+                line = shorter or line
+            can(color, line, "explore")
+        elif found.complete:
+            proof = f"{PROOFS['explore']} ({found.positions} positions)"
+            results[color] = Analysis(Verdict.CANNOT, (), spent[color], "explore", proof)
     for color in pending:
         if color in results:
             continue
@@ -226,7 +229,7 @@ def _schedule(board: Board, colors: tuple[int, ...], node_limit: int, stop_at_ca
 
 
 def analyse_both(board: Board, node_limit: int = DEFAULT_NODE_LIMIT, *, stop_at_can: bool = False) -> dict[int, Analysis]:
-    """Answer the question for both colours, sharing the static stage and the exploration.
+    """Answer the question for both colours (each as if asked alone; the static stage is shared).
 
     With ``stop_at_can`` the work stops as soon as one colour is shown able to mate
     (enough to know the position is not dead); the other may stay ``UNDETERMINED``.
