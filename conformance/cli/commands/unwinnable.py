@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import json
 import multiprocessing
+import multiprocessing.connection
+import os
 import signal
 import sys
 import time
@@ -134,22 +136,32 @@ def run_analysis(fen: str, rules_id: str, colors: tuple[int, ...], node_limit: i
         reports[color] = SideReport(found, cpu, wall, LIMIT_NODES if found.verdict is Verdict.UNDETERMINED else None)
 
     stopped_by = LIMIT_TIME
+    # Ctrl-C becomes a byte on a pipe the loop waits on, never an exception in the middle
+    # of reading an answer (which would lose that answer and every one behind it).
+    wake_reader, wake_writer = os.pipe()
+    os.set_blocking(wake_writer, False)
+    previous = signal.signal(signal.SIGINT, lambda *_: os.write(wake_writer, b"\0"))
     try:
         _mask_sigint(False)
         while len(reports) < len(colors):
             wait = None if deadline is None else max(0.0, deadline - time.monotonic())
-            if not receiver.poll(wait):
-                break
-            try:
-                message = receiver.recv()
-            except EOFError:
-                process.join()
-                raise AnalysisCrashed(f"the analysis process ended without an answer "
-                                      f"(exit status {process.exitcode})") from None
-            take(message)
-    except KeyboardInterrupt:
-        stopped_by = LIMIT_INTERRUPT
+            ready = multiprocessing.connection.wait([receiver, wake_reader], wait)
+            if receiver in ready:
+                try:
+                    message = receiver.recv()
+                except EOFError:
+                    process.join()
+                    raise AnalysisCrashed(f"the analysis process ended without an answer "
+                                          f"(exit status {process.exitcode})") from None
+                take(message)
+                continue
+            if wake_reader in ready:
+                stopped_by = LIMIT_INTERRUPT
+            break
     finally:
+        signal.signal(signal.SIGINT, previous)
+        os.close(wake_reader)
+        os.close(wake_writer)
         if process.is_alive():
             process.kill()
         process.join()
