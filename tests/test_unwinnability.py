@@ -195,10 +195,10 @@ def test_an_answer_does_not_depend_on_what_else_was_asked(fen: str, limit: int) 
 
     alone = {}
     for color in (WHITE, BLACK):
-        unwinnability._MEMO.clear()
+        unwinnability.clear_cache()
         alone[color] = analyse(board(fen), color, limit)
-    unwinnability._MEMO.clear()
+    unwinnability.clear_cache()
     assert analyse_both(board(fen), limit) == alone
-    unwinnability._MEMO.clear()
+    unwinnability.clear_cache()
     both = analyse_both(board(fen), limit, stop_at_can=True)
     assert all(both[c] == alone[c] for c in both if both[c].stage != "stopped")

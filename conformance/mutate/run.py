@@ -162,7 +162,7 @@ def _keep_analyses(entries: int) -> None:
     """Let the unwinnability analysis cache hold at least ``entries`` answers."""
     from reference_impl import unwinnability
 
-    unwinnability._MEMO_SIZE = max(unwinnability._MEMO_SIZE, entries)
+    unwinnability.set_cache_size(entries)
 
 
 def cases_of(ruleset: str, fixture_paths: Sequence[str] = (), kinds: Sequence[str] = ()) -> list[Case]:

@@ -39,6 +39,8 @@ __all__ = [
     "can_checkmate",
     "has_forced_win",  # US Chess 14E, from .forced_win: one import for the adjudicator
     "is_dead_position",
+    "set_cache_size",
+    "clear_cache",
 ]
 
 #: Moves made (search nodes) per question before the answer is ``UNDETERMINED``; the
@@ -112,6 +114,21 @@ def _native_helpmate(board: Board, color: int, limit: int) -> tuple[list[str] | 
 #: shown able to mate (stage ``stopped``) is not kept.
 _MEMO: "OrderedDict[tuple, Analysis]" = OrderedDict()
 _MEMO_SIZE = 8192
+
+
+def set_cache_size(entries: int) -> None:
+    """Keep at most ``entries`` answers (8,192 by default). A long-lived process that
+    asks the same questions again after many others (``arbiter mutate`` runs every
+    fixture once per mutant) keeps them all with a larger cache."""
+    global _MEMO_SIZE
+    _MEMO_SIZE = max(1, entries)
+    while len(_MEMO) > _MEMO_SIZE:
+        _MEMO.popitem(last=False)
+
+
+def clear_cache() -> None:
+    """Forget every answer (tests that compare fresh analyses use it)."""
+    _MEMO.clear()
 
 
 def _move_layer_key(board: Board) -> str:
