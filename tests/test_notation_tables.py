@@ -122,18 +122,14 @@ def test_a_broken_table_is_one_error_naming_file_and_key(tmp_path, monkeypatch) 
 
     shutil.copytree(spec_root() / "notation", tmp_path / "notation")
     shutil.copytree(spec_root() / "schema", tmp_path / "schema")
+    (tmp_path / "rulesets").mkdir()
     broken = tmp_path / "notation" / "iccf.yaml"
     broken.write_text(broken.read_text(encoding="utf-8").replace("queen: 1,", "queen: one,"), encoding="utf-8")
-    monkeypatch.setattr(tables, "_CANDIDATES", (tmp_path,))
-    table.cache_clear()
-    try:
-        with pytest.raises(tables.NotationTableError) as error:
-            table("iccf")
-        message = str(error.value)
-        assert "iccf.yaml" in message and "promotion_digits/digits/queen" in message and "\n" not in message
-    finally:
-        monkeypatch.undo()
-        table.cache_clear()
+    monkeypatch.setenv("ARBITER_SPEC_DIR", str(tmp_path))
+    with pytest.raises(tables.NotationTableError) as error:
+        table("iccf")
+    message = str(error.value)
+    assert "iccf.yaml" in message and "promotion_digits/digits/queen" in message and "\n" not in message
 
 
 def test_hooper_whyld_uedemann_letters_queen_side_file_first_king_side_rank_first() -> None:

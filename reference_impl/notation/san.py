@@ -43,7 +43,14 @@ LENIENCIES = {
 }
 
 _SUFFIXES = ("!!", "??", "!?", "?!", "!", "?")
-_FIGURINE_NAMES = {**{v: k for k, v in figurines(0).items()}, **{v: k for k, v in figurines(1).items()}}
+
+
+@lru_cache(maxsize=None)
+def _figurine_names() -> dict[str, str]:
+    """Figurine -> piece name, both colours (read on first use, not at import)."""
+    return {**{v: k for k, v in figurines(0).items()}, **{v: k for k, v in figurines(1).items()}}
+
+
 _MOVE_RE = re.compile(
     r"(?P<piece>[A-Z])?(?P<ff>[a-h])?(?P<fr>[1-8])?(?P<sep>[-x])?(?P<to>[a-h][1-8])"
     r"(?P<promo>(?:=|\(|/)?[A-Za-z]\)?)?"
@@ -173,9 +180,10 @@ def _letters_to_english(text: str, language: str, used: list[str]) -> str:
     """Replace figurines and the language's piece letters (leading piece, promotion
     piece at the end) by English letters; longer letters first (Фл before Ф)."""
     english = piece_letters("en")
-    if any(ch in _FIGURINE_NAMES for ch in text):
+    names = _figurine_names()
+    if any(ch in names for ch in text):
         used.append("figurine")
-        text = "".join(english[_FIGURINE_NAMES[ch]] if ch in _FIGURINE_NAMES else ch for ch in text)
+        text = "".join(english[names[ch]] if ch in names else ch for ch in text)
     if language == "en":
         return text
     local = sorted(piece_letters(language).items(), key=lambda kv: len(kv[1]), reverse=True)

@@ -1,7 +1,9 @@
 """Load the notation tables (``spec/notation/*.yaml``), validated against their schema.
 
-The tables are read once and cached. They are found next to the package in an
-installed wheel (``reference_impl/_spec``) or at the top of a source checkout (``spec``).
+The tables are read once per spec directory and cached. The directory is the one
+:func:`reference_impl.rules.paths.spec_dir` finds (``ARBITER_SPEC_DIR``, else the
+wheel's ``reference_impl/_spec`` or a checkout's ``spec``): rulesets, articles and
+notation tables always come from the same place.
 """
 
 from __future__ import annotations
@@ -13,13 +15,10 @@ from typing import Any
 
 import yaml
 
-from reference_impl.errors import ArbiterError
+from reference_impl.errors import ArbiterError, RulesetError
+from reference_impl.rules.paths import spec_dir
 
 TABLE_NAMES = ("pieces", "marks", "iccf", "uedemann", "descriptive", "nags", "results", "pgn")
-_CANDIDATES = (
-    Path(__file__).resolve().parents[1] / "_spec",
-    Path(__file__).resolve().parents[2] / "spec",
-)
 
 
 class NotationTableError(ArbiterError):
@@ -27,32 +26,44 @@ class NotationTableError(ArbiterError):
 
 
 def spec_root() -> Path:
-    """The directory that holds ``notation/`` and ``schema/``."""
-    for root in _CANDIDATES:
-        if (root / "notation").is_dir():
-            return root
-    raise NotationTableError("spec/notation not found next to reference_impl")
+    """The spec directory (:func:`~reference_impl.rules.paths.spec_dir`), which must
+    hold ``notation/``."""
+    try:
+        return _with_notation(spec_dir())
+    except RulesetError as error:
+        raise NotationTableError(str(error)) from None
 
 
 @lru_cache(maxsize=None)
-def _validator() -> Any:
+def _with_notation(root: Path) -> Path:
+    if not (root / "notation").is_dir():
+        raise NotationTableError(f"{root}: no notation/ directory")
+    return root
+
+
+@lru_cache(maxsize=None)
+def _validator(root: Path | None = None) -> Any:
     import jsonschema
 
-    path = spec_root() / "schema" / "notation.schema.json"
+    path = (root or spec_root()) / "schema" / "notation.schema.json"
     return jsonschema.Draft202012Validator(json.loads(path.read_text(encoding="utf-8")))
 
 
-@lru_cache(maxsize=None)
 def table(name: str) -> dict[str, Any]:
     """The notation table ``name`` (one of :data:`TABLE_NAMES`), schema-checked."""
     if name not in TABLE_NAMES:
         raise NotationTableError(f"unknown notation table {name!r}")
-    path = spec_root() / "notation" / f"{name}.yaml"
+    return _table(spec_root(), name)
+
+
+@lru_cache(maxsize=None)
+def _table(root: Path, name: str) -> dict[str, Any]:
+    path = root / "notation" / f"{name}.yaml"
     try:
         data = yaml.safe_load(path.read_text(encoding="utf-8"))
     except (OSError, yaml.YAMLError) as error:
         raise NotationTableError(f"{path}: {error}") from None
-    errors = sorted(_validator().iter_errors(data), key=lambda e: list(e.path))
+    errors = sorted(_validator(root).iter_errors(data), key=lambda e: list(e.path))
     if errors:
         first = errors[0]
         key = "/".join(str(p) for p in first.path) or "(top)"

@@ -2,7 +2,10 @@
 
 The wheel ships ``spec/`` as ``reference_impl/_spec`` (a ``package-dir`` mapping in
 ``pyproject.toml``); a checkout or an editable install uses the repository's ``spec/``
-next to the package. ``ARBITER_SPEC_DIR`` overrides both.
+next to the package. ``ARBITER_SPEC_DIR`` overrides both: it names a complete spec
+directory (a copy of ``spec/``), and everything read from the spec - rulesets, the
+article registry, the schemas, the notation tables - comes from it. This module is the
+only one that knows where the spec lives.
 """
 
 from __future__ import annotations
