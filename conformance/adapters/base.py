@@ -41,6 +41,7 @@ KINDS: tuple[str, ...] = (
     "start_position",
     "to_notation",
     "from_notation",
+    "game",
 )
 
 

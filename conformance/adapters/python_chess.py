@@ -12,7 +12,8 @@ from typing import Any
 
 import chess
 
-from .base import Adapter, StartInfo
+from ..harness.games import GameInputError, read_game, rejected
+from .base import Adapter, Skip, StartInfo
 
 #: The rulesets claimed, each with python-chess's ``chess960`` flag. python-chess
 #: implements the FIDE Laws since 2014 (75 moves, fivefold repetition) and Chess960;
@@ -146,6 +147,54 @@ def game_end(ruleset: str, data: dict[str, Any]) -> dict[str, Any]:
     return {"result": "*", "reason": None, "claimable": claimable}
 
 
+#: ``game`` events python-chess has no API for: declined, not guessed.
+GAME_DECLINED = ("illegal", "offer", "accept", "resign", "flag", "touch")
+
+
+def game(ruleset: str, data: dict[str, Any]) -> dict[str, Any]:
+    """Moves with ``push_uci`` and ``outcome()``; claims with ``is_repetition(3)`` and
+    ``is_fifty_moves()``, after pushing the intended move if there is one. python-chess
+    has no clock, offers, resignation, touch-move or illegal-move penalties: a game with
+    a time control or such an event is declined (skipped)."""
+    given = read_game(data)
+    if given.time_control is not None:
+        raise Skip("python-chess has no clock: time controls are not modelled")
+    declined = next((e.name for e in given.events if e.name in GAME_DECLINED or e.seconds is not None), None)
+    if declined is not None:
+        raise Skip(f"python-chess has no API for {'move times' if declined == 'move' else declined + ' events'}")
+    try:
+        board = _board(ruleset, given.fen) if given.fen is not None else chess.Board(chess960=RULESETS.get(ruleset, False))
+    except ValueError as error:
+        raise GameInputError(f"game input: fen: {error}") from None
+    claimed: str | None = None
+    for index, event in enumerate(given.events):
+        if claimed is not None or board.outcome() is not None:
+            return rejected(f"event {index}: the game is over")
+        if event.name == "claim" and event.by != ("black", "white")[board.turn]:
+            return rejected(f"event {index}: only the player to move may claim")
+        text = event.intended_move if event.name == "claim" else event.value
+        try:
+            move = board.parse_uci(text) if text is not None else None
+        except ValueError as error:
+            return rejected(f"event {index}: {error}")
+        if event.name == "claim":
+            if move is not None:
+                board.push(move)
+            correct = board.is_repetition(3) if event.value == "threefold_repetition" else board.is_fifty_moves()
+            if correct:
+                claimed = event.value
+                if move is not None:
+                    board.pop()  # a correct claim's intended move is not played
+        elif move is not None:
+            board.push(move)
+    if claimed is not None:
+        return {"result": "1/2-1/2", "reason": claimed}
+    outcome = board.outcome()
+    if outcome is None:
+        return {"result": "*", "reason": None}
+    return {"result": outcome.result(), "reason": REASONS.get(outcome.termination)}
+
+
 def timeout(ruleset: str, data: dict[str, Any]) -> dict[str, Any]:
     """Draw if the opponent ``has_insufficient_material``, else the opponent wins."""
     board = _board(ruleset, data["fen"])
@@ -172,7 +221,7 @@ HANDLERS = {
     "legal_moves": legal_moves, "perft": perft, "apply_moves": apply_moves,
     "validate_fen": validate_fen, "status": status, "san": san, "parse_san": parse_san,
     "game_end": game_end, "timeout": timeout, "dead_position": dead_position,
-    "start_position": start_position,
+    "start_position": start_position, "game": game,
 }
 
 

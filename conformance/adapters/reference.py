@@ -13,14 +13,16 @@ from typing import Any
 
 from reference_impl.adjudication import api as adjudication
 from reference_impl.adjudication import verdicts
+from reference_impl.adjudication.game import Game
 from reference_impl.core import Board
 from reference_impl.core import perft as count
 from reference_impl.core.chess960 import start_fen
-from reference_impl.errors import ArbiterError, IllegalMoveError, quote
+from reference_impl.errors import ArbiterError, GameEventError, IllegalMoveError, quote
 from reference_impl.notation import api as notation
 from reference_impl.rules import list_rulesets, load_ruleset
 from reference_impl.unwinnability import Verdict, analyse, analyse_both
 
+from ..harness.games import Event, GameInputError, read_game, rejected
 from .base import MAX_PERFT_DEPTH, Adapter, Skip, StartInfo
 
 Handler = Callable[[str, dict[str, Any]], dict[str, Any]]
@@ -137,6 +139,65 @@ def game_end(ruleset: str, data: dict[str, Any]) -> dict[str, Any]:
     return dict(adjudication.game_end(_rules(ruleset), data["fen"], list(data["moves"])))
 
 
+#: The Game's reason words that the ``game`` kind names otherwise.
+GAME_REASONS = {"timeout": "flag_fall", "timeout_vs_insufficient": "flag_fall", "both_flags": "flag_fall",
+                "illegal_move": "illegal_moves"}
+
+
+def game(ruleset: str, data: dict[str, Any]) -> dict[str, Any]:
+    """Play the events through :class:`Game`; an event the rules forbid is ``rejected``."""
+    given = read_game(data)
+    try:
+        played = Game(_rules(ruleset), given.fen, given.time_control)
+    except GameEventError as error:
+        raise GameInputError(f"game input: {error}") from None
+    for index, event in enumerate(given.events):
+        try:
+            _play(played, event)
+        except GameEventError as error:
+            return rejected(f"event {index}: {error}")
+    state = played.status()
+    if state.result == verdicts.UNKNOWN and state.finished:
+        raise Skip(f"undetermined ruling ({state.reason}, {state.cite}): {state.note}")
+    answer: dict[str, Any] = {"result": state.result,
+                              "reason": GAME_REASONS.get(state.reason or "", state.reason) if state.finished else None}
+    if state.clock_ms is not None:
+        answer["clock_ms"] = {"white": state.clock_ms[0], "black": state.clock_ms[1]}
+    return answer
+
+
+def _play(played: Game, event: Event) -> None:
+    """One checked event on the game; :class:`GameEventError` if the rules forbid it."""
+    turn = ("white", "black")[played.board.turn]
+    if event.name == "move":
+        played.move(event.value, seconds=event.seconds)
+    elif event.name == "claim":
+        played.claim_draw(str(event.by), event.intended_move, claim=event.value)
+    elif event.name == "offer":
+        played.offer_draw(event.value)
+    elif event.name == "accept":
+        played.accept_draw(event.value)
+    elif event.name == "resign":
+        played.resign(event.value)
+    elif event.name == "flag":
+        played.flag(event.value)
+    elif event.by != turn:
+        raise GameEventError(f"{event.name} by {event.by}: {turn} is to move")
+    elif event.name == "touch":
+        played.touch(event.value)
+    else:  # a completed illegal move, noticed: the position is reinstated
+        if not played.finished and event.value is not None and _is_legal(played, event.value):
+            raise GameEventError(f"illegal move {event.value}: it is legal")
+        played.illegal_move()
+
+
+def _is_legal(played: Game, text: str) -> bool:
+    try:
+        return bool(played.board.is_legal(played.board.parse_uci(text)))
+    except ArbiterError:
+        return False
+
+
 def _decided(name: str, *args: Any, **options: Any) -> dict[str, Any]:
     """Call an adjudication kind; an analysis undetermined at its node limit is a skip
     with the reason: the reference declines rather than guesses."""
@@ -187,6 +248,7 @@ HANDLERS: dict[str, Handler] = {
     "game_end": game_end,
     "timeout": timeout,
     "dead_position": dead_position,
+    "game": game,
 }
 
 

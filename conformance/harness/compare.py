@@ -14,6 +14,8 @@ fields of its own.
 * ``parse_san``, ``from_notation``: ``move``, and ``error`` where expected -- unless the
   adapter declared in ``start`` that it does not classify parse errors of that kind
   (``unclassified_errors``): then an expected error is met by ``move: null`` alone.
+* ``game``: ``result``, ``reason``, ``clock_ms`` and ``error`` where stated; an answer
+  rejecting an event where a result is expected (or the reverse) says so with its detail.
 * everything else: equality of the documented fields.
 """
 
@@ -40,6 +42,7 @@ FIELDS: dict[str, tuple[str, ...]] = {
     "start_position": ("fen",),
     "to_notation": ("text",),
     "from_notation": ("move", "error"),
+    "game": ("result", "reason", "clock_ms", "error"),
 }
 #: Fields compared as unordered sets.
 SET_FIELDS: frozenset[tuple[str, str]] = frozenset(
@@ -75,6 +78,8 @@ def compare(
     if not isinstance(actual, dict):
         return f"result is not a JSON object: {_short(actual)}"
     fields = FIELDS.get(kind, tuple(expect))
+    if kind == "game" and ("error" in expect) != ("error" in actual):
+        return _game_mismatch(expect, actual)
     if kind in unclassified and kind in CLASSIFIED_ERRORS and expect.get("move", "") is None:
         fields = tuple(name for name in fields if name != "error")
     for name in fields:
@@ -92,6 +97,14 @@ def compare(
         if problem:
             return problem
     return None
+
+
+def _game_mismatch(expect: dict[str, Any], actual: dict[str, Any]) -> str:
+    """A ``game`` answer that rejected an event where a result was due, or the reverse."""
+    if "error" in actual:
+        return f"rejected an event where {_short(expect.get('result'))} was expected: {_short(actual.get('detail'))}"
+    got = {name: actual[name] for name in ("result", "reason") if name in actual}
+    return f"expected an event to be rejected, got {_short(got)}"
 
 
 def _equal(want: Any, got: Any) -> bool:

@@ -302,8 +302,13 @@ class Game:
         self.events.append(("touch", event[6:]))
         return self.status()
 
-    def claim_draw(self, color: int | str, intended_move: str | None = None) -> ClaimVerdict:
-        """``color`` claims a draw (threefold or move rule), optionally with a move."""
+    def claim_draw(self, color: int | str, intended_move: str | None = None,
+                   claim: str | None = None) -> ClaimVerdict:
+        """``color`` claims a draw (threefold or move rule), optionally with a move.
+
+        ``claim`` names the rule claimed under (``threefold_repetition``,
+        ``fifty_moves``); a claim under one rule is not made correct by the other.
+        """
         me = _color(color, "claim")
         event = f"claim by {COLOR_NAMES[me]}" + (f" with {intended_move}" if intended_move else "")
         self._open(event)
@@ -321,11 +326,13 @@ class Game:
             self.events.append(("claim", event + ": refused, a piece was touched"))
             return ClaimVerdict(False, None, rep_entry.get("touch_cite") or rep_entry["cite"],
                                 note="a touched piece forfeits the claim on this move")
-        for claim in self.claims():
-            if claim.now or (intended_move is not None and intended_move in claim.moves):
-                self._end = _End(Ruling(DRAW, claim.claim, claim.cite), len(self.moves))
-                self.events.append(("claim", event + f": correct ({claim.claim})"))
-                return ClaimVerdict(True, claim.claim, claim.cite)
+        for found in self.claims():
+            if claim is not None and found.claim != claim:
+                continue
+            if found.now or (intended_move is not None and intended_move in found.moves):
+                self._end = _End(Ruling(DRAW, found.claim, found.cite), len(self.moves))
+                self.events.append(("claim", event + f": correct ({found.claim})"))
+                return ClaimVerdict(True, found.claim, found.cite)
         penalty = penalty_ms(self.rules, self.regime)
         if self.clock is not None:
             self.clock = self.clock.add(1 - me, penalty)
@@ -374,6 +381,10 @@ class Game:
         self._open(event)
         if self.clock is not None and self.clock.remaining_ms[me] > 0 and not self.clock.flagged[me]:
             raise GameEventError(f"{event}: the clock shows {self.clock.remaining_ms[me] / 1000:g} s left")
+        if self.clock is not None and all(self.clock.flagged):
+            # Both flags are down and the clock cannot say which fell first (FIDE III.3.1,
+            # US Chess 14G): the both-flags rule decides, not the flag claimed.
+            return self.both_flags()
         self._end = _End(verdicts.flag_fall(self.rules, self.board, me), len(self.moves))
         self.events.append(("flag", COLOR_NAMES[me]))
         return self.status()
