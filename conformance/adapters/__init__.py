@@ -45,6 +45,10 @@ def resolve(
         adapter = ProcessAdapter(
             command, spec=spec, timeout=timeout or DEFAULT_TIMEOUT, validate=validate_protocol
         )
+    elif spec in _libraries():
+        from .libraries import create
+
+        adapter = create(spec, timeout, validate_protocol)
     elif spec == "python-chess":
         adapter = _from_module("conformance.adapters.python_chess", None, spec)
     elif spec.startswith("uci:"):
@@ -59,13 +63,20 @@ def resolve(
         adapter = _from_module(module_name, None, spec, class_name)
     else:
         raise UsageError(
-            f"unknown adapter {spec!r}: use reference, python-chess, uci:PATH, cmd:COMMAND "
-            "or module:package.module:ClassName"
+            f"unknown adapter {spec!r}: use reference, python-chess, {', '.join(_libraries())}, "
+            "uci:PATH, cmd:COMMAND or module:package.module:ClassName"
         )
     adapter.spec = spec
     if timeout is not None and getattr(adapter, "own_timeout", False):
         adapter.timeout = timeout  # type: ignore[attr-defined]
     return adapter
+
+
+def _libraries() -> tuple[str, ...]:
+    """The shipped library adapters' spec names (``conformance.adapters.libraries``)."""
+    from .libraries import LIBRARIES
+
+    return tuple(LIBRARIES)
 
 
 def _from_module(module_name: str, argument: str | None, spec: str, class_name: str | None = None) -> Adapter:
