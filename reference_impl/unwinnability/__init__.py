@@ -54,7 +54,8 @@ PROBE_NODES = 20_000
 EXPLORE_SHARE = 0.6
 #: Above this rough size of the reachable space (the product of the static regions of
 #: the units other than pawns) a walk rarely closes: the exploration gets a smaller share
-#: and the helpmate search the rest. Scheduling only; no verdict rests on the estimate.
+#: and the helpmate search the rest; so does a lone minor against pawns (see
+#: ``_lone_minor_against_pawns``). Scheduling only; no verdict rests on either.
 SMALL_SPACE = 10_000_000
 LARGE_SPACE_EXPLORE_SHARE = 0.1
 #: A mating line longer than this (an exploration's path) is replaced by a helpmate
@@ -160,6 +161,20 @@ def _analyse(board: Board, colors: tuple[int, ...], node_limit: int, stop_at_can
     return {c: known[c] for c in colors if c in known}
 
 
+def _lone_minor_against_pawns(board: Board, color: int) -> bool:
+    """Does ``color`` have its king and one short-range or colour-bound unit only, against
+    pawns? Its mates need blockers the pawns must promote into, so the reachable space is
+    far larger than the pieces' regions say: the helpmate search gets the budget."""
+    tables = board.tables
+    pawn = tables.pawn
+    if pawn is None or not board.bb[color ^ 1][pawn] or board.bb[color][pawn]:
+        return False
+    units = [pt for pt, bb in enumerate(board.bb[color]) if bb and pt != tables.royal]
+    if len(units) != 1 or board.bb[color][units[0]].bit_count() != 1:
+        return False
+    return movegen.piece_attacks(board, units[0], color, 27, 0).bit_count() <= 13
+
+
 def _terminal(board: Board, colors: tuple[int, ...]) -> dict[int, Analysis] | None:
     """The Laws' precedence: a position without legal moves is already decided (FIDE 5.1.1,
     5.2.1); the side that mated "can", every other answer is "cannot"."""
@@ -211,10 +226,11 @@ def _schedule(board: Board, colors: tuple[int, ...], node_limit: int, stop_at_ca
         for color in pending:
             results[color] = Analysis(Verdict.UNDETERMINED)
         return results
-    share = EXPLORE_SHARE if space <= SMALL_SPACE else LARGE_SPACE_EXPLORE_SHARE
     for color in pending:
         if settled():
             break
+        small = space <= SMALL_SPACE and not _lone_minor_against_pawns(board, color)
+        share = EXPLORE_SHARE if small else LARGE_SPACE_EXPLORE_SHARE
         # one walk per colour: an answer must not depend on which other colour was asked
         # with it (or first), or the same question would get different answers by order
         budget = min(int(node_limit * share), node_limit - spent[color])
