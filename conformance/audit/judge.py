@@ -1,0 +1,275 @@
+"""One recorded game against the Laws: the findings of ``arbiter audit``.
+
+The record is replayed on the reference Board under the ruleset. What it checks, each
+a finding kind of :data:`KINDS`:
+
+* ``illegal_move``: a main-line move no legal move fits (the illegal-move table's
+  ``completed_cite``);
+* ``after_end``: moves recorded after the game ended by itself (checkmate, stalemate,
+  dead position, fivefold repetition, 75 moves; the ruleset's ``termination.precedence``
+  order and each entry's ``kind``, as :class:`~reference_impl.adjudication.game.Game`);
+* ``automatic_end``: the record stops at such an end and its result contradicts it;
+* ``flag_fall``: a time forfeit scored otherwise than the ruleset's ``flag_fall`` table
+  rules (FIDE 6.9: a draw when the opponent cannot checkmate; US Chess 14E: the material
+  table), with the unwinnability proof or the helpmate as evidence.
+
+Kept lean for throughput: checkmate and stalemate are looked for only where the record
+stops or a move fails (a legal move after them is impossible), and the dead-position
+proof (:func:`~reference_impl.adjudication.verdicts.is_dead_cheap`, the check the Game
+makes after every move) is asked where the record stops; when that position is dead the
+replay walks back to the first dead one. True deadness never ends once reached, so this
+finds every dead position the cheap proof recognises at the record's end, and never
+reports one it does not prove. Pure: a parsed game and a resolved ruleset in, a
+:class:`GameAudit` out.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import asdict, dataclass, field
+from typing import Any, Hashable
+
+from reference_impl import unwinnability
+from reference_impl.adjudication import repetition as rep
+from reference_impl.adjudication import verdicts
+from reference_impl.adjudication.tables import optional, table
+from reference_impl.core import Board
+from reference_impl.errors import ArbiterError
+from reference_impl.notation.errors import NotationError, clip
+from reference_impl.notation.pgn import PgnGame
+from reference_impl.notation.san import parse_san
+
+#: Finding kinds, with what each means (the summary counts per kind).
+KINDS: dict[str, str] = {
+    "illegal_move": "a move in the record is not legal",
+    "after_end": "moves recorded after the game ended by rule",
+    "automatic_end": "the recorded result contradicts the end by rule where the record stops",
+    "flag_fall": "a time forfeit scored against the flag-fall rule",
+}
+#: Tags that identify a game in a finding.
+IDENTITY_TAGS = ("Site", "White", "Black", "Date")
+#: Termination tag values (pgn:9.8.1, lower case) that record a flag fall.
+FLAG_TERMINATIONS = frozenset({"time forfeit"})
+#: Termination values whose result is no ruling on the board: results are not compared.
+NOT_JUDGED = frozenset({"abandoned", "adjudication", "death", "emergency", "rules infraction", "unterminated"})
+#: The automatic ends, in the order used when a table states none.
+AUTOMATIC = ("checkmate", "stalemate", "dead_position", "fivefold_repetition", "seventy_five_moves")
+#: Ends whose result the table states, and for whom: who gave mate, who is stalemated.
+CONCERNS = {"checkmate": "mover", "stalemate": "to_move"}
+
+
+@dataclass(frozen=True)
+class Finding:
+    """A disagreement between a record and the Laws."""
+
+    game: int
+    tags: dict[str, str]
+    rule: str
+    cite: str
+    recorded: str
+    correct: str | None
+    reason: str
+    proof: str | None = None
+
+    def as_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+@dataclass(frozen=True)
+class GameAudit:
+    """One game's findings; ``error`` says why a game could not be read (without its
+    number: a partition numbers its games from 1, the caller knows the file's number)."""
+
+    game: int
+    findings: list[Finding] = field(default_factory=list)
+    error: str | None = None
+    #: a flag fall whose ruling rests on a search left undetermined at its node limit
+    undetermined: bool = False
+
+
+@dataclass(frozen=True)
+class _End:
+    reason: str
+    result: str
+    cite: str
+    ply: int
+
+
+def identity(pgn: PgnGame) -> dict[str, str]:
+    return {name: pgn.tags.get(name, "?") for name in IDENTITY_TAGS}
+
+
+def _entry(rules: Any, name: str) -> Any:
+    if name in ("checkmate", "stalemate", "dead_position"):
+        return optional(rules, "termination", name)
+    if name == "fivefold_repetition":
+        return optional(rules, "repetition", "automatic")
+    if name == "seventy_five_moves":
+        return optional(rules, "move_rule", "automatic")
+    raise ValueError(f"unknown end {name!r}")
+
+
+class _Ends:
+    """The ruleset's automatic ends, examined in its precedence order."""
+
+    def __init__(self, rules: Any) -> None:
+        order = optional(rules, "termination", "precedence", "order") or list(AUTOMATIC)
+        self.rules = rules
+        self.active = [(n, e) for n in order if (e := _entry(rules, n)) is not None
+                       and e.get("kind") not in ("claim", "discretionary")]
+        names = {n for n, _ in self.active}
+        self.repetition = _entry(rules, "fivefold_repetition") if "fivefold_repetition" in names else None
+        self.move_rule = _entry(rules, "seventy_five_moves") if "seventy_five_moves" in names else None
+
+    def cheap(self, board: Board, keys: list[Hashable], seen: Counter) -> bool:
+        """Whether fivefold or 75 moves may hold now (the per-ply check)."""
+        if self.move_rule is not None and board.halfmove_clock >= int(self.move_rule["plies"]):
+            return True
+        return self.repetition is not None and seen[keys[-1]] >= int(self.repetition["occurrences"])
+
+    def end(self, board: Board, keys: list[Hashable], ply: int, dead: bool | None = None) -> _End | None:
+        """The end that holds at ``board`` (after ``ply`` plies), by precedence; ``dead``
+        is the dead-position answer when already known."""
+        for name, entry in self.active:
+            if name == "checkmate":
+                holds = board.is_checkmate()
+            elif name == "stalemate":
+                holds = board.is_stalemate()
+            elif name == "dead_position":
+                holds = dead if dead is not None else verdicts.is_dead_cheap(board, int(entry.get("move_node_limit") or 0))
+            elif name == "fivefold_repetition":
+                holds = rep.automatic_repetition(keys, entry)
+            else:
+                holds = board.halfmove_clock >= int(entry["plies"])
+                if holds and board.is_checkmate() and entry.get("checkmate_precedence"):
+                    continue
+            if holds:
+                mover = 1 - board.turn
+                concerns = CONCERNS.get(name)
+                result = verdicts.DRAW if concerns is None else verdicts.outcome(
+                    str(entry["result"]), mover if concerns == "mover" else 1 - mover)
+                return _End(name, result, str(entry["cite"]), ply)
+        return None
+
+    def dead(self, board: Board) -> bool:
+        entry = next((e for n, e in self.active if n == "dead_position"), None)
+        return entry is not None and verdicts.is_dead_cheap(board, int(entry.get("move_node_limit") or 0))
+
+
+def audit_game(pgn: PgnGame, rules: Any) -> GameAudit:
+    """The findings on one game (``rules``: a resolved ruleset)."""
+    try:
+        return _audit(pgn, rules)
+    except ArbiterError as error:
+        return GameAudit(pgn.index, error=str(error))
+
+
+def _audit(pgn: PgnGame, rules: Any) -> GameAudit:
+    if pgn.errors:
+        first = pgn.errors[0]
+        return GameAudit(pgn.index, error=f"move {first.move}: {first.reason}" if first.move else first.reason)
+    board = Board.from_fen(pgn.fen, rules) if pgn.fen else Board(rules)
+    recorded = pgn.tags.get("Result") or pgn.result or "*"
+    termination = (pgn.tags.get("Termination") or "").strip().lower()
+    ends = _Ends(rules)
+    keys: list[Hashable] = [rep.position_key(board, rules)]
+    seen: Counter = Counter(keys)
+    stop, illegal = len(pgn.moves), None
+    end = ends.end(board, keys, 0) if ends.cheap(board, keys, seen) or not board.legal_moves() else None
+    for ply, move in enumerate(pgn.moves):
+        if end is not None:
+            stop = ply
+            break
+        try:
+            board.push(parse_san(board, move.text, lenient=True))
+        except NotationError as error:
+            if error.category != "illegal":
+                return GameAudit(pgn.index, error=f"move {pgn.move_label(ply)} {clip(move.text)}: {error}")
+            stop, illegal = ply, error
+            break
+        keys.append(rep.position_key(board, rules))
+        seen[keys[-1]] += 1
+        if ends.cheap(board, keys, seen):
+            end = ends.end(board, keys, ply + 1)
+    if end is None or end.reason in ("fivefold_repetition", "seventy_five_moves"):
+        # Checkmate and stalemate can only stand where the record stops; a dead position
+        # reached earlier is found by walking back from there.
+        if ends.dead(board):
+            ply = _walk_back(board, ends, stop if end is None else end.ply)
+            end = ends.end(board, keys[: ply + 1], ply, dead=True)
+        elif end is None:
+            end = ends.end(board, keys, stop, dead=False)
+    return _judge(pgn, rules, board, end, stop, illegal, recorded, termination)
+
+
+def _walk_back(board: Board, ends: _Ends, ply: int) -> int:
+    """Pop ``board`` back to the first position of the dead stretch ending at ``ply``."""
+    while ply > 0 and board.move_stack:
+        move = board.pop()
+        if not ends.dead(board):
+            board.push(move)
+            return ply
+        ply -= 1
+    return ply
+
+
+def _judge(pgn: PgnGame, rules: Any, board: Board, end: _End | None, stop: int,
+           illegal: NotationError | None, recorded: str, termination: str) -> GameAudit:
+    def finding(rule: str, cite: str, correct: str | None, reason: str, proof: str | None = None) -> GameAudit:
+        return GameAudit(pgn.index, [Finding(pgn.index, identity(pgn), rule, cite, recorded, correct, reason, proof)])
+
+    if end is not None:
+        at = pgn.move_label(end.ply - 1) if end.ply else "the start"
+        after = len(pgn.moves) - end.ply
+        if after:
+            return finding("after_end", end.cite, end.result,
+                           f"{after} move(s) recorded after the game ended by {end.reason} at {at}",
+                           _end_proof(board, rules, end))
+        if termination in NOT_JUDGED or recorded == "*" or recorded == end.result:
+            return GameAudit(pgn.index)
+        return finding("automatic_end", end.cite, end.result,
+                       f"the game ended by {end.reason} at {at}; recorded {recorded}"
+                       + (f" ({termination})" if termination else ""), _end_proof(board, rules, end))
+    if illegal is not None:
+        cite = str(optional(rules, "illegal_moves", "completed_cite") or table(rules, "illegal_moves", "cite"))
+        return finding("illegal_move", cite, None,
+                       f"move {pgn.move_label(stop)} {clip(pgn.moves[stop].text)} is not legal in {board.fen()}")
+    if termination in FLAG_TERMINATIONS:
+        return _flag_fall(pgn, rules, board, recorded, finding)
+    return GameAudit(pgn.index)
+
+
+def _flag_fall(pgn: PgnGame, rules: Any, board: Board, recorded: str, finding: Any) -> GameAudit:
+    flagged = {"1-0": 1, "0-1": 0}.get(recorded, board.turn)
+    ruling = verdicts.flag_fall(rules, board, flagged)
+    if ruling.result in (recorded, verdicts.UNKNOWN):
+        return GameAudit(pgn.index, undetermined=ruling.undetermined)
+    side = ("White", "Black")[flagged]
+    reason = f"{side}'s flag fell; {ruling.reason.replace('_', ' ')}" + (f" ({ruling.note})" if ruling.note else "")
+    return finding("flag_fall", ruling.cite, ruling.result, reason, _flag_proof(board, rules, ruling, flagged))
+
+
+def _flag_proof(board: Board, rules: Any, ruling: verdicts.Ruling, flagged: int) -> str | None:
+    """The evidence for a flag-fall ruling: the unwinnability proof, or the helpmate."""
+    if ruling.reason == "dead_position":
+        return _dead_proof(board, rules)
+    if table(rules, "flag_fall", "draw_test") == "opponent_cannot_checkmate":
+        found = unwinnability.analyse(board, 1 - flagged, verdicts.flag_fall_node_limit(rules))
+        if found.verdict is unwinnability.Verdict.CANNOT:
+            return found.proof
+        if found.verdict is unwinnability.Verdict.CAN:
+            return "helpmate " + " ".join(found.line)
+        return None
+    theirs = verdicts.material(board, 1 - flagged)
+    return "opponent's material: " + ", ".join(f"{n} {name}" for name, n in sorted(theirs.items()))
+
+
+def _dead_proof(board: Board, rules: Any) -> str:
+    found = unwinnability.analyse_both(board, verdicts.dead_position_node_limit(rules))
+    return "; ".join(f"{('white', 'black')[c]}: {found[c].proof or found[c].verdict.value}" for c in (0, 1))
+
+
+def _end_proof(board: Board, rules: Any, end: _End) -> str:
+    if end.reason == "dead_position":
+        return f"{board.fen()}: {_dead_proof(board, rules)}"
+    return f"{board.fen()}: {end.reason.replace('_', ' ')}"

@@ -1,0 +1,173 @@
+"""The audit's output: JSON Lines records numbered per file, the summary, and resuming.
+
+Records, one per line, in the order of the partitions:
+
+* ``{"type": "audit", "version", "rules", "partition_bytes", "files"}`` first;
+* ``{"type": "finding", "file", "game", "tags", "rule", "cite", "recorded", "correct",
+  "reason", "proof"}`` for each disagreement (``game``: 1-based within the file);
+* ``{"type": "error", "file", "game", "message"}`` for a game that could not be read;
+* ``{"type": "damage", "file", "at", "message"}`` for a truncated or corrupt file;
+* ``{"type": "partition", "file", "number", "start", "end", "size", "games", ...}`` after
+  each partition's records: the partition is done;
+* ``{"type": "summary", ...}`` at the end.
+
+An interrupted audit resumes from its file: the records after the last ``partition``
+line are dropped (they belong to a partition not finished), the finished partitions are
+not audited again, and their counts go into the new summary.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections import Counter
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import IO, Any, Iterator
+
+from reference_impl.errors import ArbiterError
+
+from .execute import PartResult
+from .judge import KINDS
+from .sources import Damage
+
+VERSION = 1
+
+
+class OutputFileError(ArbiterError):
+    """The output file cannot be written or belongs to another audit."""
+
+
+@dataclass
+class Summary:
+    """Counts over the whole audit (resumed partitions included)."""
+
+    games: int = 0
+    size: int = 0
+    findings: Counter = field(default_factory=Counter)
+    errors: int = 0
+    damaged: int = 0
+    undetermined: int = 0
+    cpu: float = 0.0
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"games": self.games, "bytes": self.size, "findings": {k: self.findings[k] for k in KINDS},
+                "errors": self.errors, "damaged_files": self.damaged, "undetermined": self.undetermined,
+                "cpu_seconds": round(self.cpu, 3)}
+
+
+class Numbering:
+    """Turns partition results into records numbered within each file."""
+
+    def __init__(self) -> None:
+        self.next_game: Counter = Counter()
+        self.summary = Summary()
+
+    def records(self, item: PartResult | Damage) -> list[dict[str, Any]]:
+        """The records of one partition result (counted in the summary) or damage."""
+        s = self.summary
+        if isinstance(item, Damage):
+            s.damaged += 1
+            return [{"type": "damage", "file": item.path, "at": item.at, "message": item.message}]
+        first = self.next_game[item.path] + 1
+        self.next_game[item.path] += item.games
+        s.games += item.games
+        s.size += item.size
+        s.cpu += item.cpu
+        out: list[dict[str, Any]] = []
+        for audit in item.audits:
+            number = first + audit.game - 1
+            s.undetermined += audit.undetermined
+            if audit.error is not None:
+                s.errors += 1
+                out.append({"type": "error", "file": item.path, "game": number, "message": audit.error})
+            for finding in audit.findings:
+                s.findings[finding.rule] += 1
+                out.append({"type": "finding", "file": item.path, **replace(finding, game=number).as_dict()})
+        if item.failure is not None:
+            s.errors += 1
+            out.append({"type": "error", "file": item.path, "game": None, "message": item.failure})
+        out.append({"type": "partition", "file": item.path, "number": item.number, "start": item.start,
+                    "end": item.end, "size": item.size, "games": item.games, "cpu": round(item.cpu, 4),
+                    "undetermined": sum(a.undetermined for a in item.audits)})
+        return out
+
+    def resumed(self, records: list[dict[str, Any]]) -> PartResult:
+        """Count a finished partition read back from the output file; its result."""
+        s = self.summary
+        part = records[-1]
+        for record in records[:-1]:
+            if record["type"] == "finding":
+                s.findings[record["rule"]] += 1
+            elif record["type"] == "error":
+                s.errors += 1
+        s.undetermined += int(part.get("undetermined") or 0)
+        self.next_game[part["file"]] += int(part["games"])
+        s.games += int(part["games"])
+        s.size += int(part["size"])
+        s.cpu += float(part.get("cpu") or 0.0)
+        return PartResult(part["file"], int(part["number"]), int(part["start"]), int(part["end"]),
+                          int(part["size"]), int(part["games"]), resumed=True)
+
+
+def _lines(handle: IO[bytes]) -> Iterator[tuple[int, dict[str, Any] | None]]:
+    """(offset after the line, record or None when the line is not a whole record)."""
+    offset = 0
+    for raw in handle:
+        offset += len(raw)
+        try:
+            record = json.loads(raw) if raw.endswith(b"\n") else None
+        except ValueError:
+            record = None
+        yield offset, record if isinstance(record, dict) else None
+
+
+class AuditLog:
+    """The ``--out`` file: written as the audit goes, resumed when it already exists."""
+
+    def __init__(self, path: Path, header: dict[str, Any]) -> None:
+        self.path = path
+        self.header = {"type": "audit", "version": VERSION, **header}
+        #: finished partitions read back: key -> their records (the partition line last)
+        self.done: dict[str, list[dict[str, Any]]] = {}
+        try:
+            keep = self._read() if path.exists() else 0
+            if keep:
+                os.truncate(path, keep)  # drop the records of a partition not finished
+            self.handle: IO[str] = path.open("a" if keep else "w", encoding="utf-8")
+            if not keep:
+                self.write([self.header])
+        except OSError as error:
+            raise OutputFileError(f"{path}: {error.strerror or error}") from None
+
+    def _read(self) -> int:
+        """The offset up to which the existing file is kept (0: start afresh)."""
+        keep, pending = 0, []
+        with self.path.open("rb") as handle:
+            for number, (offset, record) in enumerate(_lines(handle)):
+                if number == 0:
+                    if record is None or record.get("type") != "audit":
+                        raise OutputFileError(f"{self.path}: not an audit output file; remove it or choose another --out")
+                    if record != self.header:
+                        raise OutputFileError(f"{self.path}: written by another audit (rules, files or partition "
+                                              f"size differ); remove it or choose another --out")
+                    keep = offset
+                    continue
+                if record is None:
+                    break
+                pending.append(record)
+                if record.get("type") == "partition":
+                    self.done[f"{record['file']}#{record['number']}"] = pending
+                    keep, pending = offset, []
+        return keep
+
+    def write(self, records: list[dict[str, Any]]) -> None:
+        try:
+            for record in records:
+                self.handle.write(json.dumps(record, ensure_ascii=False) + "\n")
+            self.handle.flush()
+        except OSError as error:
+            raise OutputFileError(f"{self.path}: {error.strerror or error}") from None
+
+    def close(self) -> None:
+        self.handle.close()

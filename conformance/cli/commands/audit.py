@@ -1,0 +1,163 @@
+"""``arbiter audit FILE... --rules ID``: every game of a PGN database against the Laws.
+
+A thin shell over :mod:`conformance.audit`: checks the files, cuts them into partitions,
+runs them here (``-j 1``), in local processes (``-j N``) or on a Dask cluster
+(``--scheduler``), prints each finding as its partition finishes (in file order), writes
+the JSON Lines output (``--out``, resumed when it exists) and a summary. Exit status:
+0 the audit ran (findings are its output, not a failure); 1 a game could not be read, a
+file was damaged or missing; 2 usage; 3 the scheduler could not be reached.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from pathlib import Path
+from typing import Any, Iterator
+
+import click
+
+from reference_impl.errors import EXIT_FAILURE, ArbiterError, UsageError, quote
+
+from ...audit.execute import CONNECT_TIMEOUT, Item, PartResult, connect, run_dask, run_local
+from ...audit.judge import KINDS
+from ...audit.log import AuditLog, Numbering
+from ...audit.sources import PARTITION_BYTES, Damage, partitions
+from ..common import console
+from .run import _jobs
+
+
+class PgnFileError(ArbiterError):
+    """A PGN file named on the command line cannot be read."""
+
+
+def _check_files(files: tuple[Path, ...]) -> list[Path]:
+    for path in files:
+        if not path.is_file():
+            raise PgnFileError(f"{path}: no such file" if not path.exists() else f"{path}: not a file")
+        try:
+            path.open("rb").close()
+        except OSError as error:
+            raise PgnFileError(f"{path}: {error.strerror or error}") from None
+    return list(files)
+
+
+def _items(paths: list[Path], size: int, log: AuditLog | None, numbering: Numbering) -> Iterator[Item]:
+    """The partitions to audit; those an earlier run finished come back as results."""
+    for item in partitions(paths, size):
+        if log is not None and not isinstance(item, Damage) and item.key in log.done:
+            yield numbering.resumed(log.done[item.key])
+        else:
+            yield item
+
+
+def _finding_line(record: dict[str, Any]) -> str:
+    tags = record["tags"]
+    who = f"{tags['White']} - {tags['Black']}, {tags['Site']}, {tags['Date']}"
+    correct = record["correct"] or "no result (the record is not a legal game)"
+    line = (f"{record['file']} game {record['game']} ({who}): {record['rule']} [{record['cite']}] "
+            f"recorded {record['recorded']}, Laws {correct}: {record['reason']}")
+    if record["proof"]:
+        line += f"; proof: {record['proof']}"
+    return line if line.isprintable() else quote(line, 2 * len(line))
+
+
+class _Progress:
+    """Games and bytes read, on stderr while the audit runs (only on a terminal)."""
+
+    def __init__(self, total: int, enabled: bool) -> None:
+        self.bar: Any = None
+        if enabled:
+            from rich.progress import BarColumn, DownloadColumn, Progress, TextColumn
+
+            self.bar = Progress(TextColumn("audit"), BarColumn(), DownloadColumn(),
+                                TextColumn("{task.fields[games]:,} games"), console=console(stderr=True),
+                                transient=True)
+            self.task = self.bar.add_task("audit", total=total, games=0)
+            self.bar.start()
+
+    def update(self, size: int, games: int) -> None:
+        if self.bar is not None:
+            self.bar.update(self.task, completed=size, games=games)
+
+    def stop(self) -> None:
+        if self.bar is not None:
+            self.bar.stop()
+
+
+@click.command(name="audit")
+@click.argument("files", nargs=-1, required=True, type=click.Path(path_type=Path))
+@click.option("--rules", "-r", "rules", required=True, help="Ruleset id, alias or file.")
+@click.option("-j", "--jobs", "jobs", default="1", show_default=True,
+              help="Local worker processes (a number or 'auto').")
+@click.option("--out", "-o", "out", type=click.Path(path_type=Path, dir_okay=False), default=None,
+              help="JSON Lines output; an existing one from the same audit is resumed.")
+@click.option("--scheduler", default=None, help="Run on the Dask scheduler at ADDRESS (tcp://host:port).")
+@click.option("--connect-timeout", type=float, default=CONNECT_TIMEOUT, show_default=True,
+              help="Seconds to wait for the scheduler.")
+@click.option("--partition-bytes", type=int, default=PARTITION_BYTES, show_default=True,
+              help="Bytes of PGN text per task.")
+@click.option("--progress/--no-progress", default=None, help="Progress display [default: on a terminal].")
+@click.pass_context
+def command(ctx: click.Context, files: tuple[Path, ...], rules: str, jobs: str, out: Path | None,
+            scheduler: str | None, connect_timeout: float, partition_bytes: int, progress: bool | None) -> None:
+    """Audit every game of FILES (PGN, .pgn.gz, .pgn.bz2, .pgn.zst) under a ruleset."""
+    from reference_impl.rules.loader import load_ruleset
+
+    workers = _jobs(jobs)
+    if workers < 1 or partition_bytes < 1:
+        raise UsageError("-j and --partition-bytes must be at least 1")
+    paths = _check_files(files)
+    rules_id = str(load_ruleset(rules)["id"])
+    header = {"rules": rules_id, "partition_bytes": partition_bytes, "files": [str(p) for p in paths]}
+    client = connect(scheduler, connect_timeout) if scheduler else None
+    log = AuditLog(out, header) if out is not None else None
+    numbering = Numbering()
+    items = _items(paths, partition_bytes, log, numbering)
+    results = run_dask(items, rules, client) if client is not None else run_local(items, rules, workers)
+    bar = _Progress(sum(p.stat().st_size for p in paths), sys.stderr.isatty() if progress is None else progress)
+    began = time.perf_counter()
+    try:
+        for item in results:
+            if isinstance(item, PartResult) and item.resumed:
+                records: list[dict[str, Any]] = []
+            else:
+                records = numbering.records(item)
+                if log is not None:
+                    log.write(records)
+            _echo(records)
+            bar.update(numbering.summary.size, numbering.summary.games)
+    finally:
+        bar.stop()
+        if client is not None:
+            client.close()
+    wall = time.perf_counter() - began
+    summary = {"type": "summary", **numbering.summary.as_dict(), "wall_seconds": round(wall, 3)}
+    if log is not None:
+        log.write([summary])
+        log.close()
+    _print_summary(summary)
+    if summary["errors"] or summary["damaged_files"]:
+        ctx.exit(EXIT_FAILURE)
+
+
+def _echo(records: list[dict[str, Any]]) -> None:
+    for record in records:
+        if record["type"] == "finding":
+            click.echo(_finding_line(record))
+        elif record["type"] == "error":
+            where = f"game {record['game']}: " if record["game"] is not None else ""
+            click.echo(f"arbiter: {record['file']}: {where}{record['message']}", err=True)
+        elif record["type"] == "damage":
+            click.echo(f"arbiter: {record['file']}: damaged after {record['at']:,} bytes ({record['message']}); "
+                       f"the games before the damage were audited", err=True)
+
+
+def _print_summary(summary: dict[str, Any]) -> None:
+    games, wall, cpu = summary["games"], summary["wall_seconds"], summary["cpu_seconds"]
+    counts = ", ".join(f"{kind} {summary['findings'][kind]}" for kind in KINDS)
+    rate = f"{games / wall:,.1f} games/s" if wall > 0 else "-"
+    per_cpu = f"{games / cpu:,.1f} games per CPU-second" if cpu > 0 else "-"
+    click.echo(f"{games:,} game(s), {summary['bytes']:,} bytes: {sum(summary['findings'].values())} finding(s) "
+               f"({counts}); {summary['errors']} unreadable, {summary['damaged_files']} damaged file(s), "
+               f"{summary['undetermined']} flag fall(s) undetermined; {rate}, {per_cpu}")
