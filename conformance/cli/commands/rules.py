@@ -6,7 +6,9 @@
   exit 1 if there is any (no files: all built-ins);
 * ``rules diff A B`` - every entry whose resolved value differs, with both cites
   (citation-only changes counted, and listed apart with ``--annotations``);
-* ``rules articles [DOCUMENT]`` - the citation registry: cite and title per article.
+* ``rules articles [DOCUMENT]`` - the citation registry: cite and title per article;
+* ``rules trace CITE`` - the YAML entries citing an article, the lines of the reference
+  that read them, and the fixtures citing it (:mod:`conformance.cli.trace`).
 """
 
 from __future__ import annotations
@@ -26,7 +28,7 @@ from reference_impl.rules.validate import validate_paths
 
 @click.group(name="rules")
 def command() -> None:
-    """The rule tables: list, show, validate, diff."""
+    """The rule tables: list, show, validate, diff, articles, trace."""
 
 
 @command.command(name="list")
@@ -133,3 +135,44 @@ def articles_command(document: str | None) -> None:
     for cite, article in registry().items():
         if document is None or article.document == document:
             click.echo(f"{cite}\t{article.title}")
+
+
+#: Fixture ids shown per kind in text output (``--json`` lists them all).
+TRACE_IDS_SHOWN = 5
+#: Characters of an entry's value shown in text output.
+TRACE_VALUE_WIDTH = 100
+
+
+@command.command(name="trace")
+@click.argument("cite")
+@click.option("--json", "as_json", is_flag=True, help="One JSON object: entries, code, fixtures.")
+def trace_command(cite: str, as_json: bool) -> None:
+    """From the article CITE (e.g. fide-2023:9.3) to its YAML entries, the code that
+    reads them and the fixtures that cite it."""
+    from conformance.cli.trace import check_cite, trace
+    from conformance.harness.fixtures import load
+
+    check_cite(cite)  # before the corpus is read
+    found = trace(cite, load().fixtures)
+    if as_json:
+        click.echo(json.dumps(found.as_json(), ensure_ascii=False))
+        return
+    click.echo(f"{found.cite}  {found.title}")
+    click.echo(f"\nYAML entries ({len(found.entries)})")
+    if not found.entries:
+        click.echo("  none: no table encodes this article (docs/scope.md says why)")
+    for entry in found.entries:
+        value = json.dumps(entry.value, ensure_ascii=False)
+        if len(value) > TRACE_VALUE_WIDTH:
+            value = value[: TRACE_VALUE_WIDTH - 3] + "..."
+        click.echo(f"  spec/{entry.file}:{entry.line}  {entry.dotted}  {value}")
+        if entry.rulesets:
+            click.echo(f"      resolved into: {', '.join(entry.rulesets)}")
+    click.echo(f"\nCode reading them ({len(found.code)})")
+    for site in found.code:
+        click.echo(f"  {site.file}:{site.line}  [{', '.join(site.keys)}]  {site.text}")
+    total = sum(len(ids) for ids in found.fixtures.values())
+    click.echo(f"\nFixtures ({total})")
+    for kind, ids in found.fixtures.items():
+        more = f", ... ({len(ids) - TRACE_IDS_SHOWN} more)" if len(ids) > TRACE_IDS_SHOWN else ""
+        click.echo(f"  {kind}: {len(ids)}  {', '.join(ids[:TRACE_IDS_SHOWN])}{more}")
