@@ -102,13 +102,30 @@ def find_python(lib: Library) -> str:
         return named
     if sys.version_info[:2] >= lib.min_python:
         return sys.executable
-    for name in PYTHON_NAMES:
-        path = shutil.which(name)
+    for path in [shutil.which(name) for name in PYTHON_NAMES] + _pyenv_pythons():
         if path and (python_version(path) or (0, 0)) >= lib.min_python:
             return path
     hint = f" or set {lib.python_env}" if lib.python_env else ""
     raise AdapterStartError(f"{lib.name} needs Python >= {'.'.join(map(str, lib.min_python))}: none found on "
-                            f"PATH ({', '.join(PYTHON_NAMES[:-1])}){hint}")
+                            f"PATH ({', '.join(PYTHON_NAMES[:-1])}) or through pyenv{hint}")
+
+
+def _pyenv_pythons() -> list[str]:
+    """The interpreters pyenv manages, newest first (its shims run only the selected one)."""
+    pyenv = shutil.which("pyenv")
+    if pyenv is None:
+        return []
+    try:
+        root = subprocess.run([pyenv, "root"], capture_output=True, text=True, timeout=30).stdout.strip()
+        names = subprocess.run([pyenv, "versions", "--bare"], capture_output=True, text=True, timeout=30).stdout.split()
+    except (OSError, subprocess.SubprocessError):
+        return []
+    found = [Path(root) / "versions" / n / "bin" / "python3" for n in names if n[:1].isdigit()]
+    return [str(p) for p in sorted(found, key=lambda p: _numbers(p.parent.parent.name), reverse=True) if p.is_file()]
+
+
+def _numbers(version: str) -> tuple[int, ...]:
+    return tuple(int(part) for part in version.split(".") if part.isdigit())
 
 
 def command(lib: Library) -> tuple[list[str], dict[str, str]]:

@@ -28,6 +28,15 @@ function parseUciMove(text) {
   return { from: m[1], to: m[2], promotion: m[3] || undefined };
 }
 
+// Shredder-FEN letters of the corner rooks (H, A) as FEN's K, Q: the same rights, in
+// the only dialect chess.js reads. Other file letters stay, for the library to judge.
+function fenCastling(fen) {
+  const fields = fen.split(' ');
+  if (fields.length < 3 || fields[2] === '-') return fen;
+  fields[2] = fields[2].replace(/[HAha]/g, (c) => ({ H: 'K', A: 'Q', h: 'k', a: 'q' })[c]);
+  return fields.join(' ');
+}
+
 class Invalid extends Error {}
 class Skip extends Error {}
 
@@ -35,7 +44,7 @@ class Skip extends Error {}
 
 function chessjs(lib) {
   const { Chess, validateFen } = lib;
-  const board = (fen) => new Chess(fen);
+  const board = (fen) => new Chess(fenCastling(fen));
   const uci = (m) => m.from + m.to + (m.promotion || '');
   const find = (game, text) => {
     const want = parseUciMove(text);
@@ -58,7 +67,7 @@ function chessjs(lib) {
         return { fen: game.fen() };
       },
       validate_fen: (_, d) => {
-        const verdict = validateFen(d.fen);
+        const verdict = validateFen(fenCastling(d.fen));
         return verdict.ok ? { valid: true } : { valid: false, reason: verdict.error };
       },
       status: (_, d) => {

@@ -96,6 +96,16 @@ def to_shredder(fen: str) -> str:
     return " ".join(fields)
 
 
+def to_fen_letters(fen: str) -> str:
+    """``fen`` with the Shredder-FEN letters of the corner rooks (``H``, ``A``) written
+    ``K``, ``Q``: the same rights, for libraries that read FEN's letters only."""
+    fields = fen.split(" ")
+    if len(fields) < 3 or fields[2] == "-":
+        return fen
+    fields[2] = fields[2].translate(str.maketrans("HAha", "KQkq"))
+    return " ".join(fields)
+
+
 def _expand(rank: str) -> str | None:
     row = "".join("." * int(c) if c.isdigit() else c for c in rank)
     return row if len(row) == 8 else None

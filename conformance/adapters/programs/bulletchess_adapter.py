@@ -15,7 +15,7 @@ import sys
 from importlib import metadata
 from typing import Any
 
-from _serve import Handler, Skip, serve
+from _serve import Handler, Skip, serve, to_fen_letters
 
 UCI = re.compile(r"[a-h][1-8][a-h][1-8][qrbn]?")
 RULESETS = ["fide-2023"]  #: bulletchess plays standard chess under the current Laws only
@@ -35,10 +35,14 @@ def handlers(bc: Any, utils: Any) -> dict[str, Handler]:
     """One function per kind, each with bulletchess's own API."""
 
     def board(fen: str) -> Any:
-        return bc.Board.from_fen(fen)
+        return bc.Board.from_fen(to_fen_letters(fen))
 
     def legal(position: Any, text: str) -> Any:
-        move = bc.Move.from_uci(text) if UCI.fullmatch(text) else None
+        """The legal move ``text`` names, or None (bulletchess refuses some illegal UCI outright)."""
+        try:
+            move = bc.Move.from_uci(text) if UCI.fullmatch(text) else None
+        except ValueError:
+            return None
         return move if move is not None and move in position.legal_moves() else None
 
     def legal_moves(_: str, d: dict[str, Any]) -> dict[str, Any]:

@@ -4,8 +4,8 @@
 
 cozy-chess is a move generator: it has no SAN, no game history (so no repetition or
 move-count rules) and no material test, so it declares the move-layer kinds only.
-It reads Shredder-FEN or X-FEN by a flag; the castling field is translated to
-Shredder-FEN first. It writes castling king-takes-rook (``e1h1``), translated back to
+It reads Shredder-FEN or FEN by a flag: under Chess960 the castling field is
+translated to Shredder-FEN, otherwise to FEN's letters. It writes castling king-takes-rook (``e1h1``), translated back to
 the king's move (``e1g1``) outside Chess960. Stdlib and cozy_chess only.
 """
 
@@ -16,7 +16,7 @@ import sys
 from importlib import metadata
 from typing import Any
 
-from _serve import Handler, serve, to_shredder
+from _serve import Handler, serve, to_fen_letters, to_shredder
 
 UCI = re.compile(r"([a-h][1-8])([a-h][1-8])([qrbn]?)")
 CHESS960 = "fide-2023-chess960"
@@ -35,8 +35,10 @@ def main() -> int:
 def handlers(cc: Any) -> dict[str, Handler]:
     """One function per kind, each with cozy-chess's own API."""
 
-    def board(fen: str) -> Any:
-        return cc.Board.from_fen(to_shredder(fen), True)
+    def board(fen: str, ruleset: str) -> Any:
+        if ruleset == CHESS960:
+            return cc.Board.from_fen(to_shredder(fen), True)
+        return cc.Board.from_fen(to_fen_letters(fen), False)
 
     def is_castling(position: Any, move: Any) -> bool:
         return (position.piece_on(move.from_square) == cc.Piece.King
@@ -69,14 +71,14 @@ def handlers(cc: Any) -> dict[str, Handler]:
         return total
 
     def legal_moves(r: str, d: dict[str, Any]) -> dict[str, Any]:
-        position = board(d["fen"])
+        position = board(d["fen"], r)
         return {"moves": [write(position, m, r) for m in position.generate_moves()]}
 
-    def perft(_: str, d: dict[str, Any]) -> dict[str, Any]:
-        return {"nodes": perft_count(board(d["fen"]), int(d["depth"]))}
+    def perft(r: str, d: dict[str, Any]) -> dict[str, Any]:
+        return {"nodes": perft_count(board(d["fen"], r), int(d["depth"]))}
 
     def apply_moves(r: str, d: dict[str, Any]) -> dict[str, Any]:
-        position = board(d["fen"])
+        position = board(d["fen"], r)
         for text in d.get("moves") or ():
             if not UCI.fullmatch(text):
                 return {"fen": None, "error": "invalid"}
@@ -86,17 +88,17 @@ def handlers(cc: Any) -> dict[str, Handler]:
             position.play(move)
         return {"fen": position.shredder_fen()}
 
-    def validate_fen(_: str, d: dict[str, Any]) -> dict[str, Any]:
+    def validate_fen(r: str, d: dict[str, Any]) -> dict[str, Any]:
         try:
-            board(d["fen"])
+            board(d["fen"], r)
         except (KeyboardInterrupt, SystemExit):
             raise
         except BaseException as error:
             return {"valid": False, "reason": str(error).splitlines()[0] if str(error) else type(error).__name__}
         return {"valid": True}
 
-    def status(_: str, d: dict[str, Any]) -> dict[str, Any]:
-        position = board(d["fen"])
+    def status(r: str, d: dict[str, Any]) -> dict[str, Any]:
+        position = board(d["fen"], r)
         check = len(position.checkers()) > 0
         over = position.status() != cc.GameStatus.Ongoing
         return {"check": check, "checkmate": over and check, "stalemate": over and not check}
