@@ -14,11 +14,10 @@ a :class:`Damage` naming the file and the byte where it was found.
 from __future__ import annotations
 
 import bz2
-import gzip
 import zlib
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO, Callable, Iterator
+from typing import IO, Any, Callable, Iterator
 
 #: Bytes read from a file at a time.
 CHUNK = 1 << 16
@@ -28,44 +27,38 @@ PARTITION_BYTES = 4 << 20
 ZSTD_MAX_WINDOW = 1 << 31
 
 
-def _zstd_chunks(raw: IO[bytes]) -> Iterator[bytes]:
-    import zstandard
-
-    decompressor = zstandard.ZstdDecompressor(max_window_size=ZSTD_MAX_WINDOW)
-    obj, fed = decompressor.decompressobj(), False
-    while data := raw.read(CHUNK):
-        while data:
-            out = obj.decompress(data)
-            fed = True
-            if out:
-                yield out
-            if obj.eof:  # a frame ends here; the next one, if any, starts after it
-                data = obj.unused_data
-                obj, fed = decompressor.decompressobj(), False
-            else:
-                data = b""
-    if fed:
-        raise EOFError("compressed data ends inside a zstd frame")
-
-
-def _reader_chunks(opener: Callable[[IO[bytes]], IO[bytes]]) -> Callable[[IO[bytes]], Iterator[bytes]]:
+def _stream_chunks(make: Callable[[], Any], name: str) -> Callable[[IO[bytes]], Iterator[bytes]]:
+    """Decompressed chunks of a raw file, for a decompressor with ``eof`` and ``unused_data``
+    (zlib, bz2, zstandard): every byte before a damage comes out before the error."""
     def chunks(raw: IO[bytes]) -> Iterator[bytes]:
-        with opener(raw) as stream:
-            while data := stream.read(CHUNK):
-                yield data
+        obj, fed = make(), False
+        while data := raw.read(CHUNK):
+            while data:
+                out = obj.decompress(data)
+                fed = True
+                if out:
+                    yield out
+                if obj.eof:  # a member or frame ends here; another may follow
+                    data = obj.unused_data
+                    obj, fed = make(), False
+                else:
+                    data = b""
+        if fed:
+            raise EOFError(f"compressed data ends inside a {name} stream")
     return chunks
 
 
-def _plain_chunks(raw: IO[bytes]) -> Iterator[bytes]:
-    while data := raw.read(CHUNK):
-        yield data
+def _zstd() -> Any:
+    import zstandard
+
+    return zstandard.ZstdDecompressor(max_window_size=ZSTD_MAX_WINDOW).decompressobj()
 
 
 #: Compression by file suffix: the decompressed chunks of the raw file.
 FORMATS: dict[str, Callable[[IO[bytes]], Iterator[bytes]]] = {
-    ".gz": _reader_chunks(lambda raw: gzip.GzipFile(fileobj=raw)),
-    ".bz2": _reader_chunks(lambda raw: bz2.BZ2File(raw)),
-    ".zst": _zstd_chunks,
+    ".gz": _stream_chunks(lambda: zlib.decompressobj(wbits=zlib.MAX_WBITS | 16), "gzip"),
+    ".bz2": _stream_chunks(bz2.BZ2Decompressor, "bzip2"),
+    ".zst": _stream_chunks(_zstd, "zstd"),
 }
 #: What the decompressors raise on a damaged stream (and zstandard.ZstdError).
 DAMAGE: tuple[type[BaseException], ...] = (EOFError, OSError, zlib.error, ValueError)
