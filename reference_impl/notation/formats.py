@@ -9,7 +9,6 @@ Digits, syllables and marks come from ``spec/notation/`` via :mod:`.codes` and
 from __future__ import annotations
 
 import re
-from functools import lru_cache
 from typing import Any, Callable
 
 from . import codes
@@ -44,31 +43,35 @@ def king_destination(board: Any, move: Any) -> int:
 # --- LAN --------------------------------------------------------------------------------
 
 
-@lru_cache(maxsize=None)
-def _lan_marks() -> dict[str, Any]:
-    return dict(table("marks")["traditions"]["lan"])
+def _lan_marks(tradition: str) -> dict[str, Any]:
+    rows = table("marks")["traditions"]
+    if tradition not in rows:
+        raise NotationError(tradition, "invalid", f"unknown marks tradition {tradition!r} (known: {', '.join(rows)})")
+    return dict(rows[tradition])
 
 
-def to_lan(board: Any, move: Any) -> str:
-    """Long algebraic: ``e2-e4``, ``Ng1-f3``, ``Rd3xd7+``, ``e7-e8=Q``, ``O-O``."""
+def to_lan(board: Any, move: Any, *, language: str = "en", marks: str = "lan") -> str:
+    """Long algebraic: ``e2-e4``, ``Ng1-f3``, ``Rd3xd7+``, ``e7-e8=Q``, ``O-O``; with a
+    language's letters and a tradition's marks (``russian``: ``e2—e4``, ``Кf3:e5``, ``0-0``)."""
     _legal(board, move)
-    marks = _lan_marks()
-    mark = check_suffix(board, move)
+    row = _lan_marks(marks)
+    mark = check_suffix(board, move, marks)
     if board.is_castling(move):
-        return marks["castling"][castling_side(board, move)] + mark
+        return row["castling"][castling_side(board, move)] + mark
+    letters = piece_letters(language)
     piece = board.piece_at(move.from_square)
-    letter = "" if board.tables.by_name[piece.name] == board.tables.pawn else piece_letters("en")[piece.name]
-    sep = marks["capture"][0] if board.is_capture(move) else marks["move_dash"][0]
+    letter = "" if board.tables.by_name[piece.name] == board.tables.pawn else letters[piece.name]
+    sep = row["capture"][0] if board.is_capture(move) else (row["move_dash"] or ["-"])[0]
     text = letter + _name(move.from_square) + sep + _name(move.to_square)
     promoted = _promoted_name(board, move)
     if promoted:
-        text += marks["promotion_separator"] + piece_letters("en")[promoted]
+        text += row["promotion_separator"] + letters[promoted]
     return text + mark
 
 
-def from_lan(board: Any, text: str) -> Any:
+def from_lan(board: Any, text: str, *, language: str = "en") -> Any:
     """Read LAN (the lenient SAN reader accepts it; a short SAN move is rejected here)."""
-    parsed = read_san(board, text, lenient=True)
+    parsed = read_san(board, text, lenient=True, language=language)
     if not board.is_castling(parsed.move) and "long_algebraic" not in parsed.leniencies:
         raise NotationError(text, "invalid", "LAN names the origin square (e2-e4, Ng1-f3)")
     return parsed.move

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from .api import from_notation, to_notation
+from .api import from_notation, read_notation, to_notation
 from .errors import NotationError, PgnError, clip
 from .pgn import PgnGame
 from .san import read_san
@@ -51,7 +51,10 @@ def start_board(game: PgnGame, rules: Any = None) -> Any:
 
 
 def replay(game: PgnGame, rules: Any = None, *, lenient: bool = True, notation: str = "san") -> Replay:
-    """Read the main line; on the first unreadable move record the error and stop."""
+    """Read the main line; on the first unreadable move record the error and stop.
+
+    ``notation`` ``"san"`` reads SAN, lenient unless ``lenient`` is false; any other
+    notation id is read as that id says (``san:tg:lenient``, ``uci``, ...)."""
     board = start_board(game, rules)
     result = Replay(start=board.copy())
     for ply, pgn_move in enumerate(game.moves):
@@ -60,8 +63,8 @@ def replay(game: PgnGame, rules: Any = None, *, lenient: bool = True, notation: 
                 parsed = read_san(board, pgn_move.text, lenient=lenient, push=True)
                 move, used = parsed.move, parsed.leniencies
             else:
-                move, used = from_notation(board, pgn_move.text, notation), []
-                board.push(move)
+                parsed = read_notation(board, pgn_move.text, notation, push=True)
+                move, used = parsed.move, parsed.leniencies
         except NotationError as error:
             label = f"{game.move_label(ply)} {clip(pgn_move.text)}"
             result.error = PgnError(game.index, f"{error.category} move: {error.reason}", move=label, line=pgn_move.line)

@@ -6,7 +6,8 @@ Import is strict (the text must be what :func:`to_san` writes, apart from a suff
 annotation) or lenient: then every deviation from canonical SAN is accepted when exactly
 one legal move fits, and named in :attr:`ParsedMove.leniencies` (see :data:`LENIENCIES`).
 Letters, marks and castling strings come from ``spec/notation/pieces.yaml`` and
-``marks.yaml``; no tradition is spelled here.
+``marks.yaml`` (``marks=`` names the tradition written, ``pgn`` by default); look-alike
+letters from ``lookalikes.yaml`` (see :mod:`.lenient`); no tradition is spelled here.
 """
 
 from __future__ import annotations
@@ -16,7 +17,9 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
+from . import lenient as _lenient
 from .errors import NotationError
+from .lenient import LENIENCIES as _LENIENT_NAMES
 from .tables import figurines, piece_letters, table
 
 #: Every leniency the reader can name, with what it accepts.
@@ -40,15 +43,10 @@ LENIENCIES = {
     "pawn_letter": "a pawn letter before a pawn move (Pe4)",
     "figurine": "figurine piece symbols (♘f3)",
     "localized_letters": "piece letters of another language",
+    **_LENIENT_NAMES,
 }
 
 _SUFFIXES = ("!!", "??", "!?", "?!", "!", "?")
-
-
-@lru_cache(maxsize=None)
-def _figurine_names() -> dict[str, str]:
-    """Figurine -> piece name, both colours (read on first use, not at import)."""
-    return {**{v: k for k, v in figurines(0).items()}, **{v: k for k, v in figurines(1).items()}}
 
 
 _MOVE_RE = re.compile(
@@ -67,8 +65,22 @@ class ParsedMove:
 
 
 @lru_cache(maxsize=None)
-def _marks() -> dict[str, Any]:
-    return dict(table("marks")["traditions"]["pgn"])
+def _marks(tradition: str = "pgn") -> dict[str, Any]:
+    rows = table("marks")["traditions"]
+    if tradition not in rows:
+        raise NotationError(tradition, "invalid", f"unknown marks tradition {tradition!r} (known: {', '.join(rows)})")
+    return dict(rows[tradition])
+
+
+def traditions() -> list[str]:
+    """The mark traditions of ``marks.yaml`` (``pgn``, ``fide``, ``russian``, ...)."""
+    return list(table("marks")["traditions"])
+
+
+def language_tradition(language: str) -> str:
+    """The tradition ``pieces.yaml`` gives ``language`` (``pgn`` if none)."""
+    piece_letters(language)  # raises for an unknown language
+    return str(table("pieces")["languages"][language].get("tradition", "pgn"))
 
 
 @lru_cache(maxsize=None)
@@ -105,18 +117,19 @@ def castling_side(board: Any, move: Any) -> str:
     return "king_side" if move.to_square > move.from_square else "queen_side"
 
 
-def _mark_of(board: Any) -> str:
-    """``"#"``, ``"+"`` or ``""`` for the position just reached."""
+def _mark_of(board: Any, tradition: str = "pgn") -> str:
+    """``"#"``, ``"+"`` or ``""`` for the position just reached (the tradition's first marks)."""
     if not board.is_check():
         return ""
-    return _marks()["mate"][0] if board.is_checkmate() else _marks()["check"][0]
+    marks = _marks(tradition)
+    return marks["mate"][0] if board.is_checkmate() else marks["check"][0]
 
 
-def check_suffix(board: Any, move: Any) -> str:
-    """``"#"``, ``"+"`` or ``""`` for ``move`` (pgn:8.2.3.5)."""
+def check_suffix(board: Any, move: Any, marks: str = "pgn") -> str:
+    """``"#"``, ``"+"`` or ``""`` for ``move`` (pgn:8.2.3.5), in the tradition ``marks``."""
     board.push(move)
     try:
-        return _mark_of(board)
+        return _mark_of(board, marks)
     finally:
         board.pop()
 
@@ -140,19 +153,23 @@ def _disambiguation(board: Any, move: Any, name: str, legal: list[Any]) -> str:
     return files[move.from_square & 7] + str((move.from_square >> 3) + 1)
 
 
-def to_san(board: Any, move: Any, *, language: str = "en", figurine: bool = False, suffix: bool = True) -> str:
-    """Canonical SAN of the legal ``move`` (pgn:8.2.3); localized letters or figurines on request."""
+def to_san(
+    board: Any, move: Any, *, language: str = "en", figurine: bool = False, suffix: bool = True, marks: str = "pgn",
+) -> str:
+    """Canonical SAN of the legal ``move`` (pgn:8.2.3); localized letters or figurines on
+    request; the capture, check, mate, castling and promotion marks of the tradition
+    ``marks`` (``russian``: ``А:e5``, ``Аd5×``, ``0-0``, ``g1Ф``)."""
     legal = board.legal_moves()
     if move not in legal:
         raise NotationError(str(move), "illegal", f"not a legal move in {board.fen()}")
-    marks = _marks()
-    mark = check_suffix(board, move) if suffix else ""
+    row = _marks(marks)
+    mark = check_suffix(board, move, marks) if suffix else ""
     if is_castling(board, move):
-        return marks["castling"][castling_side(board, move)] + mark
+        return row["castling"][castling_side(board, move)] + mark
     piece = board.piece_at(move.from_square)
     names = "abcdefgh"
     to = names[move.to_square & 7] + str((move.to_square >> 3) + 1)
-    capture = marks["capture"][0] if is_capture(board, move) else ""
+    capture = row["capture"][0] if is_capture(board, move) else ""
 
     def letter(name: str, color: int) -> str:
         return figurines(color)[name] if figurine else _letter(name, language, board, color)
@@ -161,7 +178,7 @@ def to_san(board: Any, move: Any, *, language: str = "en", figurine: bool = Fals
         text = (names[move.from_square & 7] + capture if capture else "") + to
         if move.promotion:
             promoted = board.tables.types[board.tables.by_letter[move.promotion.upper()]].name
-            text += marks["promotion_separator"] + letter(promoted, piece.color)
+            text += row["promotion_separator"] + letter(promoted, piece.color)
         return text + mark
     return letter(piece.name, piece.color) + _disambiguation(board, move, piece.name, legal) + capture + to + mark
 
@@ -174,31 +191,6 @@ def _strip_suffix(text: str) -> tuple[str, str | None]:
         if text.endswith(suffix) and len(text) > len(suffix):
             return text[: -len(suffix)], suffix
     return text, None
-
-
-def _letters_to_english(text: str, language: str, used: list[str]) -> str:
-    """Replace figurines and the language's piece letters (leading piece, promotion
-    piece at the end) by English letters; longer letters first (Фл before Ф)."""
-    english = piece_letters("en")
-    names = _figurine_names()
-    if any(ch in names for ch in text):
-        used.append("figurine")
-        text = "".join(english[names[ch]] if ch in names else ch for ch in text)
-    if language == "en":
-        return text
-    local = sorted(piece_letters(language).items(), key=lambda kv: len(kv[1]), reverse=True)
-    for name, letter in local:
-        if text.startswith(letter):
-            used.append("localized_letters")
-            text = english[name] + text[len(letter):]
-            break
-    head, rest = text[:1], text[1:]
-    for name, letter in local:
-        closing = ")" if rest.endswith(letter + ")") else ""
-        if rest.endswith(letter + closing):
-            cut = len(rest) - len(letter + closing)
-            return head + rest[:cut] + english[name] + closing
-    return text
 
 
 def _split_marks(text: str, used: list[str]) -> tuple[str, str]:
@@ -223,12 +215,15 @@ def _split_marks(text: str, used: list[str]) -> tuple[str, str]:
 
 def read_san(
     board: Any, text: str, *, lenient: bool = False, language: str = "en", figurine: bool = False,
-    push: bool = False,
+    push: bool = False, marks: str = "pgn",
 ) -> ParsedMove:
     """Read a SAN move; strict unless ``lenient``. Raises :class:`NotationError`.
 
-    ``language`` selects the piece letters (``de``: ``Sf3``); ``figurine`` expects FAN.
-    Strict means the text is exactly what :func:`to_san` writes in that style. With
+    ``language`` selects the piece letters (``de``: ``Sf3``); ``figurine`` expects FAN;
+    ``marks`` the tradition strict reading expects (``russian``: ``А:e5``). Strict means
+    the text is exactly what :func:`to_san` writes in that style. Lenient reading is
+    shared by every language (:mod:`.lenient`): a text that reads as two legal moves
+    through look-alike or English letters is ``ambiguous`` and names both readings. With
     ``push`` the move is left made on ``board`` (saves making it twice when replaying).
     """
     original = text
@@ -236,20 +231,12 @@ def read_san(
     used: list[str] = []
     if not core:
         raise NotationError(original, "invalid", "empty move")
-    work, mark = _split_marks(core, used)
-    move = _castling(board, work, used, original, lenient)  # before letters: Dutch and Uzbek use O
+    work = _lenient.compact(core, used, _all_marks("en_passant")) if lenient else core
+    work, mark = _split_marks(work, used)
+    move = _castling(board, work, used, original, lenient, marks)  # before letters: Dutch and Uzbek use O
     if move is None:
-        work = _letters_to_english(work, language, used)
-        for dash in ("—", "–"):
-            if dash in work:
-                used.append("long_dash")
-                work = work.replace(dash, "-")
-        for cap in (":", "×"):
-            if cap in work:
-                used.append("alternative_capture_mark")
-                work = work.replace(cap, "x")
-        move = _piece_move(board, work, used, original)
-    canonical = None if lenient else to_san(board, move, language=language, figurine=figurine)
+        move = _read_piece_move(board, work, used, original, lenient, language)
+    canonical = None if lenient else to_san(board, move, language=language, figurine=figurine, marks=marks)
     board.push(move)
     try:
         _check_mark(_mark_of(board), mark, used)
@@ -266,25 +253,67 @@ def read_san(
     return parsed
 
 
+def _read_piece_move(board: Any, work: str, used: list[str], original: str, lenient: bool, language: str) -> Any:
+    """The one legal move among the readings of ``work``'s letters (see :mod:`.lenient`)."""
+    found: list[tuple[Any, list[str], str]] = []
+    first_error: NotationError | None = None
+    for reading in _lenient.readings(work, language, lenient):
+        mine = [*used, *reading.used]
+        text = reading.text
+        if not lenient:
+            for dash in _lenient.LONG_DASHES:
+                if dash in text:
+                    mine.append("long_dash")
+                    text = text.replace(dash, "-")
+        for cap in (":", "×"):
+            if cap in text:
+                mine.append("alternative_capture_mark")
+                text = text.replace(cap, "x")
+        try:
+            move = _piece_move(board, text, mine, original)
+        except NotationError as error:
+            first_error = first_error or error
+            continue
+        if all(move != other for other, _, _ in found):
+            found.append((move, mine, reading.how))
+    if not found:
+        assert first_error is not None
+        raise first_error
+    if len(found) > 1:
+        shown = " and ".join(f"{how}: {to_san(board, move, language=language)} = {board.uci(move)}" for move, _, how in found)
+        raise NotationError(original, "ambiguous", f"reads as {len(found)} legal moves, {shown}; nothing is guessed")
+    used[:] = found[0][1]
+    return found[0][0]
+
+
 def parse_san(board: Any, text: str, *, lenient: bool = False, language: str = "en", figurine: bool = False) -> Any:
     """The legal move ``text`` names (see :func:`read_san`)."""
     return read_san(board, text, lenient=lenient, language=language, figurine=figurine).move
 
 
 @lru_cache(maxsize=None)
-def _castling_forms() -> dict[str, tuple[str, str | None]]:
-    """Every castling string of every tradition -> (side, leniency or None)."""
+def _castling_forms(tradition: str = "pgn") -> dict[str, tuple[str, str | None]]:
+    """Every castling string of every tradition -> (side, leniency or None) where the
+    tradition ``tradition`` writes its own form without leniency."""
     forms: dict[str, tuple[str, str | None]] = {}
-    for tradition in table("marks")["traditions"].values():
-        for side, form in tradition["castling"].items():
+    own = _marks(tradition)["castling"]
+    for side, form in own.items():
+        forms[form] = (side, None)
+    for row in table("marks")["traditions"].values():
+        for side, form in row["castling"].items():
             leniency = None if form == _marks()["castling"][side] else "zero_castling"
             forms.setdefault(form, (side, leniency))
             forms.setdefault(form.lower(), (side, "lowercase_castling"))
     return forms
 
 
-def _castling(board: Any, work: str, used: list[str], original: str, lenient: bool) -> Any | None:
-    forms = _castling_forms()
+def _castling(board: Any, work: str, used: list[str], original: str, lenient: bool, tradition: str = "pgn") -> Any | None:
+    forms = _castling_forms(tradition)
+    if lenient and work not in forms:
+        latin, changed = _lenient.latin_castling(work)
+        if changed and latin in forms:
+            used.append("lookalike_letters")
+            work = latin
     if work not in forms:
         return None
     side, leniency = forms[work]

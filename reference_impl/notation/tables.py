@@ -18,7 +18,7 @@ import yaml
 from reference_impl.errors import ArbiterError, RulesetError
 from reference_impl.rules.paths import spec_dir
 
-TABLE_NAMES = ("pieces", "marks", "iccf", "uedemann", "descriptive", "nags", "results", "pgn")
+TABLE_NAMES = ("pieces", "marks", "iccf", "uedemann", "descriptive", "nags", "results", "pgn", "lookalikes")
 
 
 class NotationTableError(ArbiterError):

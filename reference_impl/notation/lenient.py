@@ -1,0 +1,195 @@
+"""Piece letters and look-alike characters, read the way printed texts write them.
+
+One reader serves ``san:lenient`` and every ``san:<language>:lenient``. A move's leading
+piece letter (and a promotion letter at its end) is read as:
+
+* a letter of the language (``pieces.yaml``), the longest that fits (Фл before Ф);
+* when lenient, also a spelling of such a letter with look-alike characters
+  (``lookalikes.yaml``: a Latin A for the Tajik А) -- leniency ``lookalike_letters``;
+* when lenient and the language is not English, an English letter (``english_letters``).
+
+The longest spelling that fits wins; among spellings of that length the language's own
+letter wins over the others. When only look-alike or English spellings fit and they name
+different pieces, every reading is returned and the caller keeps the ones that are legal
+moves (several legal readings are an error naming them all). The rest of the move (files,
+capture mark, castling O) is read with the Latin member of each look-alike group.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+from itertools import product
+
+from .tables import figurines, piece_letters, table
+
+#: The leniencies this module names (merged into :data:`.san.LENIENCIES`).
+LENIENCIES = {
+    "lookalike_letters": "a letter of another script that looks the same (Latin A for Cyrillic А, "
+                         "Cyrillic с for the file c; lookalikes.yaml)",
+    "english_letters": "English piece letters in a text of another language",
+    "spaces": "spaces inside a move (Фл: d1, О — O, Ag 1—f3, g1 Ф, + +)",
+}
+#: Characters the rest of a move may be normalised to (files, capture mark, castling).
+LATIN_TARGETS = frozenset("abcdefghxoO")
+#: Dashes read as '-' (leniency ``long_dash``).
+LONG_DASHES = ("—", "–", "−")
+
+
+@dataclass(frozen=True)
+class Reading:
+    """The move text with English letters and Latin files, the leniencies that took, and
+    how the piece letter was read (for messages): ``"К (knight, look-alike of К)"``."""
+
+    text: str
+    used: tuple[str, ...]
+    how: str
+
+
+@dataclass(frozen=True)
+class _Spelling:
+    form: str
+    piece: str
+    leniency: str | None
+    native: str
+
+
+@lru_cache(maxsize=None)
+def lookalikes() -> dict[str, tuple[str, ...]]:
+    """Character -> every character of its look-alike group, itself first."""
+    out: dict[str, tuple[str, ...]] = {}
+    for group in table("lookalikes")["groups"]:
+        for ch in group:
+            out[ch] = (ch, *[other for other in group if other != ch])
+    return out
+
+
+@lru_cache(maxsize=None)
+def _latin() -> dict[str, str]:
+    """Non-Latin character -> its group's Latin member, for files, x and castling O."""
+    out = {}
+    for ch, group in lookalikes().items():
+        target = next((g for g in group if g in LATIN_TARGETS), None)
+        if target is not None and ch != target:
+            out[ch] = target
+    return out
+
+
+def _spellings(letter: str) -> set[str]:
+    groups = lookalikes()
+    return {"".join(chars) for chars in product(*[groups.get(ch, (ch,)) for ch in letter])}
+
+
+@lru_cache(maxsize=None)
+def spellings(language: str, lenient: bool) -> tuple[_Spelling, ...]:
+    """Every way a piece letter of ``language`` may be written, longest first."""
+    out = [_Spelling(letter, name, None, letter) for name, letter in piece_letters(language).items()]
+    if lenient:
+        sources = [(piece_letters(language), None)]
+        if language != "en":
+            sources.append((piece_letters("en"), "english_letters"))
+        for letters, leniency in sources:
+            for name, letter in letters.items():
+                for form in sorted(_spellings(letter)):
+                    if form != letter:
+                        out.append(_Spelling(form, name, "lookalike_letters", letter))
+                    elif leniency:
+                        out.append(_Spelling(form, name, leniency, letter))
+    return tuple(sorted(out, key=lambda s: -len(s.form)))
+
+
+def _choose(found: list[_Spelling]) -> list[_Spelling]:
+    """The longest spellings; the language's own letter alone if it is among them."""
+    if not found:
+        return []
+    longest = max(len(s.form) for s in found)
+    found = [s for s in found if len(s.form) == longest]
+    own = [s for s in found if s.leniency is None]
+    chosen = own or found
+    unique: dict[tuple[str, str | None], _Spelling] = {}
+    for spelling in chosen:
+        unique.setdefault((spelling.piece, spelling.leniency), spelling)
+    return list(unique.values())
+
+
+def _describe(s: _Spelling, language: str) -> str:
+    if s.leniency is None:
+        return f"{s.form} ({s.piece})"
+    if s.leniency == "english_letters":
+        return f"{s.form} ({s.piece}, the English letter)"
+    return f"{s.form} ({s.piece}, look-alike of {s.native})"
+
+
+def _to_latin(text: str, used: list[str]) -> str:
+    latin = _latin()
+    out = "".join(latin.get(ch, ch) for ch in text)
+    if out != text:
+        used.append("lookalike_letters")
+    return out
+
+
+def latin_castling(text: str) -> tuple[str, bool]:
+    """``text`` with look-alikes read as Latin (Cyrillic О-O as O-O); whether any was."""
+    latin = _latin()
+    out = "".join(latin.get(ch, ch) for ch in text)
+    return out, out != text
+
+
+_PROMOTION_BEFORE = re.compile(r"[1-8=(/]$")
+
+
+def readings(text: str, language: str, lenient: bool) -> list[Reading]:
+    """Every reading of ``text`` (marks already removed) with English piece letters.
+
+    Figurines become English letters (leniency ``figurine``); the leading piece letter
+    and a promotion letter at the end are read as the module docstring says.
+    """
+    used: list[str] = []
+    english = piece_letters("en")
+    names = {**{v: k for k, v in figurines(0).items()}, **{v: k for k, v in figurines(1).items()}}
+    if any(ch in names for ch in text):
+        used.append("figurine")
+        text = "".join(english[names[ch]] if ch in names else ch for ch in text)
+    forms = spellings(language, lenient)
+    heads = _choose([s for s in forms if text.startswith(s.form)]) or [None]
+    out = []
+    for head in heads:
+        rest = text[len(head.form):] if head else text
+        tails = _choose([
+            s for s in forms
+            if (rest.endswith(s.form) or rest.endswith(s.form + ")"))
+            and _PROMOTION_BEFORE.search(rest[: len(rest) - len(s.form) - rest.endswith(s.form + ")")])
+        ]) or [None]
+        for tail in tails:
+            closing = ")" if tail and rest.endswith(tail.form + ")") and not rest.endswith(tail.form) else ""
+            middle = rest[: len(rest) - len(tail.form) - len(closing)] if tail else rest
+            mine = list(used)
+            for spelling in (head, tail):
+                if spelling and spelling.leniency:
+                    mine.append(spelling.leniency)
+            if language != "en" and (head and head.leniency is None or tail and tail.leniency is None):
+                mine.append("localized_letters")
+            if lenient:
+                middle = _to_latin(middle, mine)
+            word = ((english[head.piece] if head else "") + middle
+                    + (english[tail.piece] + closing if tail else ""))
+            how = _describe(head, language) if head else (_describe(tail, language) if tail else text)
+            out.append(Reading(word, tuple(mine), how))
+    return out
+
+
+def compact(text: str, used: list[str], en_passant: tuple[str, ...]) -> str:
+    """``text`` without spaces (leniency ``spaces``, except before an e.p. mark) and with
+    long dashes as '-' (``long_dash``)."""
+    out = re.sub(r"\s+", "", text)
+    allowed = text
+    for ep in en_passant:
+        allowed = re.sub(r"\s+" + re.escape(ep), ep, allowed)
+    if re.sub(r"\s+", "", allowed) != allowed:
+        used.append("spaces")
+    for dash in LONG_DASHES:
+        if dash in out:
+            used.append("long_dash")
+            out = out.replace(dash, "-")
+    return out
