@@ -28,7 +28,7 @@ RULESETS = ROOT / "spec" / "rulesets"
 #: Minimum fixture count per kind (the corpus as generated holds more).
 FLOORS = {"perft": 3500, "legal_moves": 1000, "apply_moves": 300, "validate_fen": 300,
           "status": 300, "san": 500, "parse_san": 500, "start_position": 960,
-          "dead_position": 800, "timeout": 1500, "game_end": 150}
+          "dead_position": 800, "timeout": 1500, "game_end": 150, "game": 100}
 KINDS = set(FLOORS) | {"to_notation", "from_notation", "game"}
 #: Fixtures validated per file in the default run (every n-th line, plus all hand-built).
 SAMPLE_PER_FILE = 60
