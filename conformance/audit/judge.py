@@ -37,7 +37,7 @@ from reference_impl.core import Board
 from reference_impl.errors import ArbiterError
 from reference_impl.notation.errors import NotationError, clip
 from reference_impl.notation.pgn import PgnGame
-from reference_impl.notation.san import parse_san
+from reference_impl.notation.san import read_san
 
 #: Finding kinds, with what each means (the summary counts per kind).
 KINDS: dict[str, str] = {
@@ -181,7 +181,7 @@ def _audit(pgn: PgnGame, rules: Any) -> GameAudit:
             stop = ply
             break
         try:
-            board.push(parse_san(board, move.text, lenient=True))
+            read_san(board, move.text, lenient=True, push=True)
         except NotationError as error:
             if error.category != "illegal":
                 return GameAudit(pgn.index, error=f"move {pgn.move_label(ply)} {clip(move.text)}: {error}")
