@@ -12,6 +12,12 @@ Positions and moves come from seeded playouts (python-chess). Expectations:
 * ``san:lenient``: canonical SAN deformed in the ways FIDE Appendix C and real files
   allow (0-0, d8Q, e2-e4, no x), each kept only if python-chess's lenient reader
   returns the same move;
+* ``san:<language>:<tradition>``, ``lan:<language>:<tradition>``: python-chess SAN and
+  LAN with the letters of ``pieces.yaml`` and the marks of the language's tradition in
+  ``marks.yaml`` (А:e5, Аd5×, 0-0, e2—e4); ``san:<language>:lenient``: those texts as
+  print sets them (spaces inside, look-alike letters of ``lookalikes.yaml`` where the
+  table gives the letter one piece only), and the moves of Légal's mate exactly as a
+  Tajik description of chess notation prints them, expectations from python-chess;
 * error cases: hand-built, from the text of the notations.
 
 Run: ``python -m conformance.generate.notation --data spec/notation --out conformance/fixtures``.
@@ -31,6 +37,8 @@ from .common import CHESS960, ORACLE, STANDARD, DataError, Fixture, fixture, mai
 from .playout import Sample, random_samples
 
 SEEDS = ((71, False, 170), (72, False, 170), (73, True, 60))
+#: A language's tradition and printed-form fixtures come on every PRINTED_EVERY-th of its moves.
+PRINTED_EVERY = 4
 PIECE_NAMES = {chess.KING: "king", chess.QUEEN: "queen", chess.ROOK: "rook",
                chess.BISHOP: "bishop", chess.KNIGHT: "knight", chess.PAWN: "pawn"}
 LETTER_NAMES = {"K": "king", "Q": "queen", "R": "rook", "B": "bishop", "N": "knight"}
@@ -40,13 +48,14 @@ CITES = {
     "uci:chess960": ["uci:chess960"], "iccf": ["iccf:numeric"],
     "uedemann": ["hooper-whyld-1992:telegraph-codes"],
     "descriptive": ["hooper-whyld-1992:descriptive-notation"], "localized": ["fide-2023:C.3"],
+    "tradition": ["fide-2023:C.3"], "san:ru:lenient": ["fide-2023:C.3"], "san:tg:lenient": ["fide-2023:C.3"],
 }
 TABLES_DETAIL = "this generator's encoder applied to spec/notation/{}.yaml (independent of reference_impl)"
 
 
 def _tables(data: Path) -> dict[str, Any]:
     out = {}
-    for name in ("pieces", "iccf", "uedemann", "descriptive"):
+    for name in ("pieces", "iccf", "uedemann", "descriptive", "marks", "lookalikes"):
         path = data / f"{name}.yaml"
         if not path.is_file():
             raise DataError(f"notation table not found: {path}")
@@ -119,6 +128,36 @@ def relettered(san: str, letters: dict[str, str]) -> str:
         head, tail = san.split("=", 1)
         san = head + "=" + letters[LETTER_NAMES[tail[0]]] + tail[1:]
     return san
+
+
+def traditional(text: str, letters: dict[str, str], marks: dict[str, Any]) -> str:
+    """python-chess SAN or LAN rewritten with ``letters`` and a tradition's ``marks``:
+    ``Nxe5`` -> ``А:e5``, ``Nd5#`` -> ``Аd5×``, ``O-O`` -> ``0-0``, ``e2-e4`` -> ``e2—e4``."""
+    core = text.rstrip("+#")
+    mark = text[len(core):]
+    if core.startswith("O-O"):
+        core = marks["castling"]["queen_side" if core == "O-O-O" else "king_side"]
+    else:
+        core = relettered(core, letters).replace("x", marks["capture"][0])
+        core = core.replace("-", (marks["move_dash"] or ["-"])[0]).replace("=", marks["promotion_separator"])
+    return core + {"": "", "+": marks["check"][0], "#": marks["mate"][0]}[mark]
+
+
+def lookalike_readings(t: dict[str, Any], code: str, text: str) -> tuple[str, set[str]]:
+    """``text`` with every character that has a look-alike replaced by it, and the pieces
+    its new leading letter can name (a letter of the language or an English letter)."""
+    other = {}
+    for group in t["lookalikes"]["groups"]:
+        for ch in group:
+            other[ch] = next(g for g in group if g != ch)
+    swapped = "".join(other.get(ch, ch) for ch in text)
+    letters = t["pieces"]["languages"][code]["letters"]
+    english = t["pieces"]["languages"]["en"]["letters"]
+    back = "".join(other.get(ch, ch) for ch in swapped)  # the original spelling again
+    pieces = {name for name, letter in letters.items() if back.startswith(letter) and not swapped.startswith(letter)}
+    pieces |= {name for name, letter in english.items() if swapped.startswith(letter) or back.startswith(letter)}
+    pieces |= {name for name, letter in letters.items() if swapped.startswith(letter)}
+    return swapped, pieces
 
 
 def descriptive(t: dict[str, Any], board: chess.Board, move: chess.Move) -> str:
@@ -210,6 +249,7 @@ def build(data: Path) -> dict[str, list[Fixture]]:
     files: dict[str, list[Fixture]] = {}
     languages = [code for code in t["pieces"]["languages"] if code != "en"]
     rng = random.Random(7)
+    turn = 0
 
     def add(filename: str, record: Fixture) -> None:
         files.setdefault(filename, []).append(record)
@@ -251,11 +291,23 @@ def build(data: Path) -> dict[str, list[Fixture]]:
             else:
                 written.append(("uci:standard", board.uci(move, chess960=False), "oracle",
                                 f"{ORACLE} Board.uci(chess960=False)", CITES["uci:standard"]))
-            for code in languages if (len(files.get("notation-iccf.jsonl", [])) // 2) % 3 == 0 else []:
+            localized = languages if (len(files.get("notation-iccf.jsonl", [])) // 2) % 3 == 0 else []
+            # each language's printed forms on every fourth of its localized moves, in turn
+            printed = [code for i, code in enumerate(localized) if (turn + i) % PRINTED_EVERY == 0]
+            turn += bool(localized)
+            for code in localized:
                 letters = t["pieces"]["languages"][code]["letters"]
                 written.append((f"san:{code}", relettered(san, letters), "oracle+laws",
                                 f"{ORACLE} Board.san, letters replaced from pieces.yaml ({code})",
                                 CITES["localized"]))
+            for code in printed:
+                letters = t["pieces"]["languages"][code]["letters"]
+                tradition = t["pieces"]["languages"][code]["tradition"]
+                marks = t["marks"]["traditions"][tradition]
+                for kind, text in (("san", san), ("lan", board.lan(move))):
+                    written.append((f"{kind}:{code}:{tradition}", traditional(text, letters, marks), "oracle+laws",
+                                    f"{ORACLE} Board.{kind}, letters from pieces.yaml ({code}), "
+                                    f"marks from marks.yaml ({tradition})", CITES["tradition"]))
             uci = board.uci(move)
             for notation, text, method, detail, cites in written:
                 short = notation.replace(":", "-")
@@ -269,6 +321,15 @@ def build(data: Path) -> dict[str, list[Fixture]]:
                                       f"read a random move written in {notation}", rulesets,
                                       {"fen": fen, "text": text, "notation": notation}, expect={"move": uci},
                                       cites=cites, tags=tags, method=method, detail=detail))
+            for code in printed:
+                for leniency, text in printed_forms(t, code, board, move, san):
+                    add("notation-localized.jsonl", fixture(
+                        f"notation.san-{code}-lenient.from.{seed}-{key}-{leniency.replace('_', '-')}", "from_notation",
+                        f"lenient reading of a printed {code} move: {leniency.replace('_', ' ')}", rulesets,
+                        {"fen": fen, "text": text, "notation": f"san:{code}:lenient"}, expect={"move": uci},
+                        cites=CITES["tradition"], tags=tags + ["lenient-san"], method="oracle+laws",
+                        detail=f"{ORACLE} Board.san/lan of the move, rewritten with pieces.yaml ({code}), the "
+                               "language's marks.yaml tradition and lookalikes.yaml as printed texts set it"))
             add("notation-descriptive.jsonl", fixture(
                 f"notation.descriptive.from.{seed}-{key}", "from_notation",
                 "read a fully qualified descriptive move", rulesets,
@@ -291,7 +352,51 @@ def build(data: Path) -> dict[str, list[Fixture]]:
                            "python-chess parse_san returns the same move (e.p. marks: by the Laws' text)"))
     for filename, records in _errors(t).items():
         files.setdefault(filename, []).extend(records)
+    files["notation-localized.jsonl"].extend(_printed_examples())
     return dict(sorted(files.items()))
+
+
+def printed_forms(t: dict[str, Any], code: str, board: chess.Board, move: chess.Move, san: str) -> list[tuple[str, str]]:
+    """(what, text) for one move as printed texts in ``code`` set it: the tradition's
+    marks, its long form with spaced dashes, spaces inside, and look-alike letters."""
+    letters = t["pieces"]["languages"][code]["letters"]
+    marks = t["marks"]["traditions"][t["pieces"]["languages"][code]["tradition"]]
+    short = traditional(san, letters, marks)
+    out = [("tradition", short)]
+    if not board.is_castling(move):
+        dash = (marks["move_dash"] or ["-"])[0]
+        out.append(("long_form", traditional(board.lan(move), letters, marks).replace(dash, f" {dash} ")))
+    spaced = short.replace(marks["capture"][0], marks["capture"][0] + " ", 1)
+    spaced = spaced[:-1] + " " + spaced[-1] if spaced[-1:] in ("+", "#", "×") else spaced
+    if spaced != short:
+        out.append(("spaces", spaced))
+    swapped, pieces = lookalike_readings(t, code, short)
+    if swapped != short and len(pieces) <= 1:
+        out.append(("lookalike_letters", swapped))
+    return out
+
+
+#: Légal's mate as a Tajik description of chess notation prints it (issue 15), with the
+#: same game in English SAN for python-chess.
+LEGAL_PRINTED = ["e4", "e5", "Af3", "Ac6", "Флс4", "d6", "Ас3", "Флg4", "О — O", "Ad4?", "А:e5!", "Фл: d1??",
+                 "Фл: f7 +", "Ше7", "Ad5 ×"]
+LEGAL_SAN = "e4 e5 Nf3 Nc6 Bc4 d6 Nc3 Bg4 O-O Nd4 Nxe5 Bxd1 Bxf7+ Ke7 Nd5#".split()
+
+
+def _printed_examples() -> list[Fixture]:
+    board, out = chess.Board(), []
+    for ply, (text, san) in enumerate(zip(LEGAL_PRINTED, LEGAL_SAN), 1):
+        move = board.parse_san(san)
+        tags = ["published", "lenient-san"] + ["check"] * board.gives_check(move) + ["castling"] * board.is_castling(move)
+        out.append(fixture(
+            f"notation.san-tg-lenient.printed.legal-{ply:02d}", "from_notation",
+            f"Légal's mate as printed in Tajik, ply {ply}: {text}", STANDARD,
+            {"fen": board.fen(), "text": text, "notation": "san:tg:lenient"}, expect={"move": move.uci()},
+            cites=CITES["tradition"], tags=tags, method="published+oracle",
+            detail=f"the printed text of a Tajik description of chess notation; the move by {ORACLE} "
+                   "from the same game in English SAN"))
+        board.push(move)
+    return out
 
 
 #: Hand-built error cases: (notation, fen, text, category, why).
@@ -319,6 +424,11 @@ ERRORS = [
     ("descriptive", START, "Z-K4", "invalid", "no piece Z"),
     ("lan", START, "e4", "invalid", "LAN names the origin square"),
     ("lan", START, "e2-e5", "illegal", "a pawn cannot move three squares"),
+    ("san:ru:lenient", "4k3/8/8/8/8/8/4K3/6N1 w - - 0 1", "Kf3", "ambiguous",
+     "Latin K reads as Cyrillic К (knight g1-f3) or English K (king e2-f3), both legal"),
+    ("san:tg:lenient", "4k3/8/8/8/8/R7/5P2/4K3 w - - 0 1", "Pf3", "ambiguous",
+     "Latin P reads as Cyrillic Р (rook a3-f3) or English P (pawn f2-f3), both legal"),
+    ("san:tg:lenient", START, "Xf3", "invalid", "X is no piece letter in Tajik, English or a look-alike"),
 ]
 
 
@@ -328,7 +438,7 @@ def _errors(t: dict[str, Any]) -> dict[str, list[Fixture]]:
         if notation == "uedemann" and text == "gegi":
             continue  # kept in the table as a reminder that gegi (e2-e3) is legal
         out.setdefault("notation-errors.jsonl", []).append(fixture(
-            f"notation.{notation}.error.{index:02d}", "from_notation", f"{notation} {text!r}: {why}",
+            f"notation.{notation.replace(':', '-')}.error.{index:02d}", "from_notation", f"{notation} {text!r}: {why}",
             STANDARD, {"fen": fen, "text": text, "notation": notation},
             expect={"move": None, "error": category}, cites=CITES[notation],
             tags=["hand-built", "parse-error"], method="laws",
