@@ -48,6 +48,9 @@ CASES = [
     # a dead position reached in play, and moves after it
     (game("1. Kxb2 Kd4 2. Kc2", "1/2-1/2", "8/8/8/4k3/8/8/1r6/K7 w - - 0 50"),
      ("after_end", "fide-2023:5.2.2", "1/2-1/2")),
+    # the 150th ply without capture or pawn move, then a move; a fivefold repetition
+    (game("80. Ra2 Kd5", "1-0", "8/8/8/4k3/8/8/8/R3K3 w - - 149 80"), ("after_end", "fide-2023:9.6.2", "1/2-1/2")),
+    (game("1. Nf3 Nf6 2. Ng1 Ng8 " * 4, "1-0"), ("automatic_end", "fide-2023:9.6.1", "1/2-1/2")),
 ]
 CLEAN = [
     game(FOOLS_MATE, "0-1"),
