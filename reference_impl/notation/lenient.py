@@ -76,6 +76,11 @@ def _latin() -> dict[str, str]:
     return out
 
 
+@lru_cache(maxsize=None)
+def _english() -> dict[str, str]:
+    return piece_letters("en")
+
+
 def _spellings(letter: str) -> set[str]:
     groups = lookalikes()
     return {"".join(chars) for chars in product(*[groups.get(ch, (ch,)) for ch in letter])}
@@ -97,6 +102,22 @@ def spellings(language: str, lenient: bool) -> tuple[_Spelling, ...]:
                     elif leniency:
                         out.append(_Spelling(form, name, leniency, letter))
     return tuple(sorted(out, key=lambda s: -len(s.form)))
+
+
+@lru_cache(maxsize=None)
+def _by_char(language: str, lenient: bool, last: bool) -> dict[str, tuple[_Spelling, ...]]:
+    """The spellings by their first (or last) character, longest first."""
+    out: dict[str, list[_Spelling]] = {}
+    for spelling in spellings(language, lenient):
+        out.setdefault(spelling.form[-1 if last else 0], []).append(spelling)
+    return {ch: tuple(group) for ch, group in out.items()}
+
+
+@lru_cache(maxsize=None)
+def _figurine_letters() -> dict[str, str]:
+    """Figurine (either colour) -> English letter."""
+    english = piece_letters("en")
+    return {symbol: english[name] for color in (0, 1) for name, symbol in figurines(color).items()}
 
 
 def _choose(found: list[_Spelling]) -> list[_Spelling]:
@@ -122,6 +143,8 @@ def _describe(s: _Spelling, language: str) -> str:
 
 
 def _to_latin(text: str, used: list[str]) -> str:
+    if text.isascii():
+        return text
     latin = _latin()
     out = "".join(latin.get(ch, ch) for ch in text)
     if out != text:
@@ -131,6 +154,8 @@ def _to_latin(text: str, used: list[str]) -> str:
 
 def latin_castling(text: str) -> tuple[str, bool]:
     """``text`` with look-alikes read as Latin (Cyrillic О-O as O-O); whether any was."""
+    if text.isascii():
+        return text, False
     latin = _latin()
     out = "".join(latin.get(ch, ch) for ch in text)
     return out, out != text
@@ -146,24 +171,24 @@ def readings(text: str, language: str, lenient: bool) -> list[Reading]:
     and a promotion letter at the end are read as the module docstring says.
     """
     used: list[str] = []
-    english = piece_letters("en")
-    names = {**{v: k for k, v in figurines(0).items()}, **{v: k for k, v in figurines(1).items()}}
-    if any(ch in names for ch in text):
+    english = _english()
+    symbols = _figurine_letters()
+    if any(ch in symbols for ch in text):
         used.append("figurine")
-        text = "".join(english[names[ch]] if ch in names else ch for ch in text)
-    forms = spellings(language, lenient)
-    heads = _choose([s for s in forms if text.startswith(s.form)]) or [None]
+        text = "".join(symbols.get(ch, ch) for ch in text)
+    firsts, lasts = _by_char(language, lenient, False), _by_char(language, lenient, True)
+    heads = _choose([s for s in firsts.get(text[:1], ()) if text.startswith(s.form)]) or [None]
     out = []
     for head in heads:
         rest = text[len(head.form):] if head else text
+        closing = rest.endswith(")")
         tails = _choose([
-            s for s in forms
-            if (rest.endswith(s.form) or rest.endswith(s.form + ")"))
-            and _PROMOTION_BEFORE.search(rest[: len(rest) - len(s.form) - rest.endswith(s.form + ")")])
+            s for s in lasts.get(rest[-2:-1] if closing else rest[-1:], ())
+            if rest.endswith(s.form + ")" * closing)
+            and _PROMOTION_BEFORE.search(rest[: len(rest) - len(s.form) - closing])
         ]) or [None]
         for tail in tails:
-            closing = ")" if tail and rest.endswith(tail.form + ")") and not rest.endswith(tail.form) else ""
-            middle = rest[: len(rest) - len(tail.form) - len(closing)] if tail else rest
+            middle = rest[: len(rest) - len(tail.form) - closing] if tail else rest
             mine = list(used)
             for spelling in (head, tail):
                 if spelling and spelling.leniency:
@@ -173,7 +198,7 @@ def readings(text: str, language: str, lenient: bool) -> list[Reading]:
             if lenient:
                 middle = _to_latin(middle, mine)
             word = ((english[head.piece] if head else "") + middle
-                    + (english[tail.piece] + closing if tail else ""))
+                    + (english[tail.piece] + ")" * closing if tail else ""))
             how = _describe(head, language) if head else (_describe(tail, language) if tail else text)
             out.append(Reading(word, tuple(mine), how))
     return out
@@ -182,6 +207,8 @@ def readings(text: str, language: str, lenient: bool) -> list[Reading]:
 def compact(text: str, used: list[str], en_passant: tuple[str, ...]) -> str:
     """``text`` without spaces (leniency ``spaces``, except before an e.p. mark) and with
     long dashes as '-' (``long_dash``)."""
+    if text.isascii() and " " not in text and "\t" not in text:
+        return text
     out = re.sub(r"\s+", "", text)
     allowed = text
     for ep in en_passant:
