@@ -16,14 +16,15 @@ from ..harness.games import GameInputError, read_game, rejected
 from .base import Adapter, Skip, StartInfo
 
 #: The rulesets claimed, each with python-chess's ``chess960`` flag. python-chess
-#: implements the FIDE Laws since 2014 (75 moves, fivefold repetition) and Chess960;
-#: US Chess rules are not claimed.
+#: implements the FIDE Laws since 2018 (75 moves, fivefold repetition counted over the
+#: whole game) and Chess960. FIDE 2014 is not claimed: its fivefold rule counts only
+#: consecutive alternate moves (9.6.1), which python-chess does not implement, and
+#: declaring a ruleset commits the adapter to every rule of it. Nor are US Chess rules.
 RULESETS: dict[str, bool] = {
     "fide-2023": False,
     "fide-2023-rapid": False,
     "fide-2023-blitz": False,
     "fide-2018": False,
-    "fide-2014": False,
     "fide": False,
     "fide-2023-chess960": True,
     "chess960": True,
