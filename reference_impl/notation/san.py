@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
+from . import fastsan as _fast
 from . import lenient as _lenient
 from .errors import NotationError
 from .lenient import LENIENCIES as _LENIENT_NAMES
@@ -225,7 +226,12 @@ def read_san(
     shared by every language (:mod:`.lenient`): a text that reads as two legal moves
     through look-alike or English letters is ``ambiguous`` and names both readings. With
     ``push`` the move is left made on ``board`` (saves making it twice when replaying).
+    Canonical SAN in English with ``pgn`` marks takes a shorter path (:mod:`.fastsan`).
     """
+    if language == "en" and not figurine and marks == "pgn":
+        fast = _fast.read(board, text, push)
+        if fast is not None:
+            return ParsedMove(fast[0], [], fast[1])
     original = text
     core, annotation = _strip_suffix(text.strip())
     used: list[str] = []
