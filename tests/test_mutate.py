@@ -129,7 +129,7 @@ def test_a_declarative_key_gives_an_equivalent_mutant_that_is_not_run(fide: Any)
 def test_section_kinds_keep_adjudication_mutants_off_move_layer_fixtures(fide: Any) -> None:
     plies = _mutant(fide, "move_rule.claim.plies", "100 -> 101")
     knight = _mutant(fide, "pieces.knight.leaps", 'drop [1, 2]')
-    assert mutation.kinds_for(plies) == ("game_end", "dead_position", "timeout")
+    assert mutation.kinds_for(plies) == ("game_end", "game", "dead_position", "timeout")
     assert mutation.kinds_for(knight)[0] == "validate_fen" and "perft" in mutation.kinds_for(knight)
     assert mutation.kinds_for(plies, ["perft"]) == ()
 

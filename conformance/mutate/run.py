@@ -28,17 +28,18 @@ from ..harness import fixtures as fixture_files
 from ..harness.rulesets import orthodox_rulesets
 from ..harness.runner import execute, judge
 from ..harness.select import Case, Selection, expand
+from .exempt import mark
 from .mutants import Mutant, dotted, generate, overrides
 from .schema_view import SchemaView
 
 #: Kinds in the order a mutant meets them: cheap answers first, searches last.
 KIND_ORDER: tuple[str, ...] = (
     "validate_fen", "status", "legal_moves", "apply_moves", "start_position", "san", "parse_san",
-    "to_notation", "from_notation", "perft", "game_end", "dead_position", "timeout",
+    "to_notation", "from_notation", "perft", "game_end", "game", "dead_position", "timeout",
 )
 #: The kinds a change in each top-level section can alter; a section not listed may alter
 #: any kind. The move layer decides every answer; the adjudication tables only rulings.
-ADJUDICATION_KINDS = ("game_end", "dead_position", "timeout")
+ADJUDICATION_KINDS = ("game_end", "game", "dead_position", "timeout")
 SECTION_KINDS: dict[str, tuple[str, ...]] = {
     "termination": ADJUDICATION_KINDS,
     "repetition": ADJUDICATION_KINDS,
@@ -93,8 +94,9 @@ def schema_view() -> SchemaView:
 
 
 def mutants_of(ruleset: Ruleset, only: Sequence[str] = ()) -> list[Mutant]:
-    """Every mutant of ``ruleset`` that a fixture of the kinds ``only`` could notice."""
-    return [m for m in generate(ruleset.data, schema_view()) if kinds_for(m, only)]
+    """Every mutant of ``ruleset`` that a fixture of the kinds ``only`` could notice
+    (equivalent with the reason when :data:`.exempt.EXEMPTIONS` covers it)."""
+    return [mark(m, ruleset.data) for m in generate(ruleset.data, schema_view()) if kinds_for(m, only)]
 
 
 class MutantAdapter(Adapter):
