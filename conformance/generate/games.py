@@ -814,8 +814,67 @@ def illegal_cases() -> list[Case]:
     return cases
 
 
+# --- speed bands at their edges, and the fast regimes' exceptions -----------------------
+
+Q_RAPID = ("FIDE A.1 (2023; 2018 and 2014 A.1 alike): 'a rapid chess game is one where either all the "
+           "moves must be completed in a fixed time of more than 10 minutes but less than 60 minutes "
+           "for each player; or the time allotted plus 60 times any increment is of more than 10 "
+           "minutes but less than 60 minutes for each player' (a delay is not counted); US Chess 5C: "
+           "base plus delay or increment, 30 to 65 minutes is dual (penalised as regular)")
+SPEED_CITES = ("fide-2023:A.1", "fide-2018:A.1", "fide-2014:A.1", "uscf-7:5C")
+
+
+def speed_cases() -> list[Case]:
+    """Incorrect claims whose penalty shows the speed class of a control at a band's edge."""
+    cases = []
+    for name, control, minutes, white, black, rapid in (
+        ("sixty-minutes", "1800+30", "30 + 60 x 0.5 = 60 minutes: not less than 60, so standard",
+         1_820_000, 1_810_000, False),
+        ("fifty-nine-and-a-half", "1770+30", "29.5 + 60 x 0.5 = 59.5 minutes: rapid",
+         1_790_000, 1_780_000, True),
+        ("delay-not-counted", "1800d30", "a 30 s delay is no increment: 30 minutes, rapid (US Chess "
+         "counts it: 60 minutes, dual)", 1_800_000, 1_800_000, True),
+    ):
+        def add(seconds: int) -> Expect:
+            return res("*", None, white, black + seconds * 1000)
+
+        by = (((F23, F23R, F23B), add(60 if rapid else 120)), ((F18, F14, US, USB), add(120)))
+        clock = ("fide-2023:6.3.2", "fide-2014:6.3.b", "uscf-7:5B1a") if "d" in control else \
+            ("fide-2023:6.3.1", "fide-2014:6.3.a", "uscf-7:5B1b")
+        cases.append(Case(
+            f"claim.penalty.speed-edge.{name}", f"{control}: White's incorrect claim after 1.e4 (10 s) "
+            "e5 (20 s); the penalty shows the speed class", timed(("e2e4", 10), ("e7e5", 20))
+            + [claim("threefold_repetition", "white")], INCORRECT + SPEED_CITES + ("fide-2023:A.3", "uscf-7:1C2a")
+            + clock, ("incorrect-claim", "clocks", "speed-band", "draw-claim"),
+            Q_RAPID + f"; {control}: {minutes}; " + Q_INCORRECT, by=by, time_control=control))
+    return cases
+
+
+def fast_illegal_cases() -> list[Case]:
+    """The second illegal move against a lone king in rapid and blitz: the draw exception."""
+    fen = "4k3/8/8/8/8/8/4P3/3QK3 w - - 0 40"
+    events = [illegal("white", "e1e3"), illegal("white", None)]
+    rapid = ("900+10", "rapid", 900_000, (((F23, F23R, F23B), 60), ((F18, F14), 120)),
+             ((US, USB), res("*", None, 900_000, 1_140_000)))
+    blitz = ("180+2", "blitz", 180_000, ((FIDE, 60),), ((US, USB), REJECTED))
+    cases = []
+    for control, speed, base, penalties, us in (rapid, blitz):
+        by = tuple((names, res("1/2-1/2", "illegal_moves", base, base + seconds * 1000))
+                   for names, seconds in penalties) + (us,)
+        cases.append(Case(
+            f"illegal.second.{speed}.opponent-cannot-mate", f"{control}: White completes two illegal "
+            "moves; Black has a lone king", events, ILL_STD + (ILL_RAPID if speed == "rapid" else ILL_BLITZ)
+            + ("uscf-7:14E1",), ("illegal-move", "lone-king", "clocks"),
+            Q_ILLEGAL + f"; {control} is {speed}: the first illegal move gives Black the penalty, the "
+            "second would lose but Black cannot checkmate, so a draw under FIDE; US Chess adds two "
+            "minutes each time" + ("" if speed == "rapid" else ", and in blitz the first already ended "
+            "the game (a draw: the claimant's lone king is no mating material), so the second is "
+            "rejected"), by=by, fen=fen, time_control=control))
+    return cases
+
+
 CASE_GROUPS = (touch_cases, claim_cases, penalty_cases, offer_cases, resign_cases, flag_cases, clock_cases,
-               illegal_cases)
+               illegal_cases, speed_cases, fast_illegal_cases)
 
 
 def build(data: Path) -> dict[str, list[Fixture]]:
