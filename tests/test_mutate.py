@@ -166,3 +166,42 @@ def test_ctrl_c_writes_the_partial_table(monkeypatch: pytest.MonkeyPatch) -> Non
     assert result.exit_code == 130
     assert "fide-2023: 0 of 1 mutants killed" in result.output and "interrupted, partial" in result.output
     assert "interrupted" in (result.stderr if hasattr(result, "stderr") else result.output)
+
+
+#: Mutants that survived the first fide-2023 run (the game kind was not tried), each with
+#: the game fixture that now kills it.
+FORMER_SURVIVORS = (
+    ("speed.moves_assumed", "60 -> 59", "game.claim.penalty.speed-edge.sixty-minutes"),
+    ("speed.bands[1].inclusive", "false -> true", "game.claim.penalty.speed-edge.sixty-minutes"),
+    ("speed.counts", 'add "delay"', "game.claim.penalty.speed-edge.delay-not-counted"),
+    ("illegal_moves.rapid.draw_if_opponent_cannot_checkmate", "true -> false",
+     "game.illegal.second.rapid.opponent-cannot-mate"),
+    ("termination.resignation.result", '"loss" -> "win"', "game.resign.white"),
+    ("termination.agreement.min_moves_each", "1 -> 2", "game.offer.accepted"),
+)
+
+
+def test_formerly_surviving_mutants_are_killed_by_game_fixtures(fide: Any, tmp_path: Path) -> None:
+    wanted = {killer for _, _, killer in FORMER_SURVIVORS}
+    lines = [line for line in (FIXTURES / "game.jsonl").read_text(encoding="utf-8").splitlines()
+             if json.loads(line)["id"] in wanted]
+    assert len(lines) == len(wanted)
+    chosen = tmp_path / "game.jsonl"
+    chosen.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    judge = mutation.Judge(fide, mutation.cases_of("fide-2023", [str(chosen)]))
+    for where, change, killer in FORMER_SURVIVORS:
+        result = judge.run(_mutant(fide, where, change))
+        assert (where, result.status, result.fixture) == (where, "killed", killer)
+
+
+def test_exemptions_give_reasons_and_hold_only_under_their_condition(fide: Any) -> None:
+    budget = _mutant(fide, "flag_fall.node_limit", "1000000 -> 1000001")
+    assert budget.equivalent and "budget" in budget.equivalent
+    assert mutation.Judge(fide, []).run(budget).status == "equivalent"
+    # fide-2023's three illegal-move regimes are equal, so the speed without a clock decides nothing
+    assert _mutant(fide, "scope.speed", '"standard" -> "blitz"').equivalent
+    # US Chess blitz loses on the first illegal move: there the same change is a real mutant
+    us = load_ruleset("uscf-7")
+    assert _mutant(us, "scope.speed", '"standard" -> "blitz"').equivalent is None
+    # an exemption names its mutations: dropping the castling king's start square is not exempt
+    assert _mutant(fide, "castling.must_not_be_attacked.squares", 'drop "king_from"').equivalent is None
