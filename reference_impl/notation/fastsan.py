@@ -2,12 +2,12 @@
 
 A move written exactly as :func:`.san.to_san` writes it with the English letters and the
 ``pgn`` marks (``Nbd7``, ``exd5``, ``e8=Q+``, ``O-O#``, optionally with a suffix
-annotation, pgn:8.2.3.8) is found with one legal-move generation restricted to the
-pieces of its kind and its target square, instead of reading every spelling and
-formatting the candidates. Anything else -- another spelling, an illegal or ambiguous
-move, a missing or wrong check mark -- gives ``None`` and the full reader decides, so
-both always agree. Letters and marks come from ``pieces.yaml`` and ``marks.yaml``, read
-once per move-table set (the spec a board's ruleset came from).
+annotation, pgn:8.2.3.8) is found by trying on the board the pieces of its kind that
+reach its target square, instead of reading every spelling and formatting the
+candidates. Anything else -- another spelling, an illegal or ambiguous move, a missing or
+wrong check mark, en passant -- gives ``None`` and the full reader decides, so both
+always agree. Letters and marks come from ``pieces.yaml`` and ``marks.yaml``, read once
+per move-table set (the spec a board's ruleset came from).
 """
 
 from __future__ import annotations
@@ -16,7 +16,8 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from ..core.codes import FLAG_CASTLE
+from ..core import movegen
+from ..core.codes import FLAG_CASTLE, FLAG_DOUBLE
 from .tables import piece_letters, table
 
 FILES = "abcdefgh"
@@ -79,40 +80,87 @@ def _disambiguation(origin: int, others: list[int]) -> str:
     return FILES[origin & 7] + str((origin >> 3) + 1)
 
 
-def _code(board: Any, found: Syntax, m: re.Match[str]) -> int | None:
-    """The packed code of the one legal move ``m`` writes canonically, else ``None``."""
+def _reachers(board: Any, pt: int, to: int, promotion: int) -> list[int]:
+    """Codes of the side to move's ``pt`` pieces that reach ``to`` on an empty or enemy
+    square (pawns: step, double step, capture), promoting to ``promotion`` (0: none);
+    a superset of the legal ones, made without moving anything."""
     tables = board.tables
-    mine = board.bb[board.turn]
+    color = board.turn
+    if board.occ_co[color] >> to & 1:
+        return []
+    squares = board.bb[color][pt]
+    out = []
+    if pt == tables.pawn:
+        push, double, captures = tables.pawn_push[color], tables.pawn_double[color], tables.pawn_captures[color]
+        capture = board.occ_co[color ^ 1] >> to & 1
+        while squares:
+            low = squares & -squares
+            squares ^= low
+            sq = low.bit_length() - 1
+            if (captures[sq] if capture else push[sq]) >> to & 1:
+                out.append(sq | to << 6 | promotion << 12)
+            elif not capture and double[sq] >> to & 1:
+                out.append(sq | to << 6 | promotion << 12 | FLAG_DOUBLE << 16)
+        return out
+    occupied = board.occupied
+    while squares:
+        low = squares & -squares
+        squares ^= low
+        sq = low.bit_length() - 1
+        if movegen.piece_attacks(board, pt, color, sq, occupied) >> to & 1:
+            out.append(sq | to << 6 | promotion << 12)
+    return out
+
+
+def _is_legal(board: Any, code: int) -> bool:
+    if not board.try_push_code(code):
+        return False
+    board.pop_code()
+    return True
+
+
+def _push_canonical(board: Any, found: Syntax, m: re.Match[str]) -> int | None:
+    """Make the one legal move ``m`` writes canonically and return its code, else ``None``
+    with ``board`` unchanged."""
+    tables = board.tables
     castle = m.group("castle")
     if castle is not None:
         king_side = found.castling[castle]
-        codes = [c for c in board.legal_codes(mine[tables.royal])
+        codes = [c for c in board.legal_codes(board.bb[board.turn][tables.royal])
                  if c >> 16 == FLAG_CASTLE and ((c >> 6 & 63) > (c & 63)) == king_side]
-        return codes[0] if len(codes) == 1 else None
+        if len(codes) != 1:
+            return None
+        board.push_code(codes[0])
+        return codes[0]
     letter = m.group("piece")
     pt = found.types.get(letter)
     if pt is None:
         return None
-    to = m.group("to")
+    name = m.group("to")
+    to = FILES.index(name[0]) + 8 * (int(name[1]) - 1)
     promo = m.group("promo")
-    promotion = found.promotions[promo] if promo else 0
-    codes = [c for c in board.legal_codes(mine[pt], 1 << (FILES.index(to[0]) + 8 * (int(to[1]) - 1)))
-             if c >> 12 & 15 == promotion and c >> 16 != FLAG_CASTLE]
+    if pt == tables.pawn and to == board.ep_square:
+        return None  # en passant: the full reader
+    codes = _reachers(board, pt, to, found.promotions[promo] if promo else 0)
+    if len(codes) > 1:
+        codes = [c for c in codes if _is_legal(board, c)]
     file, rank = m.group("file"), m.group("rank")
     chosen = [c for c in codes
               if (file is None or FILES[c & 7] == file) and (rank is None or str((c >> 3 & 7) + 1) == rank)]
     if len(chosen) != 1:
         return None
     code = chosen[0]
-    capture = board.is_capture_code(code)
+    origin = code & 63
+    capture = board.occ_co[board.turn ^ 1] >> to & 1
     if (m.group("capture") is not None) != capture:
         return None
-    origin = code & 63
     if letter is None:
         canonical = FILES[origin & 7] if capture else ""
     else:
         canonical = _disambiguation(origin, [c & 63 for c in codes if c & 63 != origin])
-    return code if (file or "") + (rank or "") == canonical else None
+    if (file or "") + (rank or "") != canonical or not board.try_push_code(code):
+        return None
+    return code
 
 
 def read(board: Any, text: str, push: bool) -> tuple[Any, str | None] | None:
@@ -122,10 +170,9 @@ def read(board: Any, text: str, push: bool) -> tuple[Any, str | None] | None:
     m = found.pattern.fullmatch(text)
     if m is None:
         return None
-    code = _code(board, found, m)
+    code = _push_canonical(board, found, m)
     if code is None:
         return None
-    board.push_code(code)
     mark = ""
     if board.is_check():
         mark = found.check if board.legal_move_count() else found.mate
