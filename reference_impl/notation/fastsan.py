@@ -21,6 +21,8 @@ from ..core.codes import FLAG_CASTLE, FLAG_DOUBLE
 from .tables import piece_letters, table
 
 FILES = "abcdefgh"
+#: The pattern's groups, in the order :func:`read` unpacks them.
+GROUPS = ("castle", "piece", "file", "rank", "capture", "to", "promo", "mark", "suffix")
 #: Suffix annotations (pgn:8.2.3.8), longest first.
 SUFFIXES = ("!!", "??", "!?", "?!", "!", "?")
 
@@ -64,6 +66,7 @@ def syntax(tables: Any) -> Syntax:
         rf"(?P<to>[a-h][1-8])(?:{re.escape(row['promotion_separator'])}(?P<promo>{pieces}))?)"
         rf"(?P<mark>{_alternatives([row['check'][0], row['mate'][0]])})?(?P<suffix>{_alternatives(list(SUFFIXES))})?"
     )
+    assert tuple(pattern.groupindex) == GROUPS, pattern.groupindex
     found = Syntax(pattern, types, promotions, castling, row["check"][0], row["mate"][0])
     _SYNTAX[id(tables)] = (tables, found)
     return found
@@ -119,11 +122,11 @@ def _is_legal(board: Any, code: int) -> bool:
     return True
 
 
-def _push_canonical(board: Any, found: Syntax, m: re.Match[str]) -> int | None:
-    """Make the one legal move ``m`` writes canonically and return its code, else ``None``
-    with ``board`` unchanged."""
+def _push_canonical(board: Any, found: Syntax, groups: tuple[str | None, ...]) -> int | None:
+    """Make the one legal move the pattern's ``groups`` write canonically and return its
+    code, else ``None`` with ``board`` unchanged."""
+    castle, letter, file, rank, capture_mark, name, promo = groups[:7]
     tables = board.tables
-    castle = m.group("castle")
     if castle is not None:
         king_side = found.castling[castle]
         codes = [c for c in board.legal_codes(board.bb[board.turn][tables.royal])
@@ -132,19 +135,15 @@ def _push_canonical(board: Any, found: Syntax, m: re.Match[str]) -> int | None:
             return None
         board.push_code(codes[0])
         return codes[0]
-    letter = m.group("piece")
     pt = found.types.get(letter)
     if pt is None:
         return None
-    name = m.group("to")
-    to = FILES.index(name[0]) + 8 * (int(name[1]) - 1)
-    promo = m.group("promo")
+    to = FILES.index(name[0]) + 8 * (int(name[1]) - 1)  # type: ignore[index]
     if pt == tables.pawn and to == board.ep_square:
         return None  # en passant: the full reader
     codes = _reachers(board, pt, to, found.promotions[promo] if promo else 0)
     if len(codes) > 1:
         codes = [c for c in codes if _is_legal(board, c)]
-    file, rank = m.group("file"), m.group("rank")
     chosen = [c for c in codes
               if (file is None or FILES[c & 7] == file) and (rank is None or str((c >> 3 & 7) + 1) == rank)]
     if len(chosen) != 1:
@@ -152,7 +151,7 @@ def _push_canonical(board: Any, found: Syntax, m: re.Match[str]) -> int | None:
     code = chosen[0]
     origin = code & 63
     capture = board.occ_co[board.turn ^ 1] >> to & 1
-    if (m.group("capture") is not None) != capture:
+    if (capture_mark is not None) != capture:
         return None
     if letter is None:
         canonical = FILES[origin & 7] if capture else ""
@@ -170,14 +169,16 @@ def read(board: Any, text: str, push: bool) -> tuple[Any, str | None] | None:
     m = found.pattern.fullmatch(text)
     if m is None:
         return None
-    code = _push_canonical(board, found, m)
+    groups = m.groups()
+    code = _push_canonical(board, found, groups)
     if code is None:
         return None
     mark = ""
     if board.is_check():
         mark = found.check if board.legal_move_count() else found.mate
-    if mark != (m.group("mark") or "") or not push:
+    written = groups[7] or ""
+    if mark != written or not push:
         board.pop_code()
-        if mark != (m.group("mark") or ""):
+        if mark != written:
             return None
-    return board.move_of(code), m.group("suffix")
+    return board.move_of(code), groups[8]

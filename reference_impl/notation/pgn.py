@@ -33,6 +33,8 @@ MAX_ERRORS = 20
 #: Tokens that look like a move number but are a null move in another notation.
 _NULL_MOVE_RE = re.compile(r"0+")
 _SUFFIX_RE = re.compile(r"(!!|\?\?|!\?|\?!|!|\?)$")
+_NUMBER_RE = re.compile(r"\d+\.*")
+_TAG_ESCAPE_RE = re.compile(r"\\(.)")
 
 _TOKEN_RE = re.compile(
     r"""
@@ -193,20 +195,23 @@ class _Reader:
             m = _TOKEN_RE.match(text, pos)
             assert m is not None  # the last alternative matches any character
             kind, pos = m.lastgroup, m.end()
-            self.token(kind, m)
+            if kind != "ws":
+                self.token(kind, m)
         if self.game is not None:
             self.finish(len(text), None)
         return self.games
 
     def token(self, kind: str | None, m: re.Match[str]) -> None:
         pos = m.start()
-        if kind in ("ws", "escape"):  # escape lines: pgn:6
+        if kind == "escape":  # escape lines: pgn:6
             return
         if kind == "tag":
             if self.in_movetext:
                 self.finish(pos, None)
             game = self.current(pos)
-            name, value = m.group("tname"), re.sub(r"\\(.)", r"\1", m.group("tval"))
+            name, value = m.group("tname"), m.group("tval")
+            if "\\" in value:
+                value = _TAG_ESCAPE_RE.sub(r"\1", value)
             if name in game.tags:
                 self.error(pos, f"tag {quote(name)} given twice")
             game.tags[name] = value
@@ -296,7 +301,7 @@ class _Reader:
         if _NULL_MOVE_RE.fullmatch(token):
             self.error(pos, f"{token!r} is a null move (UCI notation), not a PGN move")
             return
-        if re.fullmatch(r"\d+\.*", token):
+        if _NUMBER_RE.fullmatch(token):
             return
         match = _SUFFIX_RE.search(token)
         suffix = match.group(1) if match and len(token) > len(match.group(1)) else None
