@@ -27,7 +27,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import asdict, dataclass, field
-from typing import Any, Hashable
+from typing import Any, Callable, Hashable
 
 from reference_impl import unwinnability
 from reference_impl.adjudication import repetition as rep
@@ -172,7 +172,8 @@ def _audit(pgn: PgnGame, rules: Any) -> GameAudit:
     recorded = pgn.tags.get("Result") or pgn.result or "*"
     termination = (pgn.tags.get("Termination") or "").strip().lower()
     ends = _Ends(rules)
-    keys: list[Hashable] = [rep.position_key(board, rules)]
+    key_of = _key_of(board, rules)
+    keys: list[Hashable] = [key_of()]
     seen: Counter = Counter(keys)
     stop, illegal = len(pgn.moves), None
     end = ends.end(board, keys, 0) if ends.cheap(board, keys, seen) or not board.legal_moves() else None
@@ -187,7 +188,7 @@ def _audit(pgn: PgnGame, rules: Any) -> GameAudit:
                 return GameAudit(pgn.index, error=f"move {pgn.move_label(ply)} {clip(move.text)}: {error}")
             stop, illegal = ply, error
             break
-        keys.append(rep.position_key(board, rules))
+        keys.append(key_of())
         seen[keys[-1]] += 1
         if ends.cheap(board, keys, seen):
             end = ends.end(board, keys, ply + 1)
@@ -200,6 +201,14 @@ def _audit(pgn: PgnGame, rules: Any) -> GameAudit:
         elif end is None:
             end = ends.end(board, keys, stop, dead=False)
     return _judge(pgn, rules, board, end, stop, illegal, recorded, termination)
+
+
+def _key_of(board: Board, rules: Any) -> Callable[[], Hashable]:
+    """:func:`~reference_impl.adjudication.repetition.position_key` of ``board``, with the
+    ruleset's ``repetition.same_position`` looked up once per game, not once per ply."""
+    if (optional(rules, "repetition", "same_position", "en_passant") or "legal") == "legal":
+        return board.position_key
+    return lambda: rep.position_key(board, rules)
 
 
 def _walk_back(board: Board, ends: _Ends, ply: int) -> int:
