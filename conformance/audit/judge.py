@@ -16,8 +16,9 @@ a finding kind of :data:`KINDS`:
 Kept lean for throughput: checkmate and stalemate are looked for only where the record
 stops or a move fails (a legal move after them is impossible), and the dead-position
 proof (:func:`~reference_impl.adjudication.verdicts.is_dead_cheap`, the check the Game
-makes after every move) is asked where the record stops; when that position is dead the
-replay walks back to the first dead one. True deadness never ends once reached, so this
+makes after every move) is asked where the record stops (not at a checkmate the ruleset
+rules first: no position before a mate is dead); when that position is dead the replay
+walks back to the first dead one. True deadness never ends once reached, so this
 finds every dead position the cheap proof recognises at the record's end, and never
 reports one it does not prove. Pure: a parsed game and a resolved ruleset in, a
 :class:`GameAudit` out.
@@ -117,7 +118,10 @@ class _Ends:
         self.rules = rules
         self.active = [(n, e) for n in order if (e := _entry(rules, n)) is not None
                        and e.get("kind") not in ("claim", "discretionary")]
-        names = {n for n, _ in self.active}
+        names = [n for n, _ in self.active]
+        #: checkmate comes first where it and a dead position both hold
+        self.mate_first = "checkmate" in names and (
+            "dead_position" not in names or names.index("checkmate") < names.index("dead_position"))
         self.repetition = _entry(rules, "fivefold_repetition") if "fivefold_repetition" in names else None
         self.move_rule = _entry(rules, "seventy_five_moves") if "seventy_five_moves" in names else None
 
@@ -192,7 +196,11 @@ def _audit(pgn: PgnGame, rules: Any) -> GameAudit:
         seen[keys[-1]] += 1
         if ends.cheap(board, keys, seen):
             end = ends.end(board, keys, ply + 1)
-    if end is None or end.reason in ("fivefold_repetition", "seventy_five_moves"):
+    if end is None and ends.mate_first and board.is_checkmate():
+        # No position before a checkmate is dead (the mate follows from it), and the
+        # ruleset rules checkmate before a dead position: no proof to ask for.
+        end = ends.end(board, keys, stop, dead=False)
+    elif end is None or end.reason in ("fivefold_repetition", "seventy_five_moves"):
         # Checkmate and stalemate can only stand where the record stops; a dead position
         # reached earlier is found by walking back from there.
         if ends.dead(board):
