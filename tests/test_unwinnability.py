@@ -202,3 +202,37 @@ def test_an_answer_does_not_depend_on_what_else_was_asked(fen: str, limit: int) 
     unwinnability.clear_cache()
     both = analyse_both(board(fen), limit, stop_at_can=True)
     assert all(both[c] == alone[c] for c in both if both[c].stage != "stopped")
+
+
+def test_quick_mate_gate_settles_only_positions_that_are_not_dead() -> None:
+    from reference_impl.unwinnability import mate_found_quickly
+
+    assert mate_found_quickly(board("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"))
+    assert not mate_found_quickly(board("8/8/4k3/8/8/3K4/8/8 w - - 0 1"))  # bare kings: dead
+    assert not mate_found_quickly(board("8/8/4k3/8/8/3K4/8/8 w - - 0 1"), 0)
+    assert not mate_found_quickly(board("8/6k1/6p1/6P1/6PK/6P1/6PP/8 w - - 0 1"))  # dead (CHA)
+
+
+def test_check_after_every_move_answers_the_same_with_and_without_the_gate(monkeypatch: pytest.MonkeyPatch) -> None:
+    # The gate only skips work: over positions of every label (dead ones included), the
+    # per-move dead check gives the same answers when the gate never fires.
+    from pathlib import Path
+
+    from reference_impl import FenError, unwinnability
+    from reference_impl.adjudication import verdicts
+
+    rows = (Path(__file__).parent / "data" / "unwinnability" / "labelled.txt").read_text().splitlines()
+    positions = []
+    for line in rows:
+        if line.strip() and not line.startswith("#"):
+            fen = line.split(None, 1)[1].strip()
+            try:
+                positions.append(board(fen if len(fen.split()) == 6 else fen + " 0 1"))
+            except FenError:
+                continue
+    positions = positions[::8]
+    gated = [verdicts.is_dead_cheap(b, 2_000) for b in positions]
+    unwinnability.clear_cache()
+    monkeypatch.setattr(unwinnability, "mate_found_quickly", lambda *_args, **_kw: False)
+    assert [verdicts.is_dead_cheap(b, 2_000) for b in positions] == gated
+    assert any(gated) and not all(gated)

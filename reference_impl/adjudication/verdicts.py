@@ -93,10 +93,14 @@ def is_dead(board: Any, node_limit: int) -> str:
 def is_dead_cheap(board: Any, node_limit: int) -> bool:
     """Dead, proven cheaply enough to ask after every move.
 
-    The static proof (no search) runs for both sides; only when it already shows one
-    side cannot mate does a search of ``node_limit`` moves try the other. True only
-    with a proof for both sides; a position this misses is simply not declared dead.
+    A short compiled helpmate search for each side comes first: a mate found (replayed)
+    means not dead, and ordinary positions end there. Otherwise the static proof (no
+    search) runs for both sides; only when it already shows one side cannot mate does a
+    search of ``node_limit`` moves try the other. True only with a proof for both sides;
+    a position this misses is simply not declared dead.
     """
+    if _module().mate_found_quickly(board):  # a mating line for a side: not dead
+        return False
     found = _module().analyse_both(board, 0)  # one static pass for both sides
     static = [_tri(found[color].verdict) for color in (0, 1)]
     if static == [CANNOT, CANNOT]:

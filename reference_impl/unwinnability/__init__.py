@@ -39,6 +39,7 @@ __all__ = [
     "can_checkmate",
     "has_forced_win",  # US Chess 14E, from .forced_win: one import for the adjudicator
     "is_dead_position",
+    "mate_found_quickly",
     "set_cache_size",
     "clear_cache",
 ]
@@ -49,6 +50,8 @@ DEFAULT_NODE_LIMIT = 1_000_000
 #: Nodes of the first compiled helpmate probe, before the static stage: real game
 #: positions are settled here, in about a millisecond.
 PROBE_NODES = 20_000
+#: Nodes per side of :func:`mate_found_quickly`, the gate of the check after every move.
+QUICK_PROBE_NODES = 2_000
 #: Share of the node budget for the exhaustive exploration; the rest goes to the
 #: helpmate search.
 EXPLORE_SHARE = 0.6
@@ -259,6 +262,20 @@ def _schedule(board: Board, colors: tuple[int, ...], node_limit: int, stop_at_ca
             continue
         results[color] = Analysis(Verdict.UNDETERMINED, (), spent[color])
     return results
+
+
+def mate_found_quickly(board: Board, node_limit: int = QUICK_PROBE_NODES) -> bool:
+    """Does a short compiled helpmate search find a mate for either side (its line
+    replayed by the interpreter)? ``True`` settles that the position is not dead;
+    ``False`` says nothing. A cheap gate before the static stage, for the check after
+    every move: in ordinary positions a mate turns up within a few hundred moves."""
+    if node_limit <= 0:
+        return False
+    for color in (board.turn ^ 1, board.turn):
+        line, _ = _native_helpmate(board, color, node_limit)
+        if line is not None:
+            return True
+    return False
 
 
 def analyse_both(board: Board, node_limit: int = DEFAULT_NODE_LIMIT, *, stop_at_can: bool = False) -> dict[int, Analysis]:
