@@ -181,3 +181,23 @@ def test_unsafe_yaml_tag_is_rejected_in_one_line(tmp_path: Path) -> None:
     found = lines([path])
     assert len(found) == 1
     assert found[0].startswith(f"{path}:2: invalid YAML:")
+
+
+@pytest.mark.parametrize("fen, reason", [
+    ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 " + "9" * 5000, "fullmove number has 5,000 digits"),
+    ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0", "6 fields"),
+    ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBN1 w KQkq - 0 1", "castling"),
+])
+def test_start_fen_is_read_as_a_position_under_the_ruleset(tmp_path: Path, fen: str, reason: str) -> None:
+    # FIDE 2.3 as data: a start position no command could set up is a validation error
+    # on its own line, not a traceback or a failure later.
+    path = write(tmp_path, "start.yaml", f"""\
+        id: odd-start
+        title: Odd start
+        extends: fide-2023
+        setup:
+          initial_fen: "{fen}"
+        """)
+    found = lines([path])
+    assert len(found) == 1 and found[0].startswith(f"{path}:5: setup.initial_fen: invalid FEN"), found
+    assert reason in found[0]

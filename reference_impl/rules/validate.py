@@ -228,8 +228,28 @@ def validate_ruleset(ruleset: Ruleset) -> list[Violation]:
             out.append(_locate(ruleset, path, message))
     for path, message in semantic_problems(ruleset.data):
         out.append(_locate(ruleset, path, message))
+    if not out and not ruleset.abstract:
+        for path, message in _start_position_problems(ruleset):
+            out.append(_locate(ruleset, path, message))
     own = _display(ruleset.path) if ruleset.path is not None else None
     return sorted(set(out), key=lambda v: (v.file != own, v))
+
+
+def _start_position_problems(ruleset: Ruleset) -> list[tuple[KeyPath, str]]:
+    """``setup.initial_fen`` read as a position under the ruleset itself (every field,
+    bounded numbers included), so that a file is rejected here rather than by the first
+    command that sets up a board."""
+    from ..core.board import Board
+    from ..errors import ArbiterError
+
+    fen = (ruleset.data.get("setup") or {}).get("initial_fen")
+    if not isinstance(fen, str):
+        return []
+    try:
+        Board(ruleset, fen)
+    except ArbiterError as error:
+        return [(("setup", "initial_fen"), str(error))]
+    return []
 
 
 def raise_for(violations: Sequence[Violation]) -> None:
