@@ -291,19 +291,20 @@ class _Reader:
             self.error(pos, f"unexpected character {quote(token)}")
 
     def symbol(self, token: str, pos: int, last: PgnMove | None) -> None:
-        glyphs = glyph_to_nag()
-        if token in glyphs and not token[0].isalnum():
-            if last is None:
-                self.error(pos, f"annotation {quote(token)} before any move")
-            else:
-                last.nags.append(glyphs[token])
-            return
-        if _NULL_MOVE_RE.fullmatch(token):
-            self.error(pos, f"{token!r} is a null move (UCI notation), not a PGN move")
-            return
-        if _NUMBER_RE.fullmatch(token):
-            return
-        match = _SUFFIX_RE.search(token)
+        if not token[0].isalpha():  # a glyph, a null move or a move number; a move else
+            glyphs = glyph_to_nag()
+            if token in glyphs and not token[0].isalnum():
+                if last is None:
+                    self.error(pos, f"annotation {quote(token)} before any move")
+                else:
+                    last.nags.append(glyphs[token])
+                return
+            if _NULL_MOVE_RE.fullmatch(token):
+                self.error(pos, f"{token!r} is a null move (UCI notation), not a PGN move")
+                return
+            if _NUMBER_RE.fullmatch(token):
+                return
+        match = _SUFFIX_RE.search(token) if token[-1] in "!?" else None
         suffix = match.group(1) if match and len(token) > len(match.group(1)) else None
         text = token[: -len(suffix)] if suffix else token
         move = PgnMove(text=text, line=self.line_of(pos), suffix=suffix)
