@@ -10,13 +10,11 @@ unwinnable row.
   legal moves (CHA: winnable), else the game is drawn (CHA: unwinnable). The generator
   replays each mating sequence with python-chess and stops if it does not end in the
   asked side's checkmate, so a winnable expectation rests on two sources.
-* US Chess 7 (14E) is a material table with a "forced win" exception. ``uscf-7`` is
-  listed only where the table decides from material alone: the opponent has a lone king
-  (14E1, draw), or holds material no row names and can mate (a loss; K+N+N counts as
-  such when the flagged player has a pawn, 14E3). Against K+B, K+N, or K+N+N with the
-  flagged player pawnless, the result turns on a forced-win judgement the data does not
-  give; an unwinnable opponent with more than a king may or may not leave the position
-  dead (14D4), which the data does not say either. Those fixtures list FIDE rulesets only.
+* US Chess 7 and its blitz (14E, a material table) are applied by hand in
+  :mod:`.uscf_flag`. CHA's verdict is for the opponent only: where it cannot mate and
+  no 14E row names its material, the result turns on whether the position is dead
+  (14D4), decided here only when every line ends within a few plies without a mate;
+  otherwise the fixture lists FIDE rulesets only and says why.
 
 Run: ``python -m conformance.generate.lichess --data conformance/generate/data
 --out conformance/fixtures``.
@@ -29,9 +27,10 @@ from pathlib import Path
 
 import chess
 
-from .common import (FIDE_ALL, ORACLE, USCF, DataError, Fixture, OracleMismatch,
-                     checked_board, data_file, fixture, main)
+from .common import (FIDE_ALL, ORACLE, DataError, Fixture, OracleMismatch, checked_board,
+                     data_file, fixture, main)
 from .lichess_sample import SOURCE_NAME, Row, parse
+from .uscf_flag import expectations, others, us_note, uscf_flag
 
 #: Every EVERY-th row of the sample becomes a fixture (unwinnable rows always do).
 EVERY = 2
@@ -40,12 +39,6 @@ OUTPUT = "timeout-lichess.jsonl"
 FIDE_TIMEOUT = FIDE_ALL + ["fide-2023-chess960"]
 DRAW = "1/2-1/2"
 COLOR = {"white": chess.WHITE, "black": chess.BLACK}
-#: Opponent material (pieces besides the king) that a 14E row names, with its article.
-USCF_ROWS: dict[tuple[int, ...], str] = {
-    (chess.BISHOP,): "uscf-7:14E2",
-    (chess.KNIGHT,): "uscf-7:14E2",
-    (chess.KNIGHT, chess.KNIGHT): "uscf-7:14E3",
-}
 
 
 def chosen(rows: list[Row]) -> list[Row]:
@@ -74,29 +67,6 @@ def replays_to_mate(fen: str, line: tuple[str, ...], winner: chess.Color) -> boo
     return board.is_checkmate() and board.turn != winner
 
 
-def others(board: chess.Board, color: chess.Color) -> tuple[int, ...]:
-    """Piece types of ``color`` besides the king, sorted."""
-    return tuple(sorted(p.piece_type for p in board.piece_map().values()
-                        if p.color == color and p.piece_type != chess.KING))
-
-
-def uscf_expectation(board: chess.Board, flagged: chess.Color,
-                     can_mate: bool) -> tuple[str, list[str]] | None:
-    """US Chess 14E from material alone (result, cites), or None where it needs judgement."""
-    loss = "0-1" if flagged == chess.WHITE else "1-0"
-    material = others(board, not flagged)
-    if not material:
-        return DRAW, ["uscf-7:14E", "uscf-7:14E1"]
-    if not can_mate:
-        return None
-    row = USCF_ROWS.get(material)
-    if row is None:
-        return loss, ["uscf-7:14E"]
-    if row == "uscf-7:14E3" and board.pieces(chess.PAWN, flagged):
-        return loss, ["uscf-7:14E", "uscf-7:14E3"]
-    return None
-
-
 def lichess_fixture(row: Row, fid: str) -> Fixture:
     """One flag-fall fixture: the side to move flags; CHA's verdict decides FIDE 6.9."""
     board = checked_board(row.fen)
@@ -118,26 +88,19 @@ def lichess_fixture(row: Row, fid: str) -> Fixture:
     else:
         why = f"{row.side} cannot checkmate by any series of legal moves"
         evidence = "CHA: unwinnable"
-    uscf = uscf_expectation(board, flagged, can_mate)
-    rulesets = FIDE_TIMEOUT + ([USCF] if uscf else [])
-    by_ruleset = None
-    if uscf and uscf[0] != result:
-        by_ruleset = {r: {"result": result} for r in FIDE_TIMEOUT} | {USCF: {"result": uscf[0]}}
-    tags = {"labelled", "flag-fall", "lichess"}
+    us = uscf_flag(board, flagged, can_mate, None)
+    rulesets, expect, by_ruleset = expectations(FIDE_TIMEOUT, result, us)
+    tags = {"labelled", "flag-fall", "lichess"} | us.tags
     if not others(board, winner):
         tags.add("lone-king")
     if result != (DRAW if board.has_insufficient_material(winner) else loss):
         tags.add("python-chess-differs")
-    uscf_note = (f"US Chess by {', '.join(uscf[1])} (material alone decides)" if uscf else
-                 "US Chess omitted: 14E2/14E3 need a forced-win judgement, or 14D4 whether "
-                 "the position is dead")
     detail = (f"{SOURCE_NAME}, Lichess game {row.game}; {evidence}; FIDE 6.9 applied by "
-              f"hand: {why}; {uscf_note}")
+              f"hand: {why}; {us_note(us)}")
     return fixture(fid, "timeout", f"{flagged_name} oversteps the time limit at the end of a "
                    f"real game; {why}", rulesets, {"fen": row.fen, "flagged": flagged_name},
-                   expect=None if by_ruleset else {"result": result},
-                   expect_by_ruleset=by_ruleset,
-                   cites=["fide-2023:6.9"] + (uscf[1] if uscf else []), tags=tags,
+                   expect=expect, expect_by_ruleset=by_ruleset,
+                   cites=["fide-2023:6.9"] + us.cites, tags=tags,
                    method="labelled+oracle+laws" if row.helpmate else "labelled+laws",
                    detail=detail)
 

@@ -9,10 +9,9 @@ White, ``-B`` only Black, ``--`` neither (a dead position, FIDE 5.2.2).
   bishops, and the look-alikes that are not dead).
 * ``timeout`` (FIDE 6.9): the flagging player loses unless the opponent cannot
   checkmate by any series of legal moves; checkmate, stalemate and a dead position
-  come first. US Chess 7 (14E) expectations are added only where the text decides
-  without a "forced win" judgement: a lone king (14E1, draw), or an opponent holding
-  more than K, K+B, K+N or K+N+N who can checkmate (a loss); otherwise the fixture
-  does not list ``uscf-7``.
+  come first. US Chess 7 and its blitz (14E, a material table) are applied by hand in
+  :mod:`.uscf_flag`; the labels say whether the position is dead and whether the
+  opponent can mate, which settles 14E2/14E3's "forced win" where the opponent cannot.
 
 Run: ``python -m conformance.generate.unwinnable --data conformance/generate/data
 --out conformance/fixtures``.
@@ -26,15 +25,14 @@ from pathlib import Path
 
 import chess
 
-from .common import (FIDE_ALL, ORACLE, STANDARD_AND_960, USCF, DataError, Fixture,
+from .common import (FIDE_ALL, ORACLE, STANDARD_AND_960, DataError, Fixture,
                      checked_board, data_file, fixture, full_fen, main, promotions_fit)
+from .uscf_flag import UsVerdict, expectations, others, us_note, uscf_flag
 
 LABELS = {"WB": (True, True), "W-": (True, False), "-B": (False, True), "--": (False, False)}
 FIDE_TIMEOUT = FIDE_ALL + ["fide-2023-chess960"]
 LABEL_DETAIL = ("labelled.txt (Chess Unwinnability Analyzer test vectors, M. Ambrona, "
                 "FUN 2022)")
-#: Material whose holder US Chess 14E may treat as unable to win on time.
-USCF_WEAK = [[], [chess.BISHOP], [chess.KNIGHT], [chess.KNIGHT, chess.KNIGHT]]
 #: Classic cases from the Laws' text: (name, FEN, dead, what).
 CLASSIC: list[tuple[str, str, bool, str]] = [
     ("k-v-k", "8/8/3k4/8/8/4K3/8/8 w - - 0 1", True, "king against king"),
@@ -54,18 +52,17 @@ CLASSIC: list[tuple[str, str, bool, str]] = [
     ("kp-v-k", "8/8/3k4/8/8/4K3/4P3/8 w - - 0 1", False, "a pawn can promote"),
 ]
 
-#: Hand-built flag falls from the Laws' text: (name, FEN, flagged, FIDE result, US Chess
-#: result or None where 14E needs a forced-win judgement, what).
-CLASSIC_TIMEOUT: list[tuple[str, str, str, str, str | None, str]] = [
-    ("kn-v-kn", "8/8/2nk4/8/8/4KN2/8/8 w - - 0 1", "white", "0-1", None,
+#: Hand-built flag falls from the Laws' text: (name, FEN, flagged, FIDE result, what).
+CLASSIC_TIMEOUT: list[tuple[str, str, str, str, str]] = [
+    ("kn-v-kn", "8/8/2nk4/8/8/4KN2/8/8 w - - 0 1", "white", "0-1",
      "K+N v K+N: Black can still mate by a helpmate, so White's flag loses (6.9)"),
-    ("kb-v-kb-opposite", "7k/8/5b2/8/8/4KB2/8/8 w - - 0 1", "black", "1-0", None,
+    ("kb-v-kb-opposite", "7k/8/5b2/8/8/4KB2/8/8 w - - 0 1", "black", "1-0",
      "opposite-coloured bishops: White can still mate, so Black's flag loses"),
-    ("lone-king-v-kqr", "4k3/8/8/8/8/8/8/R2QK3 w - - 0 1", "white", "1/2-1/2", "1/2-1/2",
+    ("lone-king-v-kqr", "4k3/8/8/8/8/8/8/R2QK3 w - - 0 1", "white", "1/2-1/2",
      "White has a queen and a rook but flags; Black's lone king cannot mate: a draw"),
-    ("knn-v-lone-king", "8/8/3k4/8/8/4KN2/6N1/8 b - - 0 1", "black", "1-0", None,
+    ("knn-v-lone-king", "8/8/3k4/8/8/4KN2/6N1/8 b - - 0 1", "black", "1-0",
      "K+N+N v K: mate cannot be forced, but it exists, so under FIDE the flag loses"),
-    ("kq-v-k-queen-side-flags", "4k3/8/8/8/8/8/8/3QK3 b - - 0 1", "black", "1-0", "1-0",
+    ("kq-v-k-queen-side-flags", "4k3/8/8/8/8/8/8/3QK3 b - - 0 1", "black", "1-0",
      "Black's lone king flags against a queen: a loss under FIDE 6.9 and US Chess 14E"),
 ]
 
@@ -133,12 +130,6 @@ def dead_fixtures(entries: list[Labelled]) -> list[Fixture]:
     return out
 
 
-def _others(board: chess.Board, color: chess.Color) -> list[int]:
-    """Piece types of ``color`` other than the king, sorted."""
-    return sorted(p.piece_type for p in board.piece_map().values()
-                  if p.color == color and p.piece_type != chess.KING)
-
-
 def timeout_result(board: chess.Board, flagged: chess.Color, opponent_can_mate: bool,
                    dead: bool) -> tuple[str, str, list[str]]:
     """FIDE 6.9 result, the reason in words, and the cites."""
@@ -155,19 +146,17 @@ def timeout_result(board: chess.Board, flagged: chess.Color, opponent_can_mate: 
     return "1/2-1/2", "the opponent cannot checkmate", ["fide-2023:6.9"]
 
 
-def uscf_result(board: chess.Board, flagged: chess.Color, opponent_can_mate: bool,
-                dead: bool, fide: str) -> tuple[str, str] | None:
-    """US Chess 7 result where the text decides without judgement, else None."""
-    if board.is_checkmate() or board.is_stalemate():
-        return fide, "uscf-7:13A" if board.is_checkmate() else "uscf-7:14A"
-    if dead:
-        return "1/2-1/2", "uscf-7:14D4"
-    material = _others(board, not flagged)
-    if not material:
-        return "1/2-1/2", "uscf-7:14E1"
-    if material not in USCF_WEAK and opponent_can_mate:
-        return fide, "uscf-7:14E"
-    return None
+def timeout_fixture(fid: str, description: str, fen: str, flagged: chess.Color,
+                    fide: tuple[str, str, list[str]], us: UsVerdict, tags: set[str],
+                    method: str, detail: str) -> Fixture:
+    """One flag fall with FIDE 6.9's expectation and, where decided, US Chess 14E's."""
+    rulesets, expect, by_ruleset = expectations(FIDE_TIMEOUT, fide[0], us)
+    if not others(chess.Board(fen), not flagged):
+        tags = tags | {"lone-king"}
+    return fixture(fid, "timeout", description, rulesets,
+                   {"fen": fen, "flagged": chess.COLOR_NAMES[flagged]},
+                   expect=expect, expect_by_ruleset=by_ruleset, cites=fide[2] + us.cites,
+                   tags=tags | us.tags, method=method, detail=f"{detail}; {us_note(us)}")
 
 
 def timeout_fixtures(entries: list[Labelled]) -> list[Fixture]:
@@ -176,55 +165,36 @@ def timeout_fixtures(entries: list[Labelled]) -> list[Fixture]:
     for entry in entries:
         board = chess.Board(entry.fen)
         dead = not (entry.white_can_mate or entry.black_can_mate)
-        for flagged, name in ((chess.WHITE, "white"), (chess.BLACK, "black")):
+        for flagged in (chess.WHITE, chess.BLACK):
+            name = chess.COLOR_NAMES[flagged]
             can_mate = entry.black_can_mate if flagged == chess.WHITE else entry.white_can_mate
-            result, why, cites = timeout_result(board, flagged, can_mate, dead)
-            uscf = uscf_result(board, flagged, can_mate, dead, result)
+            fide = timeout_result(board, flagged, can_mate, dead)
             tags = {"labelled", "flag-fall"} | ({"dead-position"} if dead else set())
-            if not _others(board, not flagged):
-                tags.add("lone-king")
             # python-chess's nearest rule: a draw iff the opponent has insufficient
             # material, else the flagger loses (mate or stalemate on the board ignored)
             loss = "0-1" if flagged == chess.WHITE else "1-0"
-            if result != ("1/2-1/2" if board.has_insufficient_material(not flagged) else loss):
+            if fide[0] != ("1/2-1/2" if board.has_insufficient_material(not flagged) else loss):
                 tags.add("python-chess-differs")
-            rulesets = FIDE_TIMEOUT + ([USCF] if uscf else [])
-            expect_by = None
-            if uscf and uscf[0] != result:
-                expect_by = {r: {"result": result} for r in FIDE_TIMEOUT}
-                expect_by[USCF] = {"result": uscf[0]}
-            detail = (f"{LABEL_DETAIL}; FIDE 6.9 applied by hand: {why}"
-                      + (f"; US Chess by {uscf[1]}" if uscf else "; US Chess omitted: "
-                         "14E2/14E3 need a forced-win judgement"))
-            out.append(fixture(
-                f"timeout.labelled.l{entry.line:04d}.{name}", "timeout",
-                f"{name} oversteps the time limit; {why}", rulesets,
-                {"fen": entry.fen, "flagged": name},
-                expect=None if expect_by else {"result": result}, expect_by_ruleset=expect_by,
-                cites=cites + ([uscf[1]] if uscf else []), tags=tags,
-                method="labelled+laws", detail=detail))
+            out.append(timeout_fixture(
+                f"timeout.labelled.l{entry.line:04d}.{name}",
+                f"{name} oversteps the time limit; {fide[1]}", entry.fen, flagged, fide,
+                uscf_flag(board, flagged, can_mate, dead), tags, "labelled+laws",
+                f"{LABEL_DETAIL}; FIDE 6.9 applied by hand: {fide[1]}"))
     return out
 
 
 def classic_timeouts() -> list[Fixture]:
     """Flag falls built by hand from FIDE 6.9 and US Chess 14E."""
     out = []
-    for name, fen, flagged, fide, uscf, what in CLASSIC_TIMEOUT:
-        checked_board(fen)
-        rulesets = FIDE_TIMEOUT + ([USCF] if uscf else [])
-        by_ruleset = None
-        if uscf and uscf != fide:
-            by_ruleset = {r: {"result": fide} for r in FIDE_TIMEOUT} | {USCF: {"result": uscf}}
-        out.append(fixture(
-            f"timeout.classic.{name}", "timeout", what, rulesets,
-            {"fen": fen, "flagged": flagged},
-            expect=None if by_ruleset else {"result": fide}, expect_by_ruleset=by_ruleset,
-            cites=["fide-2023:6.9"] + (["uscf-7:14E", "uscf-7:14E1"] if uscf else []),
-            tags={"flag-fall", "hand-built"}
-            | ({"lone-king"} if "lone" in name or "k-v-k" in name else set()),
-            method="laws", detail="FIDE 6.9 (a helpmate question, not a material count) and "
-            "US Chess 14E applied by hand; US Chess omitted where 14E2/14E3 need a forced-win "
-            "judgement"))
+    for name, fen, flagged_name, fide, what in CLASSIC_TIMEOUT:
+        board = checked_board(fen)
+        flagged = chess.WHITE if flagged_name == "white" else chess.BLACK
+        can_mate = fide != "1/2-1/2"  # none of these positions is dead or over
+        us = uscf_flag(board, flagged, can_mate, False)
+        out.append(timeout_fixture(
+            f"timeout.classic.{name}", what, fen, flagged, (fide, what, ["fide-2023:6.9"]), us,
+            {"flag-fall", "hand-built"}, "laws",
+            "FIDE 6.9 (a helpmate question, not a material count) applied by hand"))
     return out
 
 
