@@ -36,6 +36,7 @@ from reference_impl.adjudication import verdicts
 from reference_impl.adjudication.tables import optional, table
 from reference_impl.core import Board
 from reference_impl.errors import ArbiterError
+from reference_impl.notation import fastsan
 from reference_impl.notation.errors import NotationError, clip
 from reference_impl.notation.pgn import PgnGame
 from reference_impl.notation.san import read_san
@@ -186,7 +187,8 @@ def _audit(pgn: PgnGame, rules: Any) -> GameAudit:
             stop = ply
             break
         try:
-            read_san(board, move.text, lenient=True, push=True)
+            if fastsan.read(board, move.text, True) is None:  # canonical SAN: most records
+                read_san(board, move.text, lenient=True, push=True)
         except NotationError as error:
             if error.category != "illegal":
                 return GameAudit(pgn.index, error=f"move {pgn.move_label(ply)} {clip(move.text)}: {error}")

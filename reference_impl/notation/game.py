@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from . import fastsan
 from .api import from_notation, read_notation, to_notation
 from .errors import NotationError, PgnError, clip
 from .pgn import PgnGame
@@ -59,7 +60,10 @@ def replay(game: PgnGame, rules: Any = None, *, lenient: bool = True, notation: 
     result = Replay(start=board.copy())
     for ply, pgn_move in enumerate(game.moves):
         try:
-            if notation == "san":
+            fast = fastsan.read(board, pgn_move.text, True) if notation == "san" else None
+            if fast is not None:  # canonical SAN, as most files write it
+                move, used = fast[0], []
+            elif notation == "san":
                 parsed = read_san(board, pgn_move.text, lenient=lenient, push=True)
                 move, used = parsed.move, parsed.leniencies
             else:
