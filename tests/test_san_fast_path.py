@@ -7,7 +7,7 @@ disambiguation, long algebraic, 0-0, Pe4, e8q, ...), plus moves that are illegal
 position. ``read_san`` with the fast path must give what the full reader alone gives:
 the same move, leniencies and annotation, or the same error category and message, and
 leave the board in the same state. The canonical spellings (but en passant) must take
-the fast path.
+the fast path. The audit's replay (kept start positions) is checked at the end.
 """
 
 from __future__ import annotations
@@ -155,3 +155,18 @@ def test_the_fast_path_declines_what_is_not_canonical() -> None:
     move, suffix = fastsan.read(board, "Nf3!?", True)  # type: ignore[misc]
     assert (str(move), suffix) == ("g1f3", "!?")
     assert board.fen().split()[0] == "rnbqkbnr/pppppppp/8/8/8/5N2/PPPPPPPP/RNBQKB1R"
+
+
+def test_the_audit_replays_each_game_from_a_fresh_copy_of_its_start_position() -> None:
+    # The audit keeps one board per start position and replays a copy: a game played on
+    # the copy must leave the next game's start untouched.
+    from conformance.audit.judge import _start, audit_game
+    from reference_impl.notation.pgn import read_games
+
+    text = ('[Result "1-0"]\n\n1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0\n\n'
+            '[Result "0-1"]\n\n1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 0-1\n')
+    first, second = list(read_games(text))
+    assert audit_game(first, FIDE).findings == []
+    assert _start(None, FIDE).fen() == Board(FIDE).fen()
+    found = audit_game(second, FIDE).findings
+    assert [(f.rule, f.recorded, f.correct) for f in found] == [("automatic_end", "0-1", "1-0")]

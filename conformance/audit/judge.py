@@ -58,6 +58,10 @@ NOT_JUDGED = frozenset({"abandoned", "adjudication", "death", "emergency", "rule
 AUTOMATIC = ("checkmate", "stalemate", "dead_position", "fivefold_repetition", "seventy_five_moves")
 #: Ends whose result the table states, and for whom: who gave mate, who is stalemated.
 CONCERNS = {"checkmate": "mover", "stalemate": "to_move"}
+#: Start positions kept (a database starts most games from the same one), each copied per game.
+START_POSITIONS = 64
+
+_starts: dict[tuple[int, str | None], Board] = {}
 
 
 @dataclass(frozen=True)
@@ -173,7 +177,7 @@ def _audit(pgn: PgnGame, rules: Any) -> GameAudit:
     if pgn.errors:
         first = pgn.errors[0]
         return GameAudit(pgn.index, error=f"move {first.move}: {first.reason}" if first.move else first.reason)
-    board = Board.from_fen(pgn.fen, rules) if pgn.fen else Board(rules)
+    board = _start(pgn.fen, rules)
     recorded = pgn.tags.get("Result") or pgn.result or "*"
     termination = (pgn.tags.get("Termination") or "").strip().lower()
     ends = _Ends(rules)
@@ -211,6 +215,18 @@ def _audit(pgn: PgnGame, rules: Any) -> GameAudit:
         elif end is None:
             end = ends.end(board, keys, stop, dead=False)
     return _judge(pgn, rules, board, end, stop, illegal, recorded, termination)
+
+
+def _start(fen: str | None, rules: Any) -> Board:
+    """A fresh board at ``fen`` (the ruleset's start without one), copied from one kept."""
+    key = (id(rules), fen)
+    kept = _starts.get(key)
+    if kept is None or kept.rules is not rules:
+        kept = Board.from_fen(fen, rules) if fen else Board(rules)
+        if len(_starts) >= START_POSITIONS:
+            _starts.clear()
+        _starts[key] = kept
+    return kept.copy(stack=False)
 
 
 def _key_of(board: Board, rules: Any) -> Callable[[], Hashable]:
