@@ -19,6 +19,10 @@ from .san import read_san
 
 DEFAULT_RULES = "fide-2023"
 CHESS960_RULES = "fide-2023-chess960"
+#: Start positions kept for :func:`start_board` (most games share one).
+START_POSITIONS = 64
+
+_STARTS: dict[tuple[int, str | None], Any] = {}
 
 
 @dataclass
@@ -41,14 +45,22 @@ def rules_for(game: PgnGame, rules: Any = None) -> Any:
 
 
 def start_board(game: PgnGame, rules: Any = None) -> Any:
-    """The game's starting position (FEN tag or the ruleset's array)."""
+    """The game's starting position (FEN tag or the ruleset's array), a fresh copy of one
+    kept per position (building the initial array costs a hundred copies)."""
     from reference_impl import Board, FenError
 
     ruleset = rules_for(game, rules)
-    try:
-        return Board.from_fen(game.fen, ruleset) if game.fen else Board(ruleset)
-    except FenError as error:
-        raise PgnError(game.index, f"FEN tag: {error.reason}", line=game.line) from None
+    key = (id(ruleset), game.fen)
+    kept = _STARTS.get(key)
+    if kept is None or kept.rules is not ruleset:
+        try:
+            kept = Board.from_fen(game.fen, ruleset) if game.fen else Board(ruleset)
+        except FenError as error:
+            raise PgnError(game.index, f"FEN tag: {error.reason}", line=game.line) from None
+        if len(_STARTS) >= START_POSITIONS:
+            _STARTS.clear()
+        _STARTS[key] = kept
+    return kept.copy(stack=False)
 
 
 def replay(game: PgnGame, rules: Any = None, *, lenient: bool = True, notation: str = "san") -> Replay:
