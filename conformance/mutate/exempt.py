@@ -33,6 +33,9 @@ SAME_IRREGULAR = ("without a time control there is no clock, so the speed decide
                   "illegal-move regime, and this ruleset's three regimes are equal")
 SAME_FAST = ("moves a time control between the rapid and blitz regimes, which are equal in this "
              "ruleset (penalty and illegal-move rules)")
+BOTH_SEEN = ("a flag is seen when it falls (flag_fall.when: noticed) and the overstep ends the game "
+             "then, so the game protocol never has both flags down; the rule is for flags nobody "
+             "saw fall, which its events cannot state")
 FLAG_ORDER = ("only the presence of dead_position is read: the other ends are settled by time "
               "(a game ended by checkmate, stalemate, resignation or agreement takes no flag, and "
               "a flag seen ends the game before anything later)")
@@ -88,6 +91,8 @@ EXEMPTIONS: tuple[Exemption, ...] = (
     Exemption("speed.bands[0].regime", ('"blitz" -> "rapid"',), "rapid_blitz_equal", SAME_FAST),
     Exemption("speed.bands[1].regime", ('"rapid" -> "blitz"',), "rapid_blitz_equal", SAME_FAST),
     Exemption("speed.bands", ("drop-blitz",), "rapid_blitz_equal", SAME_FAST),
+    Exemption("flag_fall.both_flags.last_period", None, "flags_noticed", BOTH_SEEN),
+    Exemption("flag_fall.both_flags.other_period", None, "flags_noticed", BOTH_SEEN),
     Exemption("flag_fall.precedence", ("not-dead_position",), None, FLAG_ORDER),
     Exemption("flag_fall.precedence", ('drop "dead_position"',), "helpmate_draw_test", FLAG_DEAD),
 )
@@ -119,6 +124,7 @@ CONDITIONS: dict[str, Callable[[Data], bool]] = {
     "illegal_regimes_equal": lambda d: _regimes_equal(d, "standard", "rapid", "blitz"),
     "rapid_blitz_equal": lambda d: _regimes_equal(d, "rapid", "blitz")
     and _get(d, "clocks.penalty.rapid.seconds") == _get(d, "clocks.penalty.blitz.seconds"),
+    "flags_noticed": lambda d: _get(d, "flag_fall.when") == "noticed",
     "helpmate_draw_test": lambda d: _get(d, "flag_fall.draw_test") == "opponent_cannot_checkmate",
 }
 
