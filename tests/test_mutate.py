@@ -14,7 +14,7 @@ from conformance.mutate import run as mutation
 from conformance.mutate.mutants import Mutant, apply, generate, overrides
 from conformance.mutate.schema_view import SchemaView
 from reference_impl.rules import load_ruleset
-from tests.cli_run import arbiter, one_error
+from cli_run import arbiter, one_error
 
 FIXTURES = Path(__file__).resolve().parent.parent / "conformance" / "fixtures"
 

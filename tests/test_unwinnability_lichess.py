@@ -163,24 +163,26 @@ def test_timeout_lichess_fixtures_follow_cha_and_fide_6_9() -> None:
         assert "fide-2023:6.9" in fixture["cites"]
 
 
-def test_uscf_7_14e_listed_only_where_material_decides() -> None:
+def test_uscf_7_14e_material_rows_decide_the_real_flag_falls() -> None:
+    # Every Lichess fixture carries US Chess's expectation: a lone king cannot win on time
+    # (14E1); a bishop, a knight or two knights draw unless a forced win is shown (14E2,
+    # 14E3); any other material wins on time (13C) unless the position is dead (14D).
     by_fen = {row.fen: row for row in _rows()}
-    weak = [[], [chess.BISHOP], [chess.KNIGHT], [chess.KNIGHT, chess.KNIGHT]]
-    listed = 0
+    weak = [[chess.BISHOP], [chess.KNIGHT], [chess.KNIGHT, chess.KNIGHT]]
     for fixture in _fixtures():
+        assert {"uscf-7", "uscf-7-blitz"} <= set(fixture["rulesets"]), fixture["id"]
         row = by_fen[fixture["input"]["fen"]]
         board = chess.Board(row.fen)
         winner = row.side == "white"
         theirs = sorted(p.piece_type for p in board.piece_map().values()
                         if p.color == winner and p.piece_type != chess.KING)
-        if "uscf-7" not in fixture["rulesets"]:
-            assert theirs in weak[1:] or not row.winnable, fixture["id"]
-            continue
-        listed += 1
         got = (fixture.get("expect_by_ruleset") or {}).get("uscf-7") or fixture["expect"]
+        loss = {"result": "0-1" if winner == chess.BLACK else "1-0"}
         if not theirs:
-            assert got == {"result": "1/2-1/2"}  # 14E1: a lone king cannot win on time
-        else:
-            assert row.winnable and theirs not in weak[1:3], fixture["id"]
-            assert got == {"result": "0-1" if winner == chess.BLACK else "1-0"}
-    assert listed > 0
+            assert got == {"result": "1/2-1/2"}, fixture["id"]
+        elif theirs in weak and got == loss:  # only with a forced win shown
+            assert row.winnable and "forced-win-bounded" not in fixture["tags"], fixture["id"]
+        elif theirs in weak:
+            assert got == {"result": "1/2-1/2"}, fixture["id"]
+        elif not any(c.startswith("uscf-7:14D") for c in fixture["cites"]):
+            assert got == loss, fixture["id"]

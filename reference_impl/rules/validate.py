@@ -228,17 +228,15 @@ def validate_ruleset(ruleset: Ruleset) -> list[Violation]:
             out.append(_locate(ruleset, path, message))
     for path, message in semantic_problems(ruleset.data):
         out.append(_locate(ruleset, path, message))
-    if not out and not ruleset.abstract:
-        for path, message in _start_position_problems(ruleset):
-            out.append(_locate(ruleset, path, message))
     own = _display(ruleset.path) if ruleset.path is not None else None
     return sorted(set(out), key=lambda v: (v.file != own, v))
 
 
 def _start_position_problems(ruleset: Ruleset) -> list[tuple[KeyPath, str]]:
     """``setup.initial_fen`` read as a position under the ruleset itself (every field,
-    bounded numbers included), so that a file is rejected here rather than by the first
-    command that sets up a board."""
+    bounded numbers included), so that ``rules validate`` rejects a file rather than the
+    first command that sets up a board. (Loading does not ask this: a test may derive a
+    ruleset whose start position it never sets up.)"""
     from ..core.board import Board
     from ..errors import ArbiterError
 
@@ -323,7 +321,11 @@ def validate_paths(paths: Sequence[Path] | None = None) -> list[Violation]:
             raw = read_ruleset_file(path)
             raws.append(raw)
             builtin = path.resolve().parent == lib.directory.resolve()
-            out.extend(validate_ruleset(build(raw, builtin, check=False)))
+            ruleset = build(raw, builtin, check=False)
+            found = validate_ruleset(ruleset)
+            if not found and not ruleset.abstract:
+                found = [_locate(ruleset, path, message) for path, message in _start_position_problems(ruleset)]
+            out.extend(found)
         except RulesetError as error:
             out.append(_from_error(error))
     builtins = [lib.files[i] for i in sorted(lib.files)]
