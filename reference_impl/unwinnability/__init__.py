@@ -197,12 +197,19 @@ def _schedule(board: Board, colors: tuple[int, ...], node_limit: int, stop_at_ca
     """The schedule, per colour asked (``node_limit`` each): a short compiled helpmate
     probe (ordinary game positions end here); the static stage; the compiled exhaustive
     exploration of the reachable space; the compiled helpmate search with the rest of the
-    budget. ``node_limit=0`` runs the static stage alone."""
+    budget. ``node_limit=0`` runs the static stage alone.
+
+    Once a colour asked is still open after its probe, the probes, the static stage and
+    the exploration run for both colours, asked or not (one walk serves every colour
+    still open): a colour's answer must not depend on which other colour was asked with
+    it, or first, or parallel workers asking in different orders would get different
+    answers near the limit. Only the last stage runs for the colours asked alone."""
     terminal = _terminal(board, colors)
     if terminal is not None:
         return terminal
+    everyone = (WHITE, BLACK)
     results: dict[int, Analysis] = {}
-    spent = {color: 0 for color in colors}
+    spent = {color: 0 for color in everyone}
 
     def settled() -> bool:
         return stop_at_can and any(a.verdict is Verdict.CAN for a in results.values())
@@ -210,17 +217,20 @@ def _schedule(board: Board, colors: tuple[int, ...], node_limit: int, stop_at_ca
     def can(color: int, line: list[str], stage: str) -> None:
         results[color] = Analysis(Verdict.CAN, tuple(line), spent[color], stage)
 
+    def answer() -> dict[int, Analysis]:
+        return {c: results[c] for c in colors if c in results}
+
     if node_limit > 0:
-        for color in colors:
-            if settled():
-                break
+        for color in (*colors, *(c for c in everyone if c not in colors)):
+            if settled() or all(c in results for c in colors):
+                break  # the colours asked are answered: the others' probes serve nothing
             line, used = _native_helpmate(board, color, min(PROBE_NODES, node_limit))
             spent[color] += used
             if line is not None:
                 can(color, line, "helpmate")
-    open_colors = [c for c in colors if c not in results]
-    if settled() or not open_colors:
-        return results
+    open_colors = [c for c in everyone if c not in results]
+    if settled() or not any(c in open_colors for c in colors):
+        return answer()
     proven, space = static_stage(board, open_colors)
     for color in proven:
         results[color] = Analysis(Verdict.CANNOT, (), spent[color], "static", PROOFS["static"])
@@ -228,29 +238,26 @@ def _schedule(board: Board, colors: tuple[int, ...], node_limit: int, stop_at_ca
     if node_limit <= 0:
         for color in pending:
             results[color] = Analysis(Verdict.UNDETERMINED)
-        return results
-    for color in pending:
-        if settled():
-            break
-        small = space <= SMALL_SPACE and not _lone_minor_against_pawns(board, color)
+        return answer()
+    if any(c in pending for c in colors):
+        small = space <= SMALL_SPACE and not any(_lone_minor_against_pawns(board, c) for c in pending)
         share = EXPLORE_SHARE if small else LARGE_SPACE_EXPLORE_SHARE
-        # one walk per colour: an answer must not depend on which other colour was asked
-        # with it (or first), or the same question would get different answers by order
-        budget = min(int(node_limit * share), node_limit - spent[color])
-        found = native.explore(board, {color}, budget, static_proofs)
-        spent[color] += found.nodes
-        if color in found.mates:
-            line = native.verified_line(board, found.mates[color], color)
-            if len(line) > MAX_REPORTED_LINE:  # a walk's path: look for a shorter witness
-                shorter, used = _native_helpmate(board, color, node_limit - spent[color])
-                spent[color] += used
-                line = shorter or line
-            can(color, line, "explore")
-        elif found.complete:
-            proof = f"{PROOFS['explore']} ({found.positions} positions)"
-            results[color] = Analysis(Verdict.CANNOT, (), spent[color], "explore", proof)
-    for color in pending:
-        if color in results:
+        budget = min(int(node_limit * share), node_limit - max(spent[c] for c in pending))
+        found = native.explore(board, set(pending), budget, static_proofs)
+        for color in pending:
+            spent[color] += found.nodes
+            if color in found.mates:
+                line = native.verified_line(board, found.mates[color], color)
+                if len(line) > MAX_REPORTED_LINE and color in colors:  # a walk's path: a shorter witness
+                    shorter, used = _native_helpmate(board, color, node_limit - spent[color])
+                    spent[color] += used
+                    line = shorter or line
+                can(color, line, "explore")
+            elif found.complete:
+                proof = f"{PROOFS['explore']} ({found.positions} positions)"
+                results[color] = Analysis(Verdict.CANNOT, (), spent[color], "explore", proof)
+    for color in colors:
+        if color in results or color not in pending:
             continue
         if settled():
             results[color] = Analysis(Verdict.UNDETERMINED, (), spent[color], "stopped")
@@ -261,7 +268,7 @@ def _schedule(board: Board, colors: tuple[int, ...], node_limit: int, stop_at_ca
             can(color, line, "helpmate")
             continue
         results[color] = Analysis(Verdict.UNDETERMINED, (), spent[color])
-    return results
+    return answer()
 
 
 def mate_found_quickly(board: Board, node_limit: int = QUICK_PROBE_NODES) -> bool:
