@@ -7,6 +7,7 @@ working directory with only the unpacked wheel on the path.
 
 from __future__ import annotations
 
+import shutil
 import subprocess
 import sys
 import zipfile
@@ -20,9 +21,14 @@ ROOT = Path(__file__).resolve().parent.parent
 @pytest.fixture(scope="module")
 def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
     out = tmp_path_factory.mktemp("dist")
+    # Built from a copy without build artefacts: setuptools builds in the source tree, and
+    # a stale build/lib would hide a package missing from pyproject's list.
+    source = tmp_path_factory.mktemp("source") / "checkout"
+    shutil.copytree(ROOT, source, ignore=shutil.ignore_patterns(
+        ".git", ".tox", ".venv", "build", "dist", "*.egg-info", "__pycache__", "*.so", ".pytest_cache"))
     subprocess.run(
-        [sys.executable, "-m", "pip", "wheel", "--no-deps", "--quiet", "-w", str(out), str(ROOT)],
-        cwd=ROOT, check=True, capture_output=True, timeout=600,
+        [sys.executable, "-m", "pip", "wheel", "--no-deps", "--quiet", "-w", str(out), str(source)],
+        cwd=source, check=True, capture_output=True, timeout=600,
     )
     (path,) = out.glob("chess_arbiter-*.whl")
     return path
@@ -60,3 +66,22 @@ def test_installed_wheel_loads_rules_outside_checkout(wheel: Path, tmp_path: Pat
     assert spec_path.startswith(str(site)) and spec_path.endswith("_spec")
     assert numbers == "400 uscf-7"
     assert compiled == "400"
+
+
+def test_wheel_ships_every_package_of_the_checkout(wheel: Path) -> None:
+    # A package left out of pyproject's list works in an editable install (tox) and
+    # breaks `pip install .`: every directory with an __init__.py must be in the wheel,
+    # and every CLI command must import from the wheel alone.
+    names = set(zipfile.ZipFile(wheel).namelist())
+    for top in ("reference_impl", "conformance"):
+        for init in sorted((ROOT / top).rglob("__init__.py")):
+            assert str(init.relative_to(ROOT)) in names, init.parent
+    site = wheel.parent / "site-cli"
+    zipfile.ZipFile(wheel).extractall(site)
+    script = "from conformance.cli import main; main(['--help'])"
+    result = subprocess.run(
+        [sys.executable, "-I", "-c", f"import sys; sys.path.insert(0, {str(site)!r}); {script}"],
+        cwd=wheel.parent, capture_output=True, text=True, timeout=120,
+    )
+    assert result.returncode == 0, result.stderr
+    assert "mutate" in result.stdout and "audit" in result.stdout and "matrix" in result.stdout
