@@ -11,35 +11,20 @@ realistic mix, games that play each winnable row's mating line to checkmate.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from pathlib import Path
 
 from reference_impl import Board, load_ruleset
 from reference_impl.notation.san import to_san
 
+from ..generate.lichess_sample import Row, parse
+
 #: Loss recorded for the flagged side to move: the other side's win.
 WIN_AGAINST = {"w": "0-1", "b": "1-0"}
 
 
-@dataclass(frozen=True)
-class Row:
-    fen: str
-    game: str
-    side: str
-    verdict: str
-    line: tuple[str, ...]
-
-
 def read_rows(path: Path) -> list[Row]:
-    """The data rows of a lichess-timeouts file (``#`` lines are comments)."""
-    rows = []
-    for line in path.read_text(encoding="utf-8").splitlines():
-        if not line.strip() or line.startswith("#"):
-            continue
-        fields = line.split("\t")
-        line_uci = tuple(fields[4].split()) if len(fields) > 4 else ()
-        rows.append(Row(fields[0], fields[1], fields[2], fields[3], line_uci))
-    return rows
+    """The data rows of a lichess-timeouts file, checked by the sample generator's reader."""
+    return parse(path.read_text(encoding="utf-8"), str(path))
 
 
 def _game(tags: dict[str, str], movetext: str) -> str:
@@ -63,7 +48,7 @@ def mate_game(row: Row, rules: str = "fide-2023") -> str:
     """The row's mating line played from its FEN to checkmate, scored to the mating side."""
     board = Board.from_fen(row.fen, load_ruleset(rules))
     sans = []
-    for uci in row.line:
+    for uci in row.helpmate:
         move = board.parse_uci(uci)
         sans.append(("" if board.turn else f"{board.fullmove_number}. ") + to_san(board, move))
         board.push(move)
@@ -85,6 +70,6 @@ def mixed_games(rows: list[Row], timeout_every: int = 10) -> str:
     for index, row in enumerate(rows):
         if index % timeout_every == 0:
             out.append(timeout_game(row))
-        elif row.verdict == "winnable" and row.line:
+        elif row.verdict == "winnable" and row.helpmate:
             out.append(mate_game(row))
     return "".join(out)
