@@ -279,8 +279,9 @@ def mate_found_quickly(board: Board, node_limit: int = QUICK_PROBE_NODES) -> boo
     if node_limit <= 0:
         return False
     for color in (board.turn ^ 1, board.turn):
-        line, _ = _native_helpmate(board, color, node_limit)
-        if line is not None:
+        found = native.helpmate(board, color, node_limit)
+        if found.status == "mate":
+            native.verified_line(board, found.line, color, uci=False)  # the proof, not its text
             return True
     return False
 

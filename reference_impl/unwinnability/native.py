@@ -185,19 +185,19 @@ class UnverifiedLine(AssertionError):
     """The compiled search proposed a line the interpreter does not accept (a bug)."""
 
 
-def verified_line(board: Board, line: tuple[int, ...], winner: int) -> list[str]:
+def verified_line(board: Board, line: tuple[int, ...], winner: int, *, uci: bool = True) -> list[str]:
     """``line`` replayed by the interpreter: each move legal, ending in ``winner``'s mate;
-    returns it in UCI.
+    returns it in UCI (nothing with ``uci=False``, for callers that only need the proof).
 
     Raises :class:`UnverifiedLine` otherwise; ``board`` is left unchanged.
     """
     replay = board.copy(stack=False)
-    uci = []
+    moves = []
     for ply, code in enumerate(line):
-        move = code_uci(replay, code)
+        if uci:
+            moves.append(code_uci(replay, code))
         if not replay.try_push_code(code):
             raise UnverifiedLine(f"move {ply + 1} of the proposed helpmate is illegal in {replay.fen()}")
-        uci.append(move)
     if not (replay.turn != winner and replay.is_checkmate()):
         raise UnverifiedLine(f"the proposed helpmate does not end in mate: {replay.fen()}")
-    return uci
+    return moves
