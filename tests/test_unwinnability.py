@@ -216,20 +216,12 @@ def test_quick_mate_gate_settles_only_positions_that_are_not_dead() -> None:
 def test_check_after_every_move_answers_the_same_with_and_without_the_gate(monkeypatch: pytest.MonkeyPatch) -> None:
     # The gate only skips work: over positions of every label (dead ones included), the
     # per-move dead check gives the same answers when the gate never fires.
-    from pathlib import Path
+    from test_unwinnability_labelled import _positions
 
-    from reference_impl import FenError, unwinnability
+    from reference_impl import unwinnability
     from reference_impl.adjudication import verdicts
 
-    rows = (Path(__file__).parent / "data" / "unwinnability" / "labelled.txt").read_text().splitlines()
-    positions = []
-    for line in rows:
-        if line.strip() and not line.startswith("#"):
-            fen = line.split(None, 1)[1].strip()
-            try:
-                positions.append(board(fen if len(fen.split()) == 6 else fen + " 0 1"))
-            except FenError:
-                continue
+    positions = [board(fen) for _, fen in _positions()]
     positions = positions[::8]
     gated = [verdicts.is_dead_cheap(b, 2_000) for b in positions]
     unwinnability.clear_cache()
