@@ -126,6 +126,11 @@ def set_cache_size(entries: int) -> None:
     fixture once per mutant) keeps them all with a larger cache."""
     global _MEMO_SIZE
     _MEMO_SIZE = max(1, entries)
+    _trim()
+
+
+def _trim() -> None:
+    """Drop the least recently used answers beyond the cache size."""
     while len(_MEMO) > _MEMO_SIZE:
         _MEMO.popitem(last=False)
 
@@ -159,8 +164,7 @@ def _analyse(board: Board, colors: tuple[int, ...], node_limit: int, stop_at_can
             known[color] = analysis
             if analysis.stage != "stopped":
                 _MEMO[base + (color,)] = analysis
-        while len(_MEMO) > _MEMO_SIZE:
-            _MEMO.popitem(last=False)
+        _trim()
     return {c: known[c] for c in colors if c in known}
 
 
