@@ -145,7 +145,7 @@ class _Ends:
             elif name == "stalemate":
                 holds = board.is_stalemate()
             elif name == "dead_position":
-                holds = dead if dead is not None else verdicts.is_dead_cheap(board, int(entry.get("move_node_limit") or 0))
+                holds = dead if dead is not None else verdicts.dead_after_move(board, entry)
             elif name == "fivefold_repetition":
                 holds = rep.automatic_repetition(keys, entry)
             else:
@@ -162,7 +162,7 @@ class _Ends:
 
     def dead(self, board: Board) -> bool:
         entry = next((e for n, e in self.active if n == "dead_position"), None)
-        return entry is not None and verdicts.is_dead_cheap(board, int(entry.get("move_node_limit") or 0))
+        return entry is not None and verdicts.dead_after_move(board, entry)
 
 
 def audit_game(pgn: PgnGame, rules: Any) -> GameAudit:

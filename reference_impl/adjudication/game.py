@@ -15,7 +15,7 @@ does I/O; all rules come from the ruleset's tables.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Hashable, Sequence
+from typing import Any, Hashable, Mapping, Sequence
 
 from reference_impl.core import Board, parse_square
 from reference_impl.errors import ArbiterError, GameEventError
@@ -209,7 +209,7 @@ class Game:
             return optional(self.rules, "termination", "stalemate"), board.is_stalemate()
         if name == "dead_position":
             entry = optional(self.rules, "termination", "dead_position")
-            return entry, entry is not None and self._dead(int(entry.get("move_node_limit") or 0))
+            return entry, entry is not None and self._dead(entry)
         if name == "fivefold_repetition":
             entry = optional(self.rules, "repetition", "automatic")
             return entry, entry is not None and rep.automatic_repetition(self._keys, entry)
@@ -218,10 +218,10 @@ class Game:
             return entry, entry is not None and board.halfmove_clock >= int(entry["plies"])
         raise ValueError(f"unknown end {name!r}")
 
-    def _dead(self, limit: int) -> bool:
+    def _dead(self, entry: Mapping[str, Any]) -> bool:
         key = self._keys[-1]
         if key not in self._dead_cache:
-            self._dead_cache[key] = verdicts.is_dead_cheap(self.board, limit)
+            self._dead_cache[key] = verdicts.dead_after_move(self.board, entry)
         return self._dead_cache[key]
 
     def _automatic_end(self) -> _End | None:

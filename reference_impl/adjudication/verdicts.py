@@ -111,6 +111,12 @@ def is_dead_cheap(board: Any, node_limit: int) -> bool:
     return False
 
 
+def dead_after_move(board: Any, entry: Mapping[str, Any]) -> bool:
+    """The check after every move under the ``termination.dead_position`` table ``entry``:
+    :func:`is_dead_cheap` with the entry's ``move_node_limit``."""
+    return is_dead_cheap(board, int(entry.get("move_node_limit") or 0))
+
+
 def has_forced_win(board: Any, color: int, max_plies: int, node_limit: int) -> bool | None:
     """US Chess 14E "forced win": a forced mate within ``max_plies``; ``None`` if unknown."""
     return _module().has_forced_win(board, color, max_plies=max_plies, node_limit=node_limit)
