@@ -33,6 +33,7 @@ from typing import Any, Callable, Hashable
 from reference_impl import unwinnability
 from reference_impl.adjudication import repetition as rep
 from reference_impl.adjudication import verdicts
+from reference_impl.adjudication.game import automatic_ends, end_entry, first_end
 from reference_impl.adjudication.tables import optional, table
 from reference_impl.core import Board
 from reference_impl.errors import ArbiterError
@@ -55,9 +56,6 @@ FLAG_TERMINATIONS = frozenset({"time forfeit"})
 #: Termination values whose result is no ruling on the board: results are not compared.
 NOT_JUDGED = frozenset({"abandoned", "adjudication", "death", "emergency", "rules infraction", "unterminated"})
 #: The automatic ends, in the order used when a table states none.
-AUTOMATIC = ("checkmate", "stalemate", "dead_position", "fivefold_repetition", "seventy_five_moves")
-#: Ends whose result the table states, and for whom: who gave mate, who is stalemated.
-CONCERNS = {"checkmate": "mover", "stalemate": "to_move"}
 #: Start positions kept (a database starts most games from the same one), each copied per game.
 START_POSITIONS = 64
 
@@ -105,30 +103,18 @@ def identity(pgn: PgnGame) -> dict[str, str]:
     return {name: pgn.tags.get(name, "?") for name in IDENTITY_TAGS}
 
 
-def _entry(rules: Any, name: str) -> Any:
-    if name in ("checkmate", "stalemate", "dead_position"):
-        return optional(rules, "termination", name)
-    if name == "fivefold_repetition":
-        return optional(rules, "repetition", "automatic")
-    if name == "seventy_five_moves":
-        return optional(rules, "move_rule", "automatic")
-    raise ValueError(f"unknown end {name!r}")
-
-
 class _Ends:
     """The ruleset's automatic ends, examined in its precedence order."""
 
     def __init__(self, rules: Any) -> None:
-        order = optional(rules, "termination", "precedence", "order") or list(AUTOMATIC)
         self.rules = rules
-        self.active = [(n, e) for n in order if (e := _entry(rules, n)) is not None
-                       and e.get("kind") not in ("claim", "discretionary")]
+        self.active = automatic_ends(rules)
         names = [n for n, _ in self.active]
         #: checkmate comes first where it and a dead position both hold
         self.mate_first = "checkmate" in names and (
             "dead_position" not in names or names.index("checkmate") < names.index("dead_position"))
-        self.repetition = _entry(rules, "fivefold_repetition") if "fivefold_repetition" in names else None
-        self.move_rule = _entry(rules, "seventy_five_moves") if "seventy_five_moves" in names else None
+        self.repetition = end_entry(rules, "fivefold_repetition") if "fivefold_repetition" in names else None
+        self.move_rule = end_entry(rules, "seventy_five_moves") if "seventy_five_moves" in names else None
 
     def cheap(self, board: Board, keys: list[Hashable], seen: Counter) -> bool:
         """Whether fivefold or 75 moves may hold now (the per-ply check)."""
@@ -139,26 +125,9 @@ class _Ends:
     def end(self, board: Board, keys: list[Hashable], ply: int, dead: bool | None = None) -> _End | None:
         """The end that holds at ``board`` (after ``ply`` plies), by precedence; ``dead``
         is the dead-position answer when already known."""
-        for name, entry in self.active:
-            if name == "checkmate":
-                holds = board.is_checkmate()
-            elif name == "stalemate":
-                holds = board.is_stalemate()
-            elif name == "dead_position":
-                holds = dead if dead is not None else verdicts.dead_after_move(board, entry)
-            elif name == "fivefold_repetition":
-                holds = rep.automatic_repetition(keys, entry)
-            else:
-                holds = board.halfmove_clock >= int(entry["plies"])
-                if holds and board.is_checkmate() and entry.get("checkmate_precedence"):
-                    continue
-            if holds:
-                mover = 1 - board.turn
-                concerns = CONCERNS.get(name)
-                result = verdicts.DRAW if concerns is None else verdicts.outcome(
-                    str(entry["result"]), mover if concerns == "mover" else 1 - mover)
-                return _End(name, result, str(entry["cite"]), ply)
-        return None
+        ruling = first_end(self.active, board, keys,
+                           lambda entry: dead if dead is not None else verdicts.dead_after_move(board, entry))
+        return None if ruling is None else _End(ruling.reason, ruling.result, ruling.cite, ply)
 
     def dead(self, board: Board) -> bool:
         entry = next((e for n, e in self.active if n == "dead_position"), None)

@@ -15,7 +15,7 @@ does I/O; all rules come from the ruleset's tables.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Hashable, Mapping, Sequence
+from typing import Any, Callable, Hashable, Mapping, Sequence
 
 from reference_impl.core import Board, parse_square
 from reference_impl.errors import ArbiterError, GameEventError
@@ -35,6 +35,52 @@ AUTOMATIC = ("checkmate", "stalemate", "dead_position", "fivefold_repetition", "
 #: The automatic ends whose table states a ``result``, and whom it concerns: the player
 #: who made the last move (gave mate) or the player now to move (stalemated).
 RESULT_CONCERNS = {"checkmate": "mover", "stalemate": "to_move"}
+
+
+def end_entry(rules: Any, name: str) -> Any:
+    """The table of the automatic end ``name`` (one of :data:`AUTOMATIC`), or ``None``."""
+    if name in ("checkmate", "stalemate", "dead_position"):
+        return optional(rules, "termination", name)
+    if name == "fivefold_repetition":
+        return optional(rules, "repetition", "automatic")
+    if name == "seventy_five_moves":
+        return optional(rules, "move_rule", "automatic")
+    raise ValueError(f"unknown end {name!r}")
+
+
+def automatic_ends(rules: Any) -> list[tuple[str, Any]]:
+    """The ends that end the game by themselves (not by a claim or at the arbiter's
+    discretion), in the ruleset's precedence order, each with its table."""
+    order = optional(rules, "termination", "precedence", "order") or list(AUTOMATIC)
+    return [(name, entry) for name in order if (entry := end_entry(rules, name)) is not None
+            and entry.get("kind") not in ("claim", "discretionary")]
+
+
+def first_end(ends: list[tuple[str, Any]], board: Board, keys: Sequence[Hashable],
+              dead: Callable[[Any], bool]) -> Ruling | None:
+    """The first of ``ends`` that holds at ``board`` (``keys``: the positions so far),
+    with its result; ``dead(entry)`` answers the dead-position test."""
+    mover = 1 - board.turn
+    for name, entry in ends:
+        if name == "checkmate":
+            holds = board.is_checkmate()
+        elif name == "stalemate":
+            holds = board.is_stalemate()
+        elif name == "dead_position":
+            holds = dead(entry)
+        elif name == "fivefold_repetition":
+            holds = rep.automatic_repetition(keys, entry)
+        else:
+            holds = board.halfmove_clock >= int(entry["plies"])
+            if holds and board.is_checkmate() and entry.get("checkmate_precedence"):
+                continue
+        if holds:
+            # The tables state a result for the player who gave mate and for the player
+            # stalemated; the other automatic ends are draws by their definition.
+            concerns = RESULT_CONCERNS.get(name)
+            result = DRAW if concerns is None else outcome(str(entry["result"]), mover if concerns == "mover" else 1 - mover)
+            return Ruling(result, name, str(entry["cite"]))
+    return None
 
 
 @dataclass(frozen=True)
@@ -193,30 +239,16 @@ class Game:
     def discretionary(self) -> list[tuple[str, str]]:
         """Draws a director may declare now (rules of kind ``discretionary``)."""
         out = []
-        for name in ("fivefold_repetition", "seventy_five_moves"):
-            entry, holds = self._rule_holds(name)
-            if entry is not None and entry.get("kind") == "discretionary" and holds:
-                out.append((name, str(entry["cite"])))
+        repetition, move_rule = (end_entry(self.rules, n) for n in ("fivefold_repetition", "seventy_five_moves"))
+        if repetition is not None and repetition.get("kind") == "discretionary" \
+                and rep.automatic_repetition(self._keys, repetition):
+            out.append(("fivefold_repetition", str(repetition["cite"])))
+        if move_rule is not None and move_rule.get("kind") == "discretionary" \
+                and self.board.halfmove_clock >= int(move_rule["plies"]):
+            out.append(("seventy_five_moves", str(move_rule["cite"])))
         return out
 
     # -- automatic ends ---------------------------------------------------------------
-
-    def _rule_holds(self, name: str) -> tuple[Any, bool]:
-        board = self.board
-        if name == "checkmate":
-            return optional(self.rules, "termination", "checkmate"), board.is_checkmate()
-        if name == "stalemate":
-            return optional(self.rules, "termination", "stalemate"), board.is_stalemate()
-        if name == "dead_position":
-            entry = optional(self.rules, "termination", "dead_position")
-            return entry, entry is not None and self._dead(entry)
-        if name == "fivefold_repetition":
-            entry = optional(self.rules, "repetition", "automatic")
-            return entry, entry is not None and rep.automatic_repetition(self._keys, entry)
-        if name == "seventy_five_moves":
-            entry = optional(self.rules, "move_rule", "automatic")
-            return entry, entry is not None and board.halfmove_clock >= int(entry["plies"])
-        raise ValueError(f"unknown end {name!r}")
 
     def _dead(self, entry: Mapping[str, Any]) -> bool:
         key = self._keys[-1]
@@ -225,20 +257,8 @@ class Game:
         return self._dead_cache[key]
 
     def _automatic_end(self) -> _End | None:
-        order = optional(self.rules, "termination", "precedence", "order") or list(AUTOMATIC)
-        mover = 1 - self.board.turn
-        for name in order:
-            entry, holds = self._rule_holds(name)
-            if entry is None or not holds or entry.get("kind") in ("claim", "discretionary"):
-                continue
-            if name == "seventy_five_moves" and self.board.is_checkmate() and entry.get("checkmate_precedence"):
-                continue
-            # The tables state a result for the player who gave mate and for the player
-            # stalemated; the other automatic ends are draws by their definition.
-            concerns = RESULT_CONCERNS.get(name)
-            result = DRAW if concerns is None else outcome(str(entry["result"]), mover if concerns == "mover" else 1 - mover)
-            return _End(Ruling(result, name, entry["cite"]), len(self.moves))
-        return None
+        ruling = first_end(automatic_ends(self.rules), self.board, self._keys, self._dead)
+        return None if ruling is None else _End(ruling, len(self.moves))
 
     # -- events ------------------------------------------------------------------------
 
