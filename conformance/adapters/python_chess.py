@@ -149,14 +149,15 @@ def game_end(ruleset: str, data: dict[str, Any]) -> dict[str, Any]:
 
 
 #: ``game`` events python-chess has no API for: declined, not guessed.
-GAME_DECLINED = ("illegal", "offer", "accept", "resign", "flag", "touch")
+GAME_DECLINED = ("illegal", "offer", "accept", "resign", "flag", "flags", "touch")
 
 
 def game(ruleset: str, data: dict[str, Any]) -> dict[str, Any]:
     """Moves with ``push_uci`` and ``outcome()``; claims with ``is_repetition(3)`` and
     ``is_fifty_moves()``, after pushing the intended move if there is one. python-chess
     has no clock, offers, resignation, touch-move or illegal-move penalties: a game with
-    a time control or such an event is declined (skipped)."""
+    a time control or such an event is declined (skipped). ``supervised`` changes only
+    the illegal-move rules, so it needs nothing here."""
     given = read_game(data)
     if given.time_control is not None:
         raise Skip("python-chess has no clock: time controls are not modelled")

@@ -148,7 +148,7 @@ def game(ruleset: str, data: dict[str, Any]) -> dict[str, Any]:
     """Play the events through :class:`Game`; an event the rules forbid is ``rejected``."""
     given = read_game(data)
     try:
-        played = Game(_rules(ruleset), given.fen, given.time_control)
+        played = Game(_rules(ruleset), given.fen, given.time_control, supervised=given.supervised)
     except GameEventError as error:
         raise GameInputError(f"game input: {error}") from None
     for index, event in enumerate(given.events):
@@ -181,6 +181,11 @@ def _play(played: Game, event: Event) -> None:
         played.resign(event.value)
     elif event.name == "flag":
         played.flag(event.value)
+    elif event.name == "flags":  # both down, order unknown: both clocks read 0, the period rules
+        if played.clock is not None and not played.finished:
+            for colour in ("white", "black"):
+                played.set_clock(colour, 0)
+        played.both_flags()
     elif event.by != turn:
         raise GameEventError(f"{event.name} by {event.by}: {turn} is to move")
     elif event.name == "touch":

@@ -6,6 +6,10 @@ not parse, a negative or non-finite time) raises :class:`GameInputError` naming 
 event's index, which the adapter turns into ``errored`` for that request alone. Whether
 an event is *allowed* (a claim by the player not to move, a move after the end) is the
 rules' business, not this module's: those are answered ``{error: "rejected"}``.
+
+Two additions to the pinned v1 input are optional: the input key ``supervised`` (absent:
+``true``) and the event ``{"flags": "both"}``; an adapter that does not implement them
+declines (``skipped``) a request that uses them.
 """
 
 from __future__ import annotations
@@ -27,6 +31,7 @@ EVENTS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "resign": ((), ()),
     "flag": ((), ()),
     "touch": (("by",), ()),
+    "flags": ((), ()),  # addition: both flags down, which fell first unknown
 }
 #: Draw claims a ``claim`` event may name.
 CLAIMS = ("threefold_repetition", "fifty_moves")
@@ -37,8 +42,10 @@ REASONS = ("checkmate", "stalemate", "dead_position", "fivefold_repetition", "se
 COLOURS = ("white", "black")
 UCI = re.compile(r"^[a-h][1-8][a-h][1-8][qrbn]?$")
 SQUARE = re.compile(r"^[a-h][1-8]$")
-#: Input keys of the kind.
-INPUT_KEYS = ("fen", "time_control", "events")
+#: Input keys of the kind (``supervised`` is an optional addition to the pinned three).
+INPUT_KEYS = ("fen", "time_control", "events", "supervised")
+#: The one value of a ``flags`` event: both flags are down.
+BOTH_FLAGS = "both"
 
 
 class GameInputError(ValueError):
@@ -58,9 +65,12 @@ class Event:
 
 @dataclass(frozen=True)
 class GameInput:
+    """The checked input; ``supervised`` is true unless the input says otherwise."""
+
     fen: str | None
     time_control: str | None
     events: tuple[Event, ...]
+    supervised: bool = True
 
 
 def read_game(data: dict[str, Any]) -> GameInput:
@@ -75,7 +85,10 @@ def read_game(data: dict[str, Any]) -> GameInput:
         raise GameInputError("game input: time_control must be a string or null")
     if not isinstance(events, list):
         raise GameInputError("game input: events must be a list")
-    return GameInput(fen, control, tuple(_event(i, e) for i, e in enumerate(events)))
+    supervised = data.get("supervised", True)
+    if not isinstance(supervised, bool):
+        raise GameInputError(f"game input: supervised must be true or false, not {quote(str(supervised))}")
+    return GameInput(fen, control, tuple(_event(i, e) for i, e in enumerate(events)), supervised)
 
 
 def _event(index: int, raw: Any) -> Event:
@@ -106,6 +119,9 @@ def _event(index: int, raw: Any) -> Event:
     elif name == "touch":
         if not isinstance(value, str) or not SQUARE.match(value):
             raise GameInputError(f"{where}: touch {quote(str(value))} is not a square (a1..h8)")
+    elif name == "flags":
+        if value != BOTH_FLAGS:
+            raise GameInputError(f"{where}: flags {quote(str(value))} is not {quote(BOTH_FLAGS)}")
     else:
         _colour(value, where, name)
     by = _colour(raw["by"], where, "by") if "by" in raw else None
