@@ -1,8 +1,9 @@
 """The ``game`` kind: its input checks, its answers through serve, and its corpus coverage.
 
 Every article the adjudication tables cite (claims, offers, resignation, flag fall,
-illegal moves, touch-move, clocks) must be cited by at least three ``game`` fixtures;
-the few the pinned input cannot express are listed with the reason.
+illegal moves, touch-move, clocks) must be cited by at least three ``game`` fixtures,
+those reached only through the additions to the pinned input (``supervised``,
+``{"flags": "both"}``) included.
 """
 
 from __future__ import annotations
@@ -30,13 +31,6 @@ MIN_FIXTURES = 3
 #: The adjudication tables whose every cite a ``game`` fixture must carry.
 SECTIONS = (("termination", "resignation"), ("termination", "agreement"), ("repetition", "claim"),
             ("move_rule", "claim"), ("flag_fall",), ("illegal_moves",), ("touch_move",), ("clocks",))
-#: Cites the pinned input cannot reach, and why.
-UNEXPRESSIBLE = {
-    "fide-2023:III.3.1": "both flags down unseen: under FIDE 6.8 the first overstep is seen and ends the game",
-    "fide-2014:6.11": "the same rule in the 2014 numbering",
-    "fide-2014:A.4.b": "play without adequate supervision: the input has no supervision field",
-    "fide-2014:B.4": "the same for blitz",
-}
 START = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
 
 
@@ -74,9 +68,10 @@ def test_every_adjudication_cite_has_three_game_fixtures() -> None:
     counts = Counter(cite for f in game_fixtures() for cite in f["cites"])
     cites = table_cites()
     assert len(cites) > 80  # the tables were read, not an empty walk
-    thin = sorted(c for c in cites - set(UNEXPRESSIBLE) if counts[c] < MIN_FIXTURES)
+    thin = sorted(c for c in cites if counts[c] < MIN_FIXTURES)
     assert thin == [], f"adjudication cites with fewer than {MIN_FIXTURES} game fixtures: {thin}"
-    assert set(UNEXPRESSIBLE) <= cites  # an exemption for a cite no table has is stale
+    # the cites only the additions reach are among those the walk found
+    assert {"fide-2023:III.3.1", "fide-2014:6.11", "fide-2014:A.4.b", "fide-2014:B.4"} <= cites
 
 
 def test_rulesets_that_differ_share_one_fixture() -> None:
@@ -104,11 +99,31 @@ GOOD = {"move": "e2e4"}
     ({"touch": "i9", "by": "white"}, "not a square"),
     ({"illegal": None}, "needs 'by'"),
     ("e2e4", "must be an object"),
+    ({"flags": "white"}, "flags 'white' is not 'both'"),
+    ({"flags": None}, "is not 'both'"),
+    ({"flags": "both", "by": "white"}, "unknown key 'by'"),
+    ({"flags": "both", "flag": "white"}, "exactly one of"),
 ])
 def test_a_malformed_event_names_its_index(event: Any, words: str) -> None:
     with pytest.raises(GameInputError) as caught:
         read_game({"fen": None, "time_control": None, "events": [GOOD, event]})
     assert str(caught.value).startswith("event 1: ") and words in str(caught.value)
+
+
+@pytest.mark.parametrize("value", ["false", 0, 1, None, [True]])
+def test_supervised_must_be_a_boolean(value: Any) -> None:
+    with pytest.raises(GameInputError, match=r"^game input: supervised must be true or false"):
+        read_game({"fen": None, "time_control": None, "events": [GOOD], "supervised": value})
+
+
+def test_the_additions_are_optional_and_read() -> None:
+    pinned = read_game({"fen": None, "time_control": None, "events": [GOOD]})
+    assert pinned.supervised is True  # absent keeps the pinned meaning: supervised play
+    given = read_game({"fen": None, "time_control": None, "events": [GOOD, {"flags": "both"}], "supervised": False})
+    assert given.supervised is False and given.events[1].name == "flags"
+    for data in ({"fen": None, "time_control": "300", "events": [GOOD, {"flags": "both"}]},
+                 {"fen": None, "time_control": "300", "events": [GOOD], "supervised": False}):
+        assert validate("game/input", data) is None
 
 
 def test_serve_answers_a_malformed_event_errored_and_goes_on() -> None:
@@ -173,9 +188,30 @@ def test_python_chess_answers_claims_and_declines_the_rest() -> None:
     data = {"fen": None, "time_control": None, "events": SHUFFLE[:7] + [claim]}
     assert python_chess_game("fide-2023", data) == {"result": "1/2-1/2", "reason": "threefold_repetition"}
     for events, control in (([GOOD], "300"), ([{"resign": "white"}], None),
-                            ([{"touch": "g1", "by": "white"}], None), ([{"illegal": None, "by": "white"}], None)):
+                            ([{"touch": "g1", "by": "white"}], None), ([{"illegal": None, "by": "white"}], None),
+                            ([GOOD, {"flags": "both"}], None)):
         with pytest.raises(Skip):
             python_chess_game("fide-2023", {"fen": START, "time_control": control, "events": events})
     late = {"fen": None, "time_control": None,
             "events": [{"move": m} for m in ("f2f3", "e7e5", "g2g4", "d8h4", "e2e4")]}
     assert python_chess_game("fide-2023", late)["error"] == "rejected"
+
+
+def test_both_flags_unseen_continue_before_the_last_period_draw_in_it() -> None:
+    """FIDE III.3.1 / 2014 6.11: the event overrides the first overstep FIDE 6.8 would see."""
+    events = [GOOD, {"move": "e7e5"}, {"flags": "both"}]
+    for ruleset, cite_words in (("fide-2023", "III.3.1"), ("fide-2014", "6.11")):
+        first = reference_game(ruleset, {"fen": None, "time_control": "2/1800:1800", "events": events})
+        assert first == {"result": "*", "reason": None, "clock_ms": {"white": 0, "black": 0}}, cite_words
+        last = reference_game(ruleset, {"fen": None, "time_control": "1800", "events": events})
+        assert last == {"result": "1/2-1/2", "reason": "flag_fall", "clock_ms": {"white": 0, "black": 0}}
+    mated = [{"move": m} for m in ("f2f3", "e7e5", "g2g4", "d8h4")] + [{"flags": "both"}]
+    answer = reference_game("fide-2023", {"fen": None, "time_control": "1800", "events": mated})
+    assert answer["error"] == "rejected" and "both flags down: the game is over" in answer["detail"]
+
+
+def test_supervision_decides_the_2014_rapid_illegal_move() -> None:
+    data = {"fen": None, "time_control": "900+10", "events": [{"illegal": "e1e3", "by": "white"}]}
+    assert reference_game("fide-2014", {**data, "supervised": False})["result"] == "0-1"  # A.4 b
+    assert reference_game("fide-2014", {**data, "supervised": True})["result"] == "*"  # A.3
+    assert reference_game("fide-2014", data)["result"] == "*"  # absent: supervised, as pinned

@@ -73,6 +73,8 @@ class Case:
     fen: str | None = None
     time_control: str | None = None
     rulesets: tuple[str, ...] = ALL
+    #: the optional ``supervised`` input key (an addition to the pinned input); None: absent
+    supervised: bool | None = None
 
 
 def verdicts(case: Case) -> dict[str, Expect]:
@@ -88,7 +90,9 @@ def verdicts(case: Case) -> dict[str, Expect]:
 def case_fixture(case: Case) -> Fixture:
     if case.fen is not None:
         checked_board(case.fen)
-    inp = {"fen": case.fen, "time_control": case.time_control, "events": case.events}
+    inp: dict[str, Any] = {"fen": case.fen, "time_control": case.time_control, "events": case.events}
+    if case.supervised is not None:
+        inp["supervised"] = case.supervised
     found = verdicts(case)
     same = all(v == found[case.rulesets[0]] for v in found.values())
     common: dict[str, Any] = dict(cites=case.cites, tags=("hand-built",) + case.tags,
@@ -873,8 +877,148 @@ def fast_illegal_cases() -> list[Case]:
     return cases
 
 
+# --- additions to the pinned input: both flags down unseen, play without supervision ----
+
+ADDITION = "protocol-addition"
+BOTH_UNSEEN = ("fide-2023:III.3.1", "fide-2014:6.11")
+Q_BOTH_UNSEEN = (
+    "FIDE 2023 Guidelines III.3.1 (2018 alike): 'if both flags have fallen and it is impossible to "
+    "establish which flag fell first then: III.3.1.1 the game shall continue if it occurs in any period "
+    "of the game except the last period; III.3.1.2 the game is drawn if it occurs in the period of a "
+    "game in which all remaining moves must be completed' (III.2.1: where announced, assumed here; "
+    "III.2.2: standard and rapid games without increment only, never blitz, so fide-2023-blitz is left "
+    "out and no control here has an increment); FIDE 2014 6.11 a and b: the same, in the Laws proper; "
+    "US Chess 14G: both flags down in sudden death, a draw; 16T: in an earlier control, play continues. "
+    "Both flags down: both clocks show 0")
+#: III.2.2: Guidelines III never apply to blitz games.
+NOT_BLITZ_2023 = tuple(r for r in ALL if r != F23B)
+
+
+def both_flags_unseen_cases() -> list[Case]:
+    """``{"flags": "both"}``: both flags seen down together, which fell first unknown."""
+    both: list[dict[str, Any]] = [{"flags": "both"}]
+    draw, going = res("1/2-1/2", "flag_fall", 0, 0), res("*", None, 0, 0)
+    tags = ("clocks", "flag-fall", "both-flags", "order-unknown", ADDITION)
+    last, earlier = BOTH_UNSEEN + ("uscf-7:14G",), BOTH_UNSEEN + ("uscf-7:16T",)
+    q = Q_BOTH_UNSEEN
+
+    def case(name: str, description: str, events: list[dict[str, Any]], cites: tuple[str, ...],
+             detail: str, expect: Expect, control: str, fen: str | None = None) -> Case:
+        return Case(f"flags.both.{name}", description, events, cites, tags, f"{q}; {detail}", expect,
+                    time_control=control, rulesets=NOT_BLITZ_2023, fen=fen)
+
+    return [
+        case("sudden-death", "1800 (sudden death): after 1.e4 e5 both flags are seen down, order unknown",
+             mv("e2e4", "e7e5") + both, last, "one period only, the last: a draw", draw, "1800"),
+        case("sudden-death-black-to-move", "1800: after 1.e4 both flags are seen down, order unknown",
+             mv("e2e4") + both, last, "the last period whoever is to move: a draw", draw, "1800"),
+        case("sudden-death-endgame", "3600 from a rook endgame: both flags are seen down",
+             mv("a1a7") + both, last, "a draw whatever the position: the flag fall is not decided by "
+             "who could mate", draw, "3600", fen="4k3/8/8/8/8/8/8/R3K3 w - - 0 60"),
+        case("first-period", "40/5400:1800: after 1.e4 e5 2.Nf3 both flags are seen down",
+             mv("e2e4", "e7e5", "g1f3") + both, earlier, "the first control is not the last period: "
+             "play continues", going, "40/5400:1800"),
+        case("first-period-then-resign", "40/5400:1800: both flags down after 1.e4 e5, play continues and "
+             "Black resigns", mv("e2e4", "e7e5") + both + [{"resign": "black"}],
+             earlier + ("fide-2023:5.1.2", "fide-2014:5.1.b", "uscf-7:13B"),
+             "play continues, so the resignation that follows ends the game", res("1-0", "resignation", 0, 0),
+             "40/5400:1800"),
+        case("second-period-of-two", "2/1800:1800: both flags down after 1.e4 e5 (both still in the "
+             "first control)", mv("e2e4", "e7e5") + both, earlier,
+             "two moves each are due in the first control: it is not the last period, play continues",
+             going, "2/1800:1800"),
+        case("last-of-two", "2/1800:1800: both flags down after 1.e4 e5 2.Nf3 Nc6 (both in the last "
+             "control)", mv("e2e4", "e7e5", "g1f3", "b8c6") + both, last,
+             "both completed the first control: the period in which all remaining moves must be made, "
+             "a draw", draw, "2/1800:1800"),
+        case("after-mate", "1800: after Black's mate both flags are seen down",
+             mv("f2f3", "e7e5", "g2g4", "d8h4") + both, last + ("fide-2023:5.1.1", "uscf-7:13A"),
+             "checkmate 'immediately ends the game' (5.1.1; US Chess 13A), so the later event is rejected",
+             REJECTED, "1800"),
+    ]
+
+
+Q_UNSUPERVISED = (
+    "FIDE 2014 A.4 b (rapid without adequate supervision): after a completed illegal move the arbiter "
+    "shall declare the game lost, if the opponent has not yet moved, and drawn if the opponent cannot "
+    "checkmate the player's king by any series of legal moves; 2014 B.4: blitz otherwise follows the "
+    "rapid A.4, so the first completed illegal move loses there too; 2014 A.3 and B.3: with adequate "
+    "supervision the Competition Rules apply (the second loses). Later editions keep 7.5.5 without "
+    "supervision while the opponent has not moved (2018 A.4.2 and B.4; 2023 A.5.2 and B.3): the first "
+    "completed illegal move gives the opponent the penalty, one minute in 2023 rapid and blitz (A.3), "
+    "two in 2018 rapid, one in 2018 blitz (B.2); US Chess has no supervision switch: 11D two minutes "
+    "every time (1C2a), and in blitz the first completed illegal move loses on a claim, a draw if the "
+    "claimant has no mating material")
+
+
+def unsupervised_cases() -> list[Case]:
+    """``supervised: false``: the illegal-move regimes of play without adequate supervision."""
+    tags = ("illegal-move", "clocks", "supervision", ADDITION)
+    clock_cites = ("fide-2023:6.3.1", "fide-2014:6.3.a", "uscf-7:5B1b")
+    lone = "4k3/8/8/8/8/8/4P3/3QK3 w - - 0 40"
+    cases = []
+    for control, speed, base, inc in (("900+10", "rapid", 900_000, 10_000), ("180+2", "blitz", 180_000, 2_000)):
+        rule = "fide-2014:A.4.b" if speed == "rapid" else "fide-2014:B.4"
+        cites = ILL_STD + (ILL_RAPID if speed == "rapid" else ILL_BLITZ) + (rule, "uscf-7:1C2a") + clock_cites
+        p23, p18 = 60, (120 if speed == "rapid" else 60)
+        us_loses = speed == "blitz"  # US Chess: 180+2 is blitz, 900+10 quick (penalised as regular)
+
+        def split(white: int, black: int, f14: Expect, us_end: Expect,
+                  penalised: str = "black") -> tuple[tuple[tuple[str, ...], Expect], ...]:
+            """2014 ends the game; the later editions add the penalty; US Chess per its speed."""
+            def plus(seconds: int) -> Expect:
+                extra = seconds * 1000
+                return res("*", None, white + (extra if penalised == "white" else 0),
+                           black + (extra if penalised == "black" else 0))
+
+            return (((F14,), f14), ((F23, F23R, F23B), plus(p23)), ((F18,), plus(p18)),
+                    ((US, USB), us_end if us_loses else plus(120)))
+
+        w, b = base - 5_000 + inc, base - 5_000 + inc
+        cases.append(Case(
+            f"unsupervised.{speed}.first", f"{control}, no adequate supervision: White's first completed "
+            "illegal move", timed(("e2e4", 5), ("e7e5", 5)) + [illegal("white", "e1e3")], cites, tags,
+            Q_UNSUPERVISED + f"; {control} is {speed}: under 2014 the first illegal move loses",
+            by=split(w, b, res("0-1", "illegal_moves", w, b), res("0-1", "illegal_moves", w, b)),
+            time_control=control, supervised=False))
+        cases.append(Case(
+            f"unsupervised.{speed}.black", f"{control}, no adequate supervision: Black's first completed "
+            "illegal move after 1.e4", timed(("e2e4", 5)) + [illegal("black", "e8e6")], cites, tags,
+            Q_UNSUPERVISED + f"; {control} is {speed}: under 2014 Black's first illegal move loses",
+            by=split(w, base, res("1-0", "illegal_moves", w, base), res("1-0", "illegal_moves", w, base),
+                     penalised="white"),
+            time_control=control, supervised=False))
+        cases.append(Case(
+            f"unsupervised.{speed}.opponent-cannot-mate", f"{control}, no adequate supervision: White's "
+            "first completed illegal move; Black has a lone king", [illegal("white", "e1c3")],
+            cites + ("uscf-7:14E1",), tags + ("lone-king",),
+            Q_UNSUPERVISED + f"; {control} is {speed}: under 2014 the first illegal move would lose, but "
+            "Black cannot checkmate, so a draw; under US Chess blitz the claimant's lone king is no "
+            "mating material, a draw", by=split(base, base, res("1/2-1/2", "illegal_moves", base, base),
+                                                res("1/2-1/2", "illegal_moves", base, base)),
+            fen=lone, time_control=control, supervised=False))
+    w = 900_000 - 5_000 + 10_000
+    cases.append(Case(
+        "supervised.rapid.first", "900+10, adequate supervision stated: White's first completed illegal "
+        "move", timed(("e2e4", 5), ("e7e5", 5)) + [illegal("white", "e1e3")],
+        ILL_STD + ILL_RAPID + ("uscf-7:1C2a",) + clock_cites, ("illegal-move", "clocks", "supervision", ADDITION),
+        Q_UNSUPERVISED + "; supervised: true is what an input without the key means: 2014 A.3 applies, the "
+        "first illegal move gives Black two minutes", by=(((F23, F23R, F23B), res("*", None, w, w + 60_000)),
+                                                          ((F18, F14, US, USB), res("*", None, w, w + 120_000))),
+        time_control="900+10", supervised=True))
+    w = 5_400_000 - 5_000 + 30_000
+    cases.append(Case(
+        "unsupervised.standard.first", "5400+30, no adequate supervision: White's first completed illegal "
+        "move", timed(("e2e4", 5), ("e7e5", 5)) + [illegal("white", "e1e3")],
+        ILL_STD + ("uscf-7:1C2a",) + clock_cites, ("illegal-move", "clocks", "supervision", ADDITION),
+        Q_UNSUPERVISED + "; 5400+30 is standard, where Appendix A and B do not reach: 7.5.5 (2014 7.5 b), "
+        "two minutes to Black under every ruleset", res("*", None, w, w + 120_000),
+        time_control="5400+30", supervised=False))
+    return cases
+
+
 CASE_GROUPS = (touch_cases, claim_cases, penalty_cases, offer_cases, resign_cases, flag_cases, clock_cases,
-               illegal_cases, speed_cases, fast_illegal_cases)
+               illegal_cases, speed_cases, fast_illegal_cases, both_flags_unseen_cases, unsupervised_cases)
 
 
 def build(data: Path) -> dict[str, list[Fixture]]:
