@@ -155,6 +155,10 @@ class Board:
     def legal_move_count(self) -> int:
         return movegen.count_legal(self)
 
+    def has_legal_move(self) -> bool:
+        """``legal_move_count() > 0``, usually settled by one safe king step."""
+        return movegen.has_legal(self)
+
     def is_checkmate(self) -> bool:
         return self.is_check() and not movegen.count_legal(self)
 
@@ -302,8 +306,8 @@ class Board:
         pt = code & 15
         captured = mailbox[to_sq] if flag != FLAG_CASTLE else -1
         self._stack.append((m, captured, self.castling_rights, self.ep_square, self.halfmove_clock))
-        back_rank = from_sq & ~7
         if flag == FLAG_CASTLE:
+            back_rank = from_sq & ~7
             side = next(s for s in tables.castling.sides if s.king_side == (to_sq > from_sq))
             self._remove(from_sq)
             self._remove(to_sq)
@@ -312,10 +316,20 @@ class Board:
             self.castling_rights &= ~_HOME_RANK[color]
             self.halfmove_clock += 1
         else:
+            # The common move inline: lift the mover (and a captured unit), set it down.
+            own, bit_from, bit_to = self.bb[color], 1 << from_sq, 1 << to_sq
+            placed = promotion - 1 if promotion else pt
+            own[pt] ^= bit_from
+            own[placed] |= bit_to
+            self.occ_co[color] ^= bit_from | bit_to
             if captured >= 0:
-                self._remove(to_sq)
-            self._remove(from_sq)
-            self._put(to_sq, color, promotion - 1 if promotion else pt)
+                self.bb[color ^ 1][captured & 15] ^= bit_to
+                self.occ_co[color ^ 1] ^= bit_to
+                self.occupied ^= bit_from
+            else:
+                self.occupied ^= bit_from | bit_to
+            mailbox[from_sq] = -1
+            mailbox[to_sq] = color << 4 | placed
             if flag == FLAG_EN_PASSANT:
                 self._remove(to_sq + tables.pawn_push_delta[color ^ 1])
             if pt == tables.pawn or captured >= 0:
@@ -326,8 +340,9 @@ class Board:
                 self.castling_rights &= ~_HOME_RANK[color]
             # A move onto a square with a right: a capture of that rook (the right dies
             # with it), or a piece arriving where the rook moved away from.
-            lost_to = BB_ALL if captured >= 0 else tables.rights_lost_from
-            self.castling_rights &= ~(1 << from_sq & tables.rights_lost_from | 1 << to_sq & lost_to)
+            if self.castling_rights:
+                lost_to = BB_ALL if captured >= 0 else tables.rights_lost_from
+                self.castling_rights &= ~(bit_from & tables.rights_lost_from | bit_to & lost_to)
         self.ep_square = to_sq - tables.pawn_push_delta[color] if flag == FLAG_DOUBLE else -1
         if color == BLACK:
             self.fullmove_number += 1
@@ -350,11 +365,22 @@ class Board:
             self._put(from_sq, color, tables.royal)
             self._put(to_sq, color, tables.castling.rook_type)
         else:
-            code = self.mailbox[to_sq]
-            self._remove(to_sq)
-            self._put(from_sq, color, tables.pawn if promotion else code & 15)
+            mailbox = self.mailbox
+            own, bit_from, bit_to = self.bb[color], 1 << from_sq, 1 << to_sq
+            placed = mailbox[to_sq] & 15
+            pt = tables.pawn if promotion else placed
+            own[placed] ^= bit_to
+            own[pt] |= bit_from
+            self.occ_co[color] ^= bit_from | bit_to
+            mailbox[from_sq] = color << 4 | pt
             if captured >= 0:
-                self._put(to_sq, captured >> 4, captured & 15)
+                self.bb[captured >> 4][captured & 15] |= bit_to
+                self.occ_co[captured >> 4] |= bit_to
+                self.occupied ^= bit_from
+                mailbox[to_sq] = captured
+            else:
+                self.occupied ^= bit_from | bit_to
+                mailbox[to_sq] = -1
             if flag == FLAG_EN_PASSANT:
                 self._put(to_sq + tables.pawn_push_delta[color ^ 1], color ^ 1, tables.pawn)
         self.castling_rights, self.ep_square, self.halfmove_clock = rights, ep, halfmove

@@ -28,17 +28,16 @@ def attackers(board: "Board", color: int, sq: int, occupied: int) -> int:
     """Squares of ``color``'s pieces attacking ``sq`` with ``occupied`` as the occupancy."""
     tables = board.tables
     pieces = board.bb[color]
-    result = 0
-    if tables.pawn is not None:
-        result = tables.pawn_captured_from[color][sq] & pieces[tables.pawn]
-    for pt in tables.leaper_types:
-        result |= tables.types[pt].leaps_to[color][sq] & pieces[pt]
-    for group, users in tables.attacker_groups[color]:
+    pawn = tables.pawn
+    result = 0 if pawn is None else tables.pawn_captured_from[color][sq] & pieces[pawn]
+    for leaps_to, pt in tables.leapers_to[color]:
+        result |= leaps_to[sq] & pieces[pt]
+    for table, masks, users in tables.riders_to[color]:
         mask = 0
         for pt in users:
             mask |= pieces[pt]
         if mask:
-            result |= group.table[sq][occupied & group.masks[sq]] & mask
+            result |= table[sq][occupied & masks[sq]] & mask
     return result
 
 
@@ -261,6 +260,25 @@ def legal_moves(board: "Board", from_mask: int = BB_ALL, to_mask: int = BB_ALL) 
 
 def count_legal(board: "Board") -> int:
     return _generate(board, None)
+
+
+def has_legal(board: "Board") -> bool:
+    """Whether the side to move has a legal move (``count_legal`` is not 0): a king step
+    to a square no enemy unit attacks settles it without generating the other moves."""
+    tables = board.tables
+    color = board.turn
+    king_bb = board.bb[color][tables.royal]
+    if not king_bb:
+        return False
+    king = king_bb.bit_length() - 1
+    without_king = board.occupied ^ king_bb
+    targets = piece_attacks(board, tables.royal, color, king, board.occupied) & ~board.occ_co[color]
+    while targets:
+        low = targets & -targets
+        targets ^= low
+        if not attackers(board, color ^ 1, low.bit_length() - 1, without_king):
+            return True
+    return _generate(board, None) > 0
 
 
 def checkers(board: "Board") -> int:

@@ -35,15 +35,23 @@ def _bits(mask: int) -> list[int]:
     return out
 
 
+#: :func:`initial_counts` of the last move tables asked (a FEN is read per game).
+_initial: tuple[object, list[Counter[int]]] | None = None
+
+
 def initial_counts(board: "Board") -> list[Counter[int]]:
-    """Pieces per type in the ruleset's initial array, per colour."""
+    """Pieces per type in the ruleset's initial array, per colour (not to be modified)."""
+    global _initial
     tables = board.tables
+    if _initial is not None and _initial[0] is tables:
+        return _initial[1]
     counts: list[Counter[int]] = [Counter(), Counter()]
     placement = tables.initial_fen.split()[0] if tables.initial_fen else ""
     for char in placement:
         pt = tables.by_letter.get(char.upper())
         if pt is not None:
             counts[WHITE if char.isupper() else BLACK][pt] += 1
+    _initial = (tables, counts)
     return counts
 
 

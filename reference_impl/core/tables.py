@@ -170,6 +170,17 @@ class MoveTables:
     #: whether a king move forfeits both sides. A captured rook always loses its right.
     rights_lost_from: Bitboard = BB_ALL
     rights_lost_by_king: bool = True
+    #: ``attacker_groups`` and ``leaper_types`` flattened for the attack test, per colour:
+    #: (reverse leap table, type) and (rider table, masks, types using the group).
+    leapers_to: list[tuple[tuple[list[Bitboard], int], ...]] = field(default_factory=list)
+    riders_to: list[tuple[tuple[list[dict[Bitboard, Bitboard]], list[Bitboard], tuple[int, ...]], ...]] = field(
+        default_factory=list)
+
+    def __post_init__(self) -> None:
+        self.leapers_to = [tuple((self.types[pt].leaps_to[color], pt) for pt in self.leaper_types)
+                           for color in (WHITE, BLACK)]
+        self.riders_to = [tuple((group.table, group.masks, tuple(users)) for group, users in self.attacker_groups[color])
+                          for color in (WHITE, BLACK)]
 
 
 @dataclass(frozen=True)
