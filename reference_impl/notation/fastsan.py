@@ -21,6 +21,8 @@ from ..core.codes import FLAG_CASTLE, FLAG_DOUBLE
 from .tables import piece_letters, table
 
 FILES = "abcdefgh"
+#: Square name -> square index.
+SQUARES = {f"{file}{rank}": rank * 8 - 8 + index for index, file in enumerate(FILES) for rank in range(1, 9)}
 #: The pattern's groups, in the order :func:`read` unpacks them.
 GROUPS = ("castle", "piece", "file", "rank", "capture", "to", "promo", "mark", "suffix")
 #: Suffix annotations (pgn:8.2.3.8), longest first.
@@ -138,21 +140,25 @@ def _push_canonical(board: Any, found: Syntax, groups: tuple[str | None, ...]) -
     pt = found.types.get(letter)
     if pt is None:
         return None
-    to = FILES.index(name[0]) + 8 * (int(name[1]) - 1)  # type: ignore[index]
+    to = SQUARES[name]  # type: ignore[index]
     if pt == tables.pawn and to == board.ep_square:
         return None  # en passant: the full reader
     codes = _reachers(board, pt, to, found.promotions[promo] if promo else 0)
-    if len(codes) > 1:
-        codes = [c for c in codes if _is_legal(board, c)]
+    capture = board.occ_co[board.turn ^ 1] >> to & 1
+    if (capture_mark is not None) != capture:
+        return None
+    if len(codes) == 1:  # the common case: nothing to tell apart
+        code = codes[0]
+        if rank is not None or file != (FILES[code & 7] if capture and letter is None else None):
+            return None
+        return code if board.try_push_code(code) else None
+    codes = [c for c in codes if _is_legal(board, c)]
     chosen = [c for c in codes
               if (file is None or FILES[c & 7] == file) and (rank is None or str((c >> 3 & 7) + 1) == rank)]
     if len(chosen) != 1:
         return None
     code = chosen[0]
     origin = code & 63
-    capture = board.occ_co[board.turn ^ 1] >> to & 1
-    if (capture_mark is not None) != capture:
-        return None
     if letter is None:
         canonical = FILES[origin & 7] if capture else ""
     else:
@@ -162,9 +168,9 @@ def _push_canonical(board: Any, found: Syntax, groups: tuple[str | None, ...]) -
     return code
 
 
-def read(board: Any, text: str, push: bool) -> tuple[Any, str | None] | None:
-    """``(move, suffix annotation)`` when ``text`` is canonical SAN of a legal move on
-    ``board`` (left made when ``push``), else ``None`` with ``board`` unchanged."""
+def read_code(board: Any, text: str, push: bool) -> tuple[int, str | None] | None:
+    """``(packed move code, suffix annotation)`` when ``text`` is canonical SAN of a legal
+    move on ``board`` (left made when ``push``), else ``None`` with ``board`` unchanged."""
     found = syntax(board.tables)
     m = found.pattern.fullmatch(text)
     if m is None:
@@ -174,11 +180,18 @@ def read(board: Any, text: str, push: bool) -> tuple[Any, str | None] | None:
     if code is None:
         return None
     mark = ""
-    if board.is_check():
-        mark = found.check if board.legal_move_count() else found.mate
+    if movegen.checkers(board):
+        mark = found.check if movegen.has_legal(board) else found.mate
     written = groups[7] or ""
     if mark != written or not push:
         board.pop_code()
         if mark != written:
             return None
-    return board.move_of(code), groups[8]
+    return code, groups[8]
+
+
+def read(board: Any, text: str, push: bool) -> tuple[Any, str | None] | None:
+    """``(move, suffix annotation)`` when ``text`` is canonical SAN of a legal move on
+    ``board`` (left made when ``push``), else ``None`` with ``board`` unchanged."""
+    found = read_code(board, text, push)
+    return None if found is None else (board.move_of(found[0]), found[1])
