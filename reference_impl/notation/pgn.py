@@ -374,9 +374,56 @@ def iter_games(lines: Iterable[str]) -> Iterator[PgnGame]:
     """Every game of a stream of lines, each yielded as soon as its text is complete."""
     index = 1
     for first_line, text in split_games(lines):
-        games = _Reader(text, index, first_line).run()
+        plain = _plain_game(text, index, first_line)
+        games = [plain] if plain is not None else _Reader(text, index, first_line).run()
         index += len(games)
         yield from games
+
+
+#: A tag pair alone on its line, in export form (no escapes, single spaces).
+_PLAIN_TAG_RE = re.compile(r'\[([A-Za-z0-9_+#=:-]+) "([^"\\\n]*)"\]')
+#: Movetext of moves, move numbers and a result only (no comment, variation, NAG,
+#: suffix annotation, escape or tab), as most of a database is.
+_PLAIN_MOVETEXT_RE = re.compile(r"[ \nA-Za-z0-9.=+#*/-]*")
+_PLAIN_MOVE_RE = re.compile(r"[A-Za-z][A-Za-z0-9=+#-]*")
+_PLAIN_NUMBER_RE = re.compile(r"[0-9]+\.+")
+
+
+def _plain_game(text: str, index: int, first_line: int) -> PgnGame | None:
+    """The one game of ``text`` when it is plain: export-form tags, then moves and move
+    numbers ending in the result, nothing the tags or the result get wrong. ``None``
+    otherwise, and :class:`_Reader` reads it; both give the same game (the common case
+    read without tokenizing).
+    """
+    lines = text.split("\n")
+    tags: dict[str, str] = {}
+    body = 0
+    for line in lines:
+        if not line.startswith("["):
+            break
+        m = _PLAIN_TAG_RE.fullmatch(line)
+        if m is None or m.group(1) in tags:
+            return None
+        tags[m.group(1)] = m.group(2)
+        body += 1
+    if not tags or not _PLAIN_MOVETEXT_RE.fullmatch(text, sum(len(line) + 1 for line in lines[:body])):
+        return None
+    moves: list[PgnMove] = []
+    result = None
+    aliases = _result_aliases()
+    for number, line in enumerate(lines[body:], first_line + body):
+        for token in line.split():
+            if result is not None:
+                return None  # something after the result
+            if token in RESULT_TOKENS:
+                result = token
+            elif _PLAIN_MOVE_RE.fullmatch(token) and token not in aliases:
+                moves.append(PgnMove(token, number))
+            elif not _PLAIN_NUMBER_RE.fullmatch(token):
+                return None
+    if result is None or tags.get("Result", result) != result or tag_problems(tags):
+        return None
+    return PgnGame(index, first_line, tags, moves, result=result)
 
 
 def split_games(lines: Iterable[str]) -> Iterator[tuple[int, str]]:
