@@ -26,6 +26,7 @@ reports one it does not prove. Pure: a parsed game and a resolved ruleset in, a
 
 from __future__ import annotations
 
+import sys
 from collections import Counter
 from dataclasses import asdict, dataclass, field
 from typing import Any, Callable, Hashable
@@ -60,6 +61,7 @@ NOT_JUDGED = frozenset({"abandoned", "adjudication", "death", "emergency", "rule
 START_POSITIONS = 64
 
 _starts: dict[tuple[int, str | None], Board] = {}
+_ends: "_Ends | None" = None
 
 
 @dataclass(frozen=True)
@@ -113,14 +115,15 @@ class _Ends:
         #: checkmate comes first where it and a dead position both hold
         self.mate_first = "checkmate" in names and (
             "dead_position" not in names or names.index("checkmate") < names.index("dead_position"))
-        self.repetition = end_entry(rules, "fivefold_repetition") if "fivefold_repetition" in names else None
-        self.move_rule = end_entry(rules, "seventy_five_moves") if "seventy_five_moves" in names else None
+        repetition = end_entry(rules, "fivefold_repetition") if "fivefold_repetition" in names else None
+        move_rule = end_entry(rules, "seventy_five_moves") if "seventy_five_moves" in names else None
+        #: the thresholds of the per-ply check (read once: larger than any game without the end)
+        self.plies = int(move_rule["plies"]) if move_rule is not None else sys.maxsize
+        self.occurrences = int(repetition["occurrences"]) if repetition is not None else sys.maxsize
 
     def cheap(self, board: Board, keys: list[Hashable], seen: Counter) -> bool:
         """Whether fivefold or 75 moves may hold now (the per-ply check)."""
-        if self.move_rule is not None and board.halfmove_clock >= int(self.move_rule["plies"]):
-            return True
-        return self.repetition is not None and seen[keys[-1]] >= int(self.repetition["occurrences"])
+        return board.halfmove_clock >= self.plies or seen[keys[-1]] >= self.occurrences
 
     def end(self, board: Board, keys: list[Hashable], ply: int, dead: bool | None = None) -> _End | None:
         """The end that holds at ``board`` (after ``ply`` plies), by precedence; ``dead``
@@ -149,27 +152,29 @@ def _audit(pgn: PgnGame, rules: Any) -> GameAudit:
     board = _start(pgn.fen, rules)
     recorded = pgn.tags.get("Result") or pgn.result or "*"
     termination = (pgn.tags.get("Termination") or "").strip().lower()
-    ends = _Ends(rules)
+    ends = _ends_of(rules)
     key_of = _key_of(board, rules)
     keys: list[Hashable] = [key_of()]
     seen: Counter = Counter(keys)
     stop, illegal = len(pgn.moves), None
-    end = ends.end(board, keys, 0) if ends.cheap(board, keys, seen) or not board.legal_moves() else None
+    end = ends.end(board, keys, 0) if ends.cheap(board, keys, seen) or not board.has_legal_move() else None
+    read_code, plies, occurrences = fastsan.read_code, ends.plies, ends.occurrences
     for ply, move in enumerate(pgn.moves):
         if end is not None:
             stop = ply
             break
         try:
-            if fastsan.read(board, move.text, True) is None:  # canonical SAN: most records
+            if read_code(board, move.text, True) is None:  # canonical SAN: most records
                 read_san(board, move.text, lenient=True, push=True)
         except NotationError as error:
             if error.category != "illegal":
                 return GameAudit(pgn.index, error=f"move {pgn.move_label(ply)} {clip(move.text)}: {error}")
             stop, illegal = ply, error
             break
-        keys.append(key_of())
-        seen[keys[-1]] += 1
-        if ends.cheap(board, keys, seen):
+        key = key_of()
+        keys.append(key)
+        seen[key] += 1
+        if board.halfmove_clock >= plies or seen[key] >= occurrences:  # ends.cheap, inline
             end = ends.end(board, keys, ply + 1)
     if end is None and ends.mate_first and board.is_checkmate():
         # No position before a checkmate is dead (the mate follows from it), and the
@@ -184,6 +189,14 @@ def _audit(pgn: PgnGame, rules: Any) -> GameAudit:
         elif end is None:
             end = ends.end(board, keys, stop, dead=False)
     return _judge(pgn, rules, board, end, stop, illegal, recorded, termination)
+
+
+def _ends_of(rules: Any) -> _Ends:
+    """The :class:`_Ends` of ``rules``, built once per ruleset (the last one asked)."""
+    global _ends
+    if _ends is None or _ends.rules is not rules:
+        _ends = _Ends(rules)
+    return _ends
 
 
 def _start(fen: str | None, rules: Any) -> Board:
