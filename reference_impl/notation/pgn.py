@@ -380,13 +380,18 @@ def iter_games(lines: Iterable[str]) -> Iterator[PgnGame]:
         yield from games
 
 
-#: A tag pair alone on its line, in export form (no escapes, single spaces).
-_PLAIN_TAG_RE = re.compile(r'\[([A-Za-z0-9_+#=:-]+) "([^"\\\n]*)"\]')
-#: Movetext of moves, move numbers and a result only (no comment, variation, NAG,
-#: suffix annotation, escape or tab), as most of a database is.
-_PLAIN_MOVETEXT_RE = re.compile(r"[ \nA-Za-z0-9.=+#*/-]*")
+#: Tag pairs each alone on its line, in export form (no escapes, single spaces).
+_PLAIN_TAGS_RE = re.compile(r'(?m)^\[([A-Za-z0-9_+#=:-]+) "([^"\\\n]*)"\]$')
+#: Movetext of moves and move numbers, then the result: no comment, variation, NAG,
+#: suffix annotation, escape or tab, as most of a database is.
+_PLAIN_MOVETEXT_RE = re.compile(r"[ \n]*(?:(?:[0-9]+\.+|[A-Za-z][A-Za-z0-9=+#-]*)[ \n]+)*(1-0|0-1|1/2-1/2|\*)[ \n]*")
 _PLAIN_MOVE_RE = re.compile(r"[A-Za-z][A-Za-z0-9=+#-]*")
-_PLAIN_NUMBER_RE = re.compile(r"[0-9]+\.+")
+
+
+@lru_cache(maxsize=None)
+def _plain_aliases() -> frozenset[str]:
+    """Printed results a plain move token could spell (none in the table today)."""
+    return frozenset(a for a in _result_aliases() if _PLAIN_MOVE_RE.fullmatch(a))
 
 
 def _plain_game(text: str, index: int, first_line: int) -> PgnGame | None:
@@ -396,32 +401,28 @@ def _plain_game(text: str, index: int, first_line: int) -> PgnGame | None:
     read without tokenizing).
     """
     lines = text.split("\n")
-    tags: dict[str, str] = {}
     body = 0
     for line in lines:
         if not line.startswith("["):
             break
-        m = _PLAIN_TAG_RE.fullmatch(line)
-        if m is None or m.group(1) in tags:
-            return None
-        tags[m.group(1)] = m.group(2)
         body += 1
-    if not tags or not _PLAIN_MOVETEXT_RE.fullmatch(text, sum(len(line) + 1 for line in lines[:body])):
+    start = sum(len(line) + 1 for line in lines[:body])
+    pairs = _PLAIN_TAGS_RE.findall(text, 0, start)
+    tags = dict(pairs)
+    if not body or len(pairs) != body or len(tags) != body:
+        return None  # a tag line not in export form, or a tag given twice
+    m = _PLAIN_MOVETEXT_RE.fullmatch(text, start)
+    if m is None:
+        return None
+    result = m.group(1)
+    if tags.get("Result", result) != result or tag_problems(tags):
         return None
     moves: list[PgnMove] = []
-    result = None
-    aliases = _result_aliases()
     for number, line in enumerate(lines[body:], first_line + body):
-        for token in line.split():
-            if result is not None:
-                return None  # something after the result
-            if token in RESULT_TOKENS:
-                result = token
-            elif _PLAIN_MOVE_RE.fullmatch(token) and token not in aliases:
-                moves.append(PgnMove(token, number))
-            elif not _PLAIN_NUMBER_RE.fullmatch(token):
-                return None
-    if result is None or tags.get("Result", result) != result or tag_problems(tags):
+        if line:
+            moves += [PgnMove(token, number) for token in line.split() if token[0] > "9"]  # letters, not digits or *
+    aliases = _plain_aliases()
+    if aliases and any(move.text in aliases for move in moves):
         return None
     return PgnGame(index, first_line, tags, moves, result=result)
 
