@@ -1,0 +1,395 @@
+"""Material proofs without pawns: no checkmate by ``color`` exists for any sub-multiset.
+
+Without pawns nothing can ever be added to the board: every later position holds a
+sub-multiset of today's units, and each unit stands in its *region*, the squares its
+moves reach on an empty board from where it stands now (a unit bound to one square
+colour keeps it). So if no legal checkmate by ``color`` exists with units drawn from
+today's material, each inside its region, ``color`` can never checkmate.
+
+Whether such a mate exists is decided exactly by a search over *partial positions*
+``S`` (sets of units on squares, every other square empty), grown one unit at a time.
+A mate here is a position with the loser to move, in check, without a legal move,
+whose winner king is not attacked. Castling is ignored (it only adds loser moves; a
+ruleset that forbids it out of check adds none), which can only add mates.
+
+**The proof (minimality argument).** Let ``P`` be a mate and ``S`` a subset of its
+units. If ``S``, read as a whole position, is not a mate, one of these obligations
+fails in ``S``, and for each one ``P`` holds a unit outside ``S`` in a small set of
+candidates computed from ``S`` alone:
+
+* *O1, no check:* some winner unit of ``P`` attacks the loser king ``k``; ``S`` has fewer
+  blockers, so it is not in ``S``: it stands on an empty square of ``S`` attacking ``k``.
+* *O2, a king step to b is legal in S:* in ``P`` either ``b`` holds a loser unit, or a
+  unit blocks the step (a rider king), or after the step a winner unit attacks ``b``
+  (occupancy ``P - k + b``). Such an attacker is not in ``S``, since ``S - k + b`` has
+  fewer blockers: it stands where it attacks ``b`` in ``S - k + b``.
+* *O3, a loser move a->b is legal in S:* in ``P`` ``b`` holds a loser unit, or a unit
+  stands on the path from ``a`` to ``b``, or after the move a winner unit (not on ``b``)
+  attacks ``k`` in ``P - a + b``, hence also in ``S - a + b``, so it is not in ``S``.
+* *O4, the winner king is attacked in S:* in ``P`` it is not, so a unit of ``P`` stands
+  on the path between (a leaper's attack cannot be blocked: no such ``P``).
+* *O5, no winner king in S:* ``P`` has one, on some empty square of ``S``.
+
+A path is blocked by a single unit on it because every rider reaches a square along
+one ray only (checked on the tables; otherwise no proof is attempted). Starting from
+``S = {k}`` and adding, for the failed obligation with fewest candidates, each candidate
+in turn (within counts and regions), one branch always stays inside ``P`` and, since
+``S`` only grows, ends at a mate no later than at ``S = P``. So if every branch dies
+(an obligation with no candidate) no mate exists. A leaf is confirmed by the Board's
+own checkmate test. Loser king squares are taken up to the board symmetries that keep
+every piece's moves and every region. Movement comes from the compiled tables only.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable, Iterator
+
+from ..core import reachable
+from ..core.board import Board
+from ..core.squares import BB_ALL, BLACK, WHITE, Bitboard, offset, scan
+from ..core.tables import MoveTables, PieceType
+from ..errors import FenError
+from .static import piece_attacks
+
+#: Partial positions a proof may visit before it gives up (answers "no proof"); about
+#: a second of Python. The examples of the labelled data need a few thousand.
+NODE_LIMIT = 12_000
+
+#: Answers per (move layer, colour, material signature, node limit).
+_RESULTS: dict[tuple, str | None] = {}
+_MAX_RESULTS = 50_000
+_TABLE_FACTS: dict[str, "_Facts"] = {}
+
+
+@dataclass(frozen=True)
+class UnitClass:
+    """Interchangeable units: same colour, type and region; ``count`` of them today."""
+
+    color: int
+    type_index: int
+    region: Bitboard
+    count: int
+
+
+@dataclass
+class _Facts:
+    """What the proof needs from a ruleset's tables, computed once."""
+
+    #: ``paths[type][color][a][b]``: squares strictly between a rider on ``a`` and ``b``
+    #: (0 for leaps); ``None`` when some rider reaches a square along two rays.
+    paths: list[list[list[dict[int, Bitboard]]]] | None
+    #: Square maps of the board symmetries that keep every piece's moves.
+    symmetries: list[list[int]]
+
+
+def cannot_mate_by_material(board: Board, color: int) -> bool:
+    """True only with a proof that ``color`` can never checkmate from ``board``."""
+    return find_mate_pattern(board, color) is None
+
+
+def find_mate_pattern(board: Board, color: int, node_limit: int = NODE_LIMIT) -> str | None:
+    """A FEN of a checkmate by ``color`` within ``board``'s material, or ``None`` if proven
+    that none exists. Any case the proof does not cover answers ``"?"`` (not a FEN)."""
+    tables = board.tables
+    if _has_pawns(board) or board.castling_rights:
+        return "?"
+    try:  # a sub-multiset of legal material is legal material (the leaves rely on it)
+        reachable.check_material(board, board.fen())
+    except FenError:
+        return "?"
+    facts = _facts(tables)
+    if facts.paths is None:
+        return "?"
+    classes = material_classes(board)
+    signature = tuple(sorted((c.color, c.type_index, c.region, c.count) for c in classes))
+    key = (tables.signature_without_castling, color, signature, node_limit)
+    if key not in _RESULTS:
+        if len(_RESULTS) > _MAX_RESULTS:
+            _RESULTS.clear()
+        try:
+            _RESULTS[key] = _Search(board, facts, classes, color, node_limit).run()
+        except _Budget:
+            _RESULTS[key] = "?"
+    return _RESULTS[key]
+
+
+def _has_pawns(board: Board) -> bool:
+    tables = board.tables
+    return any(board.bb[c][t.index] for c in (WHITE, BLACK) for t in tables.types if t.is_pawn)
+
+
+def material_classes(board: Board) -> list[UnitClass]:
+    """Today's units grouped by colour, type and empty-board region."""
+    tables = board.tables
+    counts: dict[tuple[int, int, Bitboard], int] = {}
+    for color in (WHITE, BLACK):
+        for piece in tables.types:
+            for sq in scan(board.bb[color][piece.index]):
+                region = _region(piece, color, sq)
+                counts[(color, piece.index, region)] = counts.get((color, piece.index, region), 0) + 1
+    return [UnitClass(c, t, r, n) for (c, t, r), n in sorted(counts.items())]
+
+
+def _region(piece: PieceType, color: int, sq: int) -> Bitboard:
+    region, frontier = 1 << sq, 1 << sq
+    while frontier:
+        new = 0
+        for s in scan(frontier):
+            new |= piece_attacks(piece, color, s, 0)
+        frontier = new & ~region
+        region |= new
+    return region
+
+
+def _facts(tables: MoveTables) -> _Facts:
+    key = tables.signature_without_castling
+    facts = _TABLE_FACTS.get(key)
+    if facts is None:
+        facts = _TABLE_FACTS[key] = _Facts(_paths(tables), _symmetries(tables))
+    return facts
+
+
+def _directions(piece: PieceType, color: int) -> set[tuple[int, int]]:
+    return {d for group in piece.groups[color] for d in group.directions}
+
+
+def _paths(tables: MoveTables) -> list[list[list[dict[int, Bitboard]]]] | None:
+    result = []
+    for piece in tables.types:
+        per_color = []
+        for color in (WHITE, BLACK):
+            per_square = []
+            for a in range(64):
+                paths: dict[int, Bitboard] = {}
+                for d in _directions(piece, color):
+                    passed, sq = 0, offset(a, *d)
+                    while sq is not None:
+                        if sq in paths:
+                            return None  # two rays reach one square: one blocker may not do
+                        paths[sq] = passed
+                        passed |= 1 << sq
+                        sq = offset(sq, *d)
+                for sq in scan(piece.leaps[color][a] if piece.leaps[color] else 0):
+                    paths[sq] = 0  # a leap cannot be blocked
+                per_square.append(paths)
+            per_color.append(per_square)
+        result.append(per_color)
+    return result
+
+
+def _dihedral() -> Iterator[tuple[list[int], Callable[[tuple[int, int]], tuple[int, int]]]]:
+    """The eight symmetries of the square: the map of squares and the map of vectors."""
+    for swap in (False, True):
+        for flip_f in (False, True):
+            for flip_r in (False, True):
+                def vector(d: tuple[int, int], swap: bool = swap, flip_f: bool = flip_f, flip_r: bool = flip_r) -> tuple[int, int]:
+                    f, r = (d[1], d[0]) if swap else d
+                    return (-f if flip_f else f, -r if flip_r else r)
+                mapping = []
+                for sq in range(64):
+                    f, r = sq & 7, sq >> 3
+                    if swap:
+                        f, r = r, f
+                    mapping.append((7 - r if flip_r else r) * 8 + (7 - f if flip_f else f))
+                yield mapping, vector
+
+
+def _map(mapping: list[int], bb: Bitboard) -> Bitboard:
+    out = 0
+    for sq in scan(bb):
+        out |= 1 << mapping[sq]
+    return out
+
+
+def _symmetries(tables: MoveTables) -> list[list[int]]:
+    """Board maps under which every piece's leaps and ride directions map onto themselves."""
+    found = []
+    for mapping, vector in _dihedral():
+        ok = True
+        for piece in tables.types:
+            for color in (WHITE, BLACK):
+                if piece.is_pawn or not ok:
+                    continue
+                directions = _directions(piece, color)
+                ok = {vector(d) for d in directions} == directions
+                if ok and piece.leaps[color]:
+                    ok = all(_map(mapping, piece.leaps[color][sq]) == piece.leaps[color][mapping[sq]] for sq in range(64))
+        if ok:
+            found.append(mapping)
+    return found
+
+
+class _Budget(Exception):
+    """The node limit was reached: no proof."""
+
+
+class _Search:
+    """The growth of partial positions described in the module docstring."""
+
+    def __init__(self, board: Board, facts: _Facts, classes: list[UnitClass], winner: int, node_limit: int) -> None:
+        self.board = board
+        self.tables = board.tables
+        self.paths = facts.paths
+        self.winner, self.loser = winner, 1 - winner
+        self.node_limit = node_limit
+        self.nodes = 0
+        royal = self.tables.royal
+        self.classes = classes
+        self.loser_king = next((i for i, c in enumerate(classes) if c.color == self.loser and c.type_index == royal), None)
+        self.winner_king = next((i for i, c in enumerate(classes) if c.color == winner and c.type_index == royal), None)
+        self.loser_units = [i for i, c in enumerate(classes) if c.color == self.loser and c.type_index != royal]
+        self.winner_units = [i for i, c in enumerate(classes) if c.color == winner]
+        regions = [c.region for c in classes]
+        self.symmetries = [m for m in facts.symmetries if all(_map(m, r) == r for r in regions)]
+        self.seen: set[frozenset] = set()
+
+    def run(self) -> str | None:
+        if self.loser_king is None or self.winner_king is None:
+            return None
+        done: set[int] = set()
+        for k in scan(self.classes[self.loser_king].region):
+            if k in done:
+                continue
+            done |= {m[k] for m in self.symmetries}
+            used = [0] * len(self.classes)
+            used[self.loser_king] = 1
+            pattern = self._grow({k: self.loser_king}, used)
+            if pattern is not None:
+                return pattern
+        return None
+
+    # -- the search -----------------------------------------------------------------
+
+    def _grow(self, placed: dict[int, int], used: list[int]) -> str | None:
+        key = frozenset(placed.items())
+        if key in self.seen:
+            return None
+        self.seen.add(key)
+        self.nodes += 1
+        if self.nodes > self.node_limit:
+            raise _Budget
+        candidates = self._obligation(placed, used)
+        if candidates is None:
+            return self._confirm(placed)
+        for sq, cid in candidates:
+            placed[sq] = cid
+            used[cid] += 1
+            pattern = self._grow(placed, used)
+            del placed[sq]
+            used[cid] -= 1
+            if pattern is not None:
+                return pattern
+        return None
+
+    def _confirm(self, placed: dict[int, int]) -> str:
+        """The FEN of a leaf if the Board's own test agrees it is a legal mate, else
+        ``"?"`` (the obligations missed something: no proof is claimed)."""
+        fen = self.fen(placed)
+        board = Board.from_fen(fen, self.board.rules)
+        winner_attacked = board.attackers(self.loser, board.king(self.winner))
+        return fen if board.is_checkmate() and not winner_attacked else "?"
+
+    def fen(self, placed: dict[int, int]) -> str:
+        rows = []
+        for rank in range(7, -1, -1):
+            row, empty = "", 0
+            for file in range(8):
+                cid = placed.get(rank * 8 + file)
+                if cid is None:
+                    empty += 1
+                    continue
+                cls = self.classes[cid]
+                letter = self.tables.types[cls.type_index].letter
+                row += (str(empty) if empty else "") + (letter if cls.color == WHITE else letter.lower())
+                empty = 0
+            rows.append(row + (str(empty) if empty else ""))
+        return "/".join(rows) + (" w" if self.loser == WHITE else " b") + " - - 0 1"
+
+    # -- obligations ------------------------------------------------------------------
+
+    def _obligation(self, placed: dict[int, int], used: list[int]) -> list[tuple[int, int]] | None:
+        """``None`` if ``placed`` is a mate; else the candidates of the failed obligation
+        with fewest of them (an empty list: no mate extends ``placed``)."""
+        tables, classes = self.tables, self.classes
+        occ_by = [0, 0]
+        units = []
+        for sq, cid in placed.items():
+            cls = classes[cid]
+            occ_by[cls.color] |= 1 << sq
+            units.append((sq, cls.color, tables.types[cls.type_index]))
+        occ = occ_by[0] | occ_by[1]
+        winners = [(sq, p) for sq, c, p in units if c == self.winner]
+        losers = [(sq, p) for sq, c, p in units if c == self.loser]
+        k = next(sq for sq, p in losers if p.royal)
+        w = next((sq for sq, p in winners if p.royal), None)
+        best: list[tuple[int, int]] | None = None
+
+        def free(cids: list[int], squares: Bitboard) -> list[tuple[int, int]]:
+            return [(sq, cid) for cid in cids if used[cid] < classes[cid].count
+                    for sq in scan(squares & classes[cid].region & ~occ)]
+
+        def blockers(piece: PieceType, color: int, a: int, b: int) -> list[tuple[int, int]]:
+            return free(list(range(len(classes))), self.paths[piece.index][color][a][b])
+
+        def attackers(target: int, occupied: Bitboard, exclude: Bitboard) -> list[tuple[int, int]]:
+            out = []
+            for cid in self.winner_units:
+                piece = tables.types[classes[cid].type_index]
+                out += free([cid], _attackers_from(piece, self.winner, target, occupied) & ~exclude)
+            return out
+
+        def attacked(target: int, occupied: Bitboard, captured: int) -> bool:
+            return any(sq != captured and piece_attacks(p, self.winner, sq, occupied) >> target & 1 for sq, p in winners)
+
+        def consider(candidates: list[tuple[int, int]]) -> bool:
+            nonlocal best
+            if best is None or len(candidates) < len(best):
+                best = candidates
+            return not candidates
+
+        if w is not None:  # O4
+            for sq, p in losers:
+                if piece_attacks(p, self.loser, sq, occ) >> w & 1 and consider(blockers(p, self.loser, sq, w)):
+                    return best
+        if not attacked(k, occ, -1) and consider(attackers(k, occ, 0)):  # O1
+            return best
+        royal = tables.types[tables.royal]
+        for b in scan(piece_attacks(royal, self.loser, k, occ) & ~occ_by[self.loser]):  # O2
+            after = (occ & ~(1 << k)) | 1 << b
+            if attacked(b, after, b):
+                continue
+            cands = free(self.loser_units, 1 << b) + blockers(royal, self.loser, k, b) + attackers(b, after, 1 << b)
+            if consider(cands):
+                return best
+        for a, p in losers:  # O3
+            if p.royal:
+                continue
+            for b in scan(piece_attacks(p, self.loser, a, occ) & ~occ_by[self.loser]):
+                after = (occ & ~(1 << a)) | 1 << b
+                if attacked(k, after, b):
+                    continue
+                cands = free(self.loser_units, 1 << b) + blockers(p, self.loser, a, b) + attackers(k, after, 1 << b)
+                if consider(cands):
+                    return best
+        if w is None:  # O5
+            consider(free([self.winner_king], BB_ALL))
+        if best is not None:
+            return best
+        try:  # O6: the checks must fit one last move (the Board's own FEN test)
+            Board.from_fen(self.fen(placed), self.board.rules)
+        except FenError:
+            cands = attackers(k, occ, 0)
+            for sq, p in winners:
+                if piece_attacks(p, self.winner, sq, occ) >> k & 1:
+                    cands += blockers(p, self.winner, sq, k)
+            return cands
+        return None
+
+
+def _attackers_from(piece: PieceType, color: int, target: int, occupied: Bitboard) -> Bitboard:
+    """Squares from which ``piece`` of ``color`` attacks ``target`` with ``occupied`` blocking."""
+    bb = piece.leaps_to[color][target] if piece.leaps_to[color] else 0
+    for group in piece.groups_to[color]:
+        bb |= group.table[target][occupied & group.masks[target]]
+    return bb
