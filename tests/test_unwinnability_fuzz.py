@@ -2,7 +2,8 @@
 
 Positions near the labelled ones (1 to 12 random legal moves away, captures preferred,
 so material and pawn structures change) and positions from capture-heavy random games.
-Wherever the static stage claims a side can never mate, the compiled helpmate search
+Wherever the static stage (the compiled one the searches use, and the interpreter's it
+is ported from) claims a side can never mate, the compiled helpmate search
 (which shares no code with that proof and only returns real mating lines) must find no
 mate; any line it finds is also replayed by python-chess.
 """
@@ -40,7 +41,7 @@ def _random_walk(board: Board, rng: random.Random, plies: int) -> Board:
 def _counterexamples(board: Board) -> tuple[list[str], int]:
     """Contradicted static proofs in ``board``, and how many proofs were checked."""
     found = []
-    proofs = static_proofs(board, (0, 1))
+    proofs = static_proofs(board, (0, 1)) | native.static_stage(board, (0, 1))[0]
     for color in proofs:
         search = native.helpmate(board, color, HELPMATE_LIMIT)
         line = list(search.line) if search.status == "mate" else None

@@ -124,10 +124,8 @@ def test_native_exploration_visits_the_interpreters_positions() -> None:
 
 def test_native_exploration_proves_two_same_coloured_bishops_cannot_mate() -> None:
     """A blocked position whose pawns fall: what remains is K+2 dark bishops v K, which
-    no series of legal moves mates (FIDE 5.2.2); the walk closes it, the static stage
-    pruning after captures and pawn moves."""
-    from reference_impl.unwinnability.search import static_proofs
-
+    no series of legal moves mates (FIDE 5.2.2); the walk closes it, the compiled static
+    stage pruning after captures and pawn moves."""
     board = Board.from_fen("8/8/k6p/5p1P/3b1p2/2b2PpK/6P1/8 w - - 0 1", load_ruleset(STANDARD))
-    found = native.explore(board, {0, 1}, 2_000_000, static_proofs)
+    found = native.explore(board, {0, 1}, 2_000_000)
     assert found.complete and not found.mates

@@ -27,7 +27,6 @@ from ..core.board import Board
 from ..core.squares import BLACK, WHITE, color_of
 from .forced_win import has_forced_win
 from . import native
-from .search import static_proofs, static_stage
 
 __all__ = [
     "DEFAULT_NODE_LIMIT",
@@ -235,7 +234,7 @@ def _schedule(board: Board, colors: tuple[int, ...], node_limit: int, stop_at_ca
     open_colors = [c for c in everyone if c not in results]
     if settled() or not any(c in open_colors for c in colors):
         return answer()
-    proven, space = static_stage(board, open_colors)
+    proven, space = native.static_stage(board, open_colors)
     for color in proven:
         results[color] = Analysis(Verdict.CANNOT, (), spent[color], "static", PROOFS["static"])
     pending = [c for c in open_colors if c not in results]
@@ -247,7 +246,7 @@ def _schedule(board: Board, colors: tuple[int, ...], node_limit: int, stop_at_ca
         small = space <= SMALL_SPACE and not any(_lone_minor_against_pawns(board, c) for c in pending)
         share = EXPLORE_SHARE if small else LARGE_SPACE_EXPLORE_SHARE
         budget = min(int(node_limit * share), node_limit - max(spent[c] for c in pending))
-        found = native.explore(board, set(pending), budget, static_proofs)
+        found = native.explore(board, set(pending), budget, None)
         for color in pending:
             spent[color] += found.nodes
             if color in found.mates:

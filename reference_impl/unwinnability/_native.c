@@ -70,11 +70,14 @@ typedef struct {
     Dir ray_dir[MAXRAYS];
     int ray_ascending[MAXRAYS];
     u64 ray[MAXRAYS][64];
+    int ray_shift[MAXRAYS];  /* one step along the ray for a whole set of squares: */
+    u64 ray_source[MAXRAYS]; /* (set & source) shifted left by shift (right if negative) */
     int dir_ray[MAXT][2][MAXDIR]; /* the ray of each piece direction */
     int rev_ray[2][MAXT * MAXDIR];  /* the ray of each reverse direction */
     u64 pawn_push[2][64], pawn_double[2][64], pawn_cap[2][64], pawn_cap_from[2][64];
     u64 promo_rank[2];
     u64 zobrist[2][MAXT][64], zobrist_turn, zobrist_castle[64], zobrist_ep[64];
+    u64 id; /* a digest of the packed tables: memoised static results belong to one move layer */
 } Tables;
 
 typedef struct {
@@ -125,6 +128,10 @@ static int ray_of(Tables *T, Dir d) {
     int k = T->nrays++;
     T->ray_dir[k] = d;
     T->ray_ascending[k] = d.dr > 0 || (d.dr == 0 && d.df > 0);
+    T->ray_shift[k] = d.dr * 8 + d.df;
+    T->ray_source[k] = 0;
+    for (int sq = 0; sq < 64; sq++)
+        if (square_step(sq, d) != NONE) T->ray_source[k] |= 1ULL << sq;
     for (int sq = 0; sq < 64; sq++) {
         u64 r = 0;
         for (int s = square_step(sq, d); s != NONE; s = square_step(s, d)) r |= 1ULL << s;
@@ -169,6 +176,9 @@ static int load_tables(Tables *T, const u64 *data, Py_ssize_t n) {
     T->push_delta[1] = (int)(int64_t)data[30];
     T->rights_lost_from = data[31];
     T->rights_lost_by_king = (int)data[32];
+    u64 id = 0x243F6A8885A308D3ULL;
+    for (Py_ssize_t i = 0; i < n; i++) id = (id ^ data[i]) * 0x100000001B3ULL + (id >> 29);
+    T->id = id;
     Py_ssize_t at = HEADER;
     Py_ssize_t need = HEADER + (Py_ssize_t)T->ntypes * 2 * (64 + 1 + 2 * MAXDIR) + 2 * (3 * 64 + 1);
     if (n != need) return 0;
@@ -925,6 +935,496 @@ static Tables *read_input(Py_buffer *tables, Py_buffer *placement, int turn, uns
     return T;
 }
 
+/* ---------------------------------------------------------------- static stage */
+
+/*
+ * The static stage of reference_impl.unwinnability.static and .mate, compiled: frozen
+ * units (a greatest fixed point), the region and reach of every other unit, and the
+ * necessary conditions of a checkmate square checked against them. The Python modules
+ * are its specification, with the reasoning that makes it a proof; a test runs both on
+ * many positions and requires the same answers. Only ever "proven: cannot mate".
+ */
+
+#define ST_ROUNDS 64
+#define ST_UNITS 64
+
+typedef struct { int type, color, square, royal; u64 region, reach; } StUnit;
+
+typedef struct {
+    u64 frozen[2], guarded[2];
+    int n;
+    StUnit u[ST_UNITS];
+} StAnalysis;
+
+typedef struct {
+    const Tables *T;
+    const Pos *P;
+    u64 ep;       /* the e.p. target as a bit, when a capture there may be legal now */
+    u64 castling; /* squares of the rooks that still hold castling rights */
+} StInput;
+
+static inline u64 st_attacks(const Tables *T, int t, int c, int sq, u64 occ) {
+    return T->leaps[t][c][sq] | (T->ndir[t][c] ? rider_attacks(T, t, c, sq, occ) : 0);
+}
+
+/* Flood fills and pawn cones recur all through a walk (pieces wandering inside their
+ * regions give the same questions): they are memoised on their exact inputs, for the
+ * move layer the memo was filled for. */
+#define MEMO_BITS 16
+typedef struct { u64 key[4]; u64 region, reach; } MemoEntry;
+static MemoEntry *memo_table;
+static u64 memo_tables_id;
+
+static void memo_bind(const Tables *T) {
+    if (!memo_table) {
+        memo_table = calloc((size_t)1 << MEMO_BITS, sizeof(MemoEntry));
+        memo_tables_id = T->id;
+    }
+    if (memo_table && memo_tables_id != T->id) {
+        memset(memo_table, 0, sizeof(MemoEntry) << MEMO_BITS);
+        memo_tables_id = T->id;
+    }
+}
+
+static inline MemoEntry *memo_slot(const u64 key[4]) {
+    if (!memo_table) return NULL;
+    u64 h = key[0] * 0x9E3779B97F4A7C15ULL;
+    h = (h ^ key[1]) * 0xBF58476D1CE4E5B9ULL;
+    h = (h ^ key[2]) * 0x94D049BB133111EBULL;
+    h = (h ^ key[3]) * 0x9E3779B97F4A7C15ULL;
+    return &memo_table[(h >> 40) & (((u64)1 << MEMO_BITS) - 1)];
+}
+
+static void st_flood_uncached(const Tables *T, int t, int c, u64 seeds, u64 walls, u64 allowed, u64 *region, u64 *reach);
+
+/* The flood from a set of seeds is the union of the floods from each (the closure of a
+ * union is the union of the closures), so it is memoised per seed square: those recur. */
+static void st_flood(const Tables *T, int t, int c, u64 seeds, u64 walls, u64 allowed, u64 *region, u64 *reach) {
+    u64 reg = 0, rch = 0;
+    for (; seeds; seeds &= seeds - 1) {
+        int sq = lsb(seeds);
+        if (reg >> sq & 1) continue; /* already inside the union: its flood adds nothing */
+        /* key[0]: a tag bit (an empty slot never matches), kind 0, type, colour, seed */
+        u64 key[4] = {1ULL << 63 | (u64)t << 8 | (u64)c << 16 | (u64)sq << 24, walls, allowed, 0};
+        MemoEntry *e = memo_slot(key);
+        u64 r, a;
+        if (e && !memcmp(e->key, key, sizeof(key))) {
+            r = e->region;
+            a = e->reach;
+        } else {
+            st_flood_uncached(T, t, c, 1ULL << sq, walls, allowed, &r, &a);
+            if (e) { memcpy(e->key, key, sizeof(key)); e->region = r; e->reach = a; }
+        }
+        reg |= r;
+        rch |= a;
+    }
+    *region = reg;
+    *reach = rch;
+}
+
+static inline u64 ray_step(const Tables *T, int k, u64 set) {
+    int shift = T->ray_shift[k];
+    set &= T->ray_source[k];
+    return shift >= 0 ? set << shift : set >> -shift;
+}
+
+/* Everything a unit of type ``t`` attacks from any square of ``from`` (riders stopped by
+ * ``occ``): the union of st_attacks over the set, a step at a time along each ray. */
+static u64 set_attacks(const Tables *T, int t, int c, u64 from, u64 occ) {
+    u64 a = 0;
+    if (T->has_leaps[t][c])
+        for (u64 b = from; b; b &= b - 1) a |= T->leaps[t][c][lsb(b)];
+    for (int i = 0; i < T->ndir[t][c]; i++) {
+        int k = T->dir_ray[t][c][i];
+        for (u64 g = ray_step(T, k, from); g; g = ray_step(T, k, g & ~occ)) a |= g;
+    }
+    return a;
+}
+
+static void st_flood_uncached(const Tables *T, int t, int c, u64 seeds, u64 walls, u64 allowed, u64 *region, u64 *reach) {
+    u64 reg = seeds, rch = 0, frontier = seeds;
+    while (frontier) {
+        u64 a = set_attacks(T, t, c, frontier, walls);
+        rch |= a;
+        u64 fresh = a & allowed;
+        frontier = fresh & ~reg;
+        reg |= fresh;
+    }
+    *region = reg;
+    *reach = rch;
+}
+
+static void st_pawn_cone(const Tables *T, int c, int sq, u64 walls, u64 prey, u64 block, u64 *region, u64 *reach) {
+    u64 reg = 1ULL << sq, rch = 0, frontier = reg;
+    while (frontier) {
+        u64 fresh = 0;
+        for (u64 b = frontier; b; b &= b - 1) {
+            int s = lsb(b);
+            if (T->promo_rank[c] >> s & 1) continue;
+            u64 captures = T->pawn_cap[c][s];
+            rch |= captures;
+            u64 push = T->pawn_push[c][s] & ~walls & ~block;
+            if (push) fresh |= push | (T->pawn_double[c][s] & ~walls & ~block);
+            fresh |= captures & prey & ~walls;
+        }
+        frontier = fresh & ~reg;
+        reg |= fresh;
+    }
+    *region = reg;
+    *reach = rch;
+}
+
+static void st_castling_seeds(const StInput *in, int royal_sq, u64 *king, u64 *rook) {
+    const Tables *T = in->T;
+    int rank = royal_sq >> 3;
+    *king = *rook = 0;
+    if (!T->castling || !(in->castling & (0xFFULL << (8 * rank)))) return;
+    for (int s = 0; s < T->nsides; s++) {
+        *king |= 1ULL << (rank * 8 + T->side_kto[s]);
+        *rook |= 1ULL << (rank * 8 + T->side_rto[s]);
+    }
+}
+
+static u64 st_guarded_by(const StInput *in, int c, u64 frozen) {
+    const Tables *T = in->T;
+    u64 bb = 0;
+    for (int t = 0; t < T->ntypes; t++)
+        for (u64 b = in->P->bb[c][t] & frozen; b; b &= b - 1) {
+            int sq = lsb(b);
+            bb |= t == T->pawn ? T->pawn_cap[c][sq] : st_attacks(T, t, c, sq, ~0ULL);
+        }
+    return bb;
+}
+
+static void st_pawn_unit(const Tables *T, StUnit *u, u64 walls, u64 prey, u64 block) {
+    /* key[0]: tag bit, kind 1, colour, square; ``block`` is at most one square */
+    u64 key[4] = {1ULL << 63 | 1 | (u64)u->color << 16 | (u64)u->square << 24 | (u64)(block ? 64 + lsb(block) : 0) << 32,
+                  walls, prey, 0};
+    MemoEntry *e = memo_slot(key);
+    if (e && !memcmp(e->key, key, sizeof(key))) {
+        u->region = e->region;
+        u->reach = e->reach;
+        return;
+    }
+    u64 region, reach;
+    st_pawn_cone(T, u->color, u->square, walls, prey, block, &region, &reach);
+    u64 promotion = region & T->promo_rank[u->color];
+    if (promotion)
+        for (int i = 0; i < T->npromo; i++) {
+            u64 r, a;
+            st_flood(T, T->promo[i], u->color, promotion, walls, ~walls, &r, &a);
+            region |= r;
+            reach |= a;
+        }
+    u->region = region;
+    u->reach = reach;
+    if (e) { memcpy(e->key, key, sizeof(key)); e->region = region; e->reach = reach; }
+}
+
+/* Facing mobile pawns: partner[i] is the unit index of pawn i's partner, or -1. */
+static void st_facing_pairs(const Tables *T, const StAnalysis *A, const int *pawns, int np, u64 walls, int *partner) {
+    int ahead_of[ST_UNITS];
+    for (int i = 0; i < np; i++) {
+        ahead_of[i] = -1;
+        const StUnit *u = &A->u[pawns[i]];
+        int sq = u->square;
+        for (;;) {
+            u64 ahead = T->pawn_push[u->color][sq];
+            if (!ahead) break;
+            sq = 63 - __builtin_clzll(ahead);
+            if (walls >> sq & 1) break;
+            int other = -1;
+            for (int j = 0; j < np; j++)
+                if (A->u[pawns[j]].square == sq) other = j;
+            if (other >= 0) {
+                if (A->u[pawns[other]].color != u->color) ahead_of[i] = other;
+                break;
+            }
+        }
+    }
+    for (int i = 0; i < np; i++) partner[i] = ahead_of[i] >= 0 && ahead_of[ahead_of[i]] == i ? ahead_of[i] : -1;
+}
+
+static void st_pawn_regions(const StInput *in, StAnalysis *A, const int *pawns, int np, u64 walls) {
+    const Tables *T = in->T;
+    int partner[ST_UNITS], anchored[ST_UNITS];
+    st_facing_pairs(T, A, pawns, np, walls, partner);
+    for (int i = 0; i < np; i++) anchored[i] = partner[i] >= 0;
+    for (;;) {
+        for (int i = 0; i < np; i++) {
+            A->u[pawns[i]].region = 1ULL << A->u[pawns[i]].square;
+            A->u[pawns[i]].reach = 0;
+        }
+        for (;;) {
+            u64 stand[2] = {in->ep, in->ep};
+            for (int i = 0; i < A->n; i++)
+                if (!A->u[i].royal) stand[A->u[i].color] |= A->u[i].region;
+            int changed = 0;
+            for (int i = 0; i < np; i++) {
+                StUnit *u = &A->u[pawns[i]];
+                u64 before = u->region;
+                u64 block = partner[i] >= 0 && anchored[partner[i]] ? 1ULL << A->u[pawns[partner[i]]].square : 0;
+                st_pawn_unit(T, u, walls, stand[1 - u->color] | A->frozen[1 - u->color], block);
+                changed |= u->region != before;
+            }
+            if (!changed) break;
+        }
+        /* anchored pawns whose cone shows they may leave the file or be taken */
+        u64 take[2] = {0, 0};
+        for (int i = 0; i < A->n; i++) {
+            const StUnit *u = &A->u[i];
+            take[u->color] |= u->royal ? u->reach & ~A->guarded[1 - u->color] : u->reach;
+        }
+        int adrift = 0;
+        for (int i = 0; i < np; i++) {
+            if (!anchored[i]) continue;
+            const StUnit *u = &A->u[pawns[i]];
+            u64 file = 0x0101010101010101ULL << (u->square & 7);
+            if ((u->region & ~file) || (u->region & T->promo_rank[u->color]) || (u->region & take[1 - u->color])) {
+                anchored[i] = 0;
+                adrift = 1;
+            }
+        }
+        if (!adrift) return;
+    }
+}
+
+static int st_regions(const StInput *in, const u64 frozen[2], StAnalysis *A) {
+    const Tables *T = in->T;
+    const Pos *P = in->P;
+    u64 walls = frozen[0] | frozen[1];
+    A->frozen[0] = frozen[0];
+    A->frozen[1] = frozen[1];
+    A->guarded[0] = st_guarded_by(in, 0, frozen[0]);
+    A->guarded[1] = st_guarded_by(in, 1, frozen[1]);
+    A->n = 0;
+    int pawns[ST_UNITS], np = 0;
+    for (int t = 0; t < T->ntypes; t++)
+        for (int c = 0; c < 2; c++) {
+            int royal = t == T->royal;
+            u64 bb = royal ? P->bb[c][t] : P->bb[c][t] & ~frozen[c];
+            for (; bb; bb &= bb - 1) {
+                if (A->n == ST_UNITS) return 0;
+                StUnit *u = &A->u[A->n];
+                u->type = t; u->color = c; u->square = lsb(bb); u->royal = royal;
+                if (t == T->pawn) {
+                    u->region = 1ULL << u->square;
+                    u->reach = 0;
+                    pawns[np++] = A->n++;
+                    continue;
+                }
+                u64 seeds = 1ULL << u->square, allowed = ~walls, king_seeds = 0, rook_seeds = 0;
+                if (P->bb[c][T->royal]) st_castling_seeds(in, lsb(P->bb[c][T->royal]), &king_seeds, &rook_seeds);
+                if (royal) {
+                    allowed &= ~A->guarded[1 - c];
+                    seeds |= king_seeds & allowed;
+                } else if (T->castling && t == T->rook_type && (in->castling >> u->square & 1)) {
+                    seeds |= rook_seeds & allowed;
+                }
+                st_flood(T, t, c, seeds, walls, allowed, &u->region, &u->reach);
+                A->n++;
+            }
+        }
+    if (np) st_pawn_regions(in, A, pawns, np, walls);
+    return 1;
+}
+
+static void st_thaw(const StInput *in, const StAnalysis *A, const u64 occupied_by[2], u64 result[2]) {
+    const Tables *T = in->T;
+    const Pos *P = in->P;
+    u64 walls = A->frozen[0] | A->frozen[1];
+    u64 stand[2] = {0, 0}, take[2] = {0, 0}, king_take[2] = {0, 0};
+    for (int i = 0; i < A->n; i++) {
+        const StUnit *u = &A->u[i];
+        stand[u->color] |= u->region;
+        if (u->royal) king_take[u->color] |= u->reach;
+        else take[u->color] |= u->reach;
+    }
+    result[0] = result[1] = 0;
+    for (int t = 0; t < T->ntypes; t++)
+        for (int c = 0; c < 2; c++) {
+            int enemy = 1 - c, royal = t == T->royal;
+            for (u64 b = P->bb[c][t] & A->frozen[c]; b; b &= b - 1) {
+                int sq = lsb(b);
+                if ((in->castling & (0xFFULL << (sq & ~7))) && (royal || (in->castling >> sq & 1))) continue;
+                if (royal) {
+                    if (st_attacks(T, t, c, sq, walls) & ~A->frozen[c] & ~A->guarded[enemy]) continue;
+                    result[c] |= 1ULL << sq;
+                    continue;
+                }
+                if (take[enemy] >> sq & 1) continue;
+                if ((king_take[enemy] >> sq & 1) && !(A->guarded[c] >> sq & 1)) continue;
+                if (t == T->pawn) {
+                    if (T->pawn_push[c][sq] & ~walls) continue;
+                    u64 captures = T->pawn_cap[c][sq];
+                    if (captures & (stand[enemy] | occupied_by[enemy])) continue;
+                    if (captures & in->ep) continue;
+                } else if (st_attacks(T, t, c, sq, walls) & ~A->frozen[c]) {
+                    continue;
+                }
+                result[c] |= 1ULL << sq;
+            }
+        }
+}
+
+/* The greatest fixed point of the frozen units; 0 if the position has too many units. */
+static int st_analyse(const StInput *in, StAnalysis *A) {
+    u64 occupied_by[2] = {in->P->occ[0], in->P->occ[1]};
+    u64 frozen[2] = {occupied_by[0], occupied_by[1]};
+    for (int round = 0; round < ST_ROUNDS; round++) {
+        if (!st_regions(in, frozen, A)) return 0;
+        u64 thawed[2];
+        st_thaw(in, A, occupied_by, thawed);
+        if (thawed[0] == frozen[0] && thawed[1] == frozen[1]) return 1;
+        frozen[0] = thawed[0];
+        frozen[1] = thawed[1];
+    }
+    u64 none[2] = {0, 0};
+    return st_regions(in, none, A);
+}
+
+/* Can each square of ``squares`` get its own unit whose region holds it? */
+static int st_assign(int sq, const u64 *regions, int n, int *owner, int *seen) {
+    for (int i = 0; i < n; i++)
+        if ((regions[i] >> sq & 1) && !seen[i]) {
+            seen[i] = 1;
+            if (owner[i] < 0 || st_assign(owner[i], regions, n, owner, seen)) {
+                owner[i] = sq;
+                return 1;
+            }
+        }
+    return 0;
+}
+
+static int st_matchable(u64 squares, const u64 *regions, int n) {
+    int owner[ST_UNITS];
+    for (int i = 0; i < n; i++) owner[i] = -1;
+    for (; squares; squares &= squares - 1) {
+        int seen[ST_UNITS] = {0};
+        if (!st_assign(lsb(squares), regions, n, owner, seen)) return 0;
+    }
+    return 1;
+}
+
+static int st_king_can_cover(const Tables *T, int color, u64 region, u64 near, u64 needed, u64 walls) {
+    for (u64 b = region & ~near; b; b &= b - 1)
+        if (!(needed & ~st_attacks(T, T->royal, color, lsb(b), walls))) return 1;
+    return 0;
+}
+
+static int st_mate_with_checker(const Tables *T, const StUnit *u, int s, u64 steps, u64 uncovered, u64 king_region,
+                                const u64 *blockers, int nb, u64 walls, int color) {
+    u64 attack_sets[64];
+    int from[64], n = 0;
+    if (u->type == T->pawn) {
+        attack_sets[0] = u->reach;
+        from[0] = -1;
+        n = 1;
+    } else {
+        for (u64 b = u->region & ~(1ULL << s); b; b &= b - 1) {
+            int c = lsb(b);
+            u64 a = st_attacks(T, u->type, color, c, walls);
+            if (a >> s & 1) { attack_sets[n] = a; from[n] = c; n++; }
+        }
+    }
+    for (int i = 0; i < n; i++) {
+        int c = from[i];
+        u64 escapes = uncovered & ~attack_sets[i];
+        if (c >= 0 && (steps >> c & 1)) escapes |= uncovered & 1ULL << c;
+        u64 near = steps | 1ULL << s | (c >= 0 ? 1ULL << c : 0);
+        if (!king_region) {
+            if (c >= 0 && (escapes >> c & 1)) continue;
+            if (st_matchable(escapes, blockers, nb)) return 1;
+            continue;
+        }
+        for (u64 b = king_region & ~near; b; b &= b - 1) {
+            u64 rest = escapes & ~st_attacks(T, T->royal, color, lsb(b), walls);
+            if (c >= 0 && (rest >> c & 1)) continue;
+            if (st_matchable(rest, blockers, nb)) return 1;
+        }
+    }
+    return 0;
+}
+
+/* True if ``color`` provably can never checkmate (mate.py's _cannot_mate). */
+static int st_cannot_mate(const Tables *T, const StAnalysis *A, int color) {
+    int loser = 1 - color;
+    const StUnit *king = NULL;
+    for (int i = 0; i < A->n && !king; i++)
+        if (A->u[i].royal && A->u[i].color == loser) king = &A->u[i];
+    if (!king) return 0;
+    u64 walls = A->frozen[0] | A->frozen[1];
+    const StUnit *checkers[ST_UNITS];
+    u64 blockers[ST_UNITS];
+    int nc = 0, nb = 0;
+    u64 own_king_region = 0;
+    for (int i = 0; i < A->n; i++) {
+        const StUnit *u = &A->u[i];
+        if (u->color == color) {
+            if (u->royal) own_king_region |= u->region;
+            else checkers[nc++] = u;
+        } else if (!u->royal) {
+            blockers[nb++] = u->region;
+        }
+    }
+    u64 fixed_cover = A->guarded[color], fixed_block = A->frozen[loser];
+    u64 all_reach = 0, block_union = 0;
+    for (int i = 0; i < nc; i++) all_reach |= checkers[i]->reach;
+    for (int i = 0; i < nb; i++) block_union |= blockers[i];
+    for (u64 b = king->region & all_reach; b; b &= b - 1) {
+        int s = lsb(b);
+        u64 steps = st_attacks(T, T->royal, loser, s, walls);
+        u64 open_steps = steps & ~(fixed_cover | fixed_block);
+        u64 bare = open_steps & ~(all_reach | block_union);
+        if (bare && !st_king_can_cover(T, color, own_king_region, steps | 1ULL << s, bare, walls)) continue;
+        for (int i = 0; i < nc; i++) {
+            if (!(checkers[i]->reach >> s & 1)) continue;
+            u64 others = 0;
+            for (int j = 0; j < nc; j++)
+                if (j != i) others |= checkers[j]->reach;
+            if (st_mate_with_checker(T, checkers[i], s, steps, open_steps & ~others, own_king_region, blockers, nb,
+                                     walls, color))
+                return 0;
+        }
+    }
+    return 1;
+}
+
+/* The colours of ``mask`` the static stage proves can never mate (a bitmask), and the
+ * rough size of the reachable space (product of the non-pawn units' regions, twice;
+ * saturated). ``ep`` is the e.p. target only where a capture there is legal now. */
+static int static_stage(const Tables *T, const Pos *P, int ep, int mask, double *space) {
+    StInput in = {T, P, ep >= 0 ? 1ULL << ep : 0, P->castling};
+    memo_bind(T);
+    StAnalysis *A = malloc(sizeof(StAnalysis));
+    if (!A) return -1;
+    int proven = 0;
+    if (st_analyse(&in, A)) {
+        if (space) {
+            double size = 2;
+            for (int i = 0; i < A->n; i++)
+                if (A->u[i].type != T->pawn) size *= A->u[i].region ? popcount(A->u[i].region) : 1;
+            *space = size;
+        }
+        for (int c = 0; c < 2; c++)
+            if ((mask >> c & 1) && st_cannot_mate(T, A, c)) proven |= 1 << c;
+    } else if (space) {
+        *space = 1e300;
+    }
+    free(A);
+    return proven;
+}
+
+/* The e.p. square if a legal capture there exists now, else -1. */
+static int legal_ep(const Tables *T, Pos *P) {
+    if (P->ep < 0) return -1;
+    int moves[MAXMOVES];
+    int n = legal_moves(T, P, moves);
+    for (int i = 0; i < n; i++)
+        if (moves[i] >> 16 == FLAG_EP) return P->ep;
+    return -1;
+}
+
 /* ---------------------------------------------------------------- exhaustive exploration */
 
 /*
@@ -933,8 +1433,9 @@ static Tables *read_input(Py_buffer *tables, Py_buffer *placement, int turn, uns
  * where a legal capture exists: FIDE 9.2.3), not by a hash. Every checkmate met is
  * recorded for the colour that gave it. A walk that ends within the node limit is a
  * proof that the colours still open can never mate. After a capture or a pawn move the
- * caller's static proof may close a subtree (``prune``: a Python callable answering a
- * bitmask of the colours it proves unable to mate there).
+ * static stage above may close a subtree, and in a position without pawns so may the
+ * caller's proof (``prune``: a Python callable or None, answering a bitmask of the
+ * colours it proves unable to mate there).
  */
 
 typedef struct { signed char mailbox[64]; u64 castling; signed char turn, ep; } Record;
@@ -1023,16 +1524,23 @@ static PyObject *py_explore(PyObject *self, PyObject *args) {
                     }
                 }
             }
-            if (expand && zeroing && prune != Py_None) {
-                unsigned char mb[64];
-                for (int sq = 0; sq < 64; sq++) mb[sq] = P->mailbox[sq] < 0 ? 0xFF : (unsigned char)P->mailbox[sq];
-                PyObject *answer = PyObject_CallFunction(prune, "y#iKii", mb, (Py_ssize_t)64, P->turn,
-                                                         (unsigned long long)P->castling, (int)r.ep, open);
+            if (expand && zeroing) {
+                int proven = static_stage(T, P, r.ep, open, NULL);
                 nodes += prune_cost; /* a static proof costs about as much as this many moves */
-                if (!answer) { error = 1; break; }
-                long proven = PyLong_AsLong(answer);
-                Py_DECREF(answer);
-                if (proven == -1 && PyErr_Occurred()) { error = 1; break; }
+                if (proven < 0) { PyErr_NoMemory(); error = 1; break; }
+                int pawnless = T->pawn < 0 || !(P->bb[0][T->pawn] | P->bb[1][T->pawn]);
+                if ((proven & open) != open && pawnless && prune != Py_None) {
+                    unsigned char mb[64];
+                    for (int sq = 0; sq < 64; sq++) mb[sq] = P->mailbox[sq] < 0 ? 0xFF : (unsigned char)P->mailbox[sq];
+                    PyObject *answer = PyObject_CallFunction(prune, "y#iKii", mb, (Py_ssize_t)64, P->turn,
+                                                             (unsigned long long)P->castling, (int)r.ep, open & ~proven);
+                    nodes += prune_cost;
+                    if (!answer) { error = 1; break; }
+                    long more = PyLong_AsLong(answer);
+                    Py_DECREF(answer);
+                    if (more == -1 && PyErr_Occurred()) { error = 1; break; }
+                    proven |= (int)more;
+                }
                 if ((proven & open) == open) expand = 0;
             }
             if (expand) {
@@ -1093,6 +1601,27 @@ done:
     Py_XDECREF(mates[0]);
     Py_XDECREF(mates[1]);
     free(V.slots); free(V.keys); free(levels); free(moves); free(T);
+    PyBuffer_Release(&tables);
+    PyBuffer_Release(&placement);
+    return result;
+}
+
+/* static_stage(tables, placement, turn, castling, ep, colours) -> (proven colours mask, space) */
+static PyObject *py_static_stage(PyObject *self, PyObject *args) {
+    Py_buffer tables, placement;
+    int turn, ep, colours;
+    unsigned long long castling;
+    if (!PyArg_ParseTuple(args, "y*y*iKii", &tables, &placement, &turn, &castling, &ep, &colours)) return NULL;
+    Pos P;
+    PyObject *result = NULL;
+    Tables *T = read_input(&tables, &placement, turn, castling, ep, &P);
+    if (!T) goto done;
+    double space = 0;
+    int proven = static_stage(T, &P, legal_ep(T, &P), colours & 3, &space);
+    if (proven < 0) { PyErr_NoMemory(); goto done; }
+    result = Py_BuildValue("(id)", proven, space);
+done:
+    free(T);
     PyBuffer_Release(&tables);
     PyBuffer_Release(&placement);
     return result;
@@ -1242,6 +1771,8 @@ static PyMethodDef methods[] = {
     {"helpmate", py_helpmate, METH_VARARGS,
      "helpmate(tables, placement, turn, castling, ep, winner, node_limit, local_limit, max_depth, tt_bits, horizon, depth_first_limit)"
      " -> (status, line, nodes)"},
+    {"static_stage", py_static_stage, METH_VARARGS,
+     "static_stage(tables, placement, turn, castling, ep, colours) -> (proven colours mask, space)"},
     {"explore", py_explore, METH_VARARGS,
      "explore(tables, placement, turn, castling, ep, colours, node_limit, prune, prune_cost)"
      " -> (complete, mates, nodes, positions)"},

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import struct
 from dataclasses import dataclass
-from typing import Callable
+from typing import Callable, Iterable
 
 from ..core.board import Board
 from ..core.tables import MoveTables
@@ -36,9 +36,10 @@ DEPTH_FIRST_SHARE = 0.6
 #: Plies after which progress moves cost depth like any other (lines stay finite).
 HORIZON = 120
 
-#: Nodes charged for each static proof the exploration asks for (it costs about as
-#: much as that many compiled moves), so that the node limit also bounds its time.
-PRUNE_COST = 300
+#: Nodes charged for each static proof the exploration makes (the compiled static stage
+#: costs about as much as that many compiled moves), so that the node limit also bounds
+#: its time.
+PRUNE_COST = 12
 
 _MASK = (1 << 64) - 1
 _PACKED: dict[int, tuple[MoveTables, bytes]] = {}
@@ -112,6 +113,15 @@ def legal_codes(board: Board) -> list[int]:
     return _native.legal_moves(pack_tables(board.tables), *_position(board))
 
 
+def static_stage(board: Board, colors: Iterable[int]) -> tuple[set[int], float]:
+    """The compiled static stage (:mod:`.static` and :mod:`.mate` are its specification):
+    the colours among ``colors`` it proves can never mate, and the rough size of the
+    reachable space (see :func:`.search.static_stage`)."""
+    mask = sum(1 << c for c in set(colors))
+    proven, space = _native.static_stage(pack_tables(board.tables), *_position(board), mask)
+    return {c for c in (0, 1) if proven >> c & 1}, space
+
+
 @dataclass(frozen=True)
 class NativeResult:
     """``status``: ``"mate"`` (``line`` holds it), ``"exhausted"`` (every line the search
@@ -159,15 +169,20 @@ def board_from(template: Board, placement: bytes, turn: int, castling: int, ep: 
     return board
 
 
-def explore(board: Board, colors: set[int], node_limit: int, prune: Callable[[Board, set[int]], set[int]] | None) -> NativeExploration:
+def explore(
+    board: Board, colors: set[int], node_limit: int, pawnless_proof: Callable[[Board, set[int]], set[int]] | None = None
+) -> NativeExploration:
     """Walk every position reachable from ``board`` (at most ``node_limit`` moves made).
 
-    ``prune(position, open_colours)`` is asked after each capture or pawn move and
-    answers the colours it *proves* can never mate from there; a subtree is left out
-    only when that covers every colour still open.
+    After each capture or pawn move the compiled static stage runs on the position
+    reached, and where it leaves a colour open in a position without pawns,
+    ``pawnless_proof(position, open_colours)`` is asked too; each answers the colours it
+    *proves* can never mate from there. A subtree is left out only when the proofs cover
+    every colour still open.
     """
 
     def callback(placement: bytes, turn: int, castling: int, ep: int, mask: int) -> int:
+        prune = pawnless_proof
         if prune is None:
             return 0
         open_colors = {c for c in (0, 1) if mask >> c & 1}
@@ -176,7 +191,7 @@ def explore(board: Board, colors: set[int], node_limit: int, prune: Callable[[Bo
 
     mask = sum(1 << c for c in colors)
     complete, mates, nodes, positions = _native.explore(
-        pack_tables(board.tables), *_position(board), mask, node_limit, callback, PRUNE_COST
+        pack_tables(board.tables), *_position(board), mask, node_limit, callback if pawnless_proof else None, PRUNE_COST
     )
     return NativeExploration(bool(complete), {c: tuple(line) for c, line in mates.items()}, nodes, positions)
 
