@@ -32,11 +32,11 @@ def attackers(board: "Board", color: int, sq: int, occupied: int) -> int:
     result = 0 if pawn is None else tables.pawn_captured_from[color][sq] & pieces[pawn]
     for leaps_to, pt in tables.leapers_to[color]:
         result |= leaps_to[sq] & pieces[pt]
-    for table, masks, users in tables.riders_to[color]:
+    for table, masks, users, lines in tables.riders_to[color]:
         mask = 0
         for pt in users:
             mask |= pieces[pt]
-        if mask:
+        if mask & lines[sq]:
             result |= table[sq][occupied & masks[sq]] & mask
     return result
 

@@ -60,13 +60,13 @@ def check_material(board: "Board", fen: str) -> None:
     tables = board.tables
     initial = initial_counts(board)
     for color, name in SIDES:
-        have = Counter({pt: board.bb[color][pt].bit_count() for pt in range(len(tables.types))})
+        have = [bb.bit_count() for bb in board.bb[color]]
         start_pawns = initial[color][tables.pawn] if tables.pawn is not None else 0
         pawns = have[tables.pawn] if tables.pawn is not None else 0
         if pawns > start_pawns:
             raise FenError(fen, f"{name} has {pawns} pawns, at most {start_pawns}")
         extra = 0
-        for pt, count in have.items():
+        for pt, count in enumerate(have):
             surplus = count - initial[color][pt]
             if pt == tables.pawn or surplus <= 0:
                 continue

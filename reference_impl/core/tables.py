@@ -171,15 +171,17 @@ class MoveTables:
     rights_lost_from: Bitboard = BB_ALL
     rights_lost_by_king: bool = True
     #: ``attacker_groups`` and ``leaper_types`` flattened for the attack test, per colour:
-    #: (reverse leap table, type) and (rider table, masks, types using the group).
+    #: (reverse leap table, type) and (rider table, masks, types using the group, the
+    #: group's lines on an empty board: no unit off them can reach the square).
     leapers_to: list[tuple[tuple[list[Bitboard], int], ...]] = field(default_factory=list)
-    riders_to: list[tuple[tuple[list[dict[Bitboard, Bitboard]], list[Bitboard], tuple[int, ...]], ...]] = field(
-        default_factory=list)
+    riders_to: list[tuple[tuple[list[dict[Bitboard, Bitboard]], list[Bitboard], tuple[int, ...], list[Bitboard]], ...]] = \
+        field(default_factory=list)
 
     def __post_init__(self) -> None:
         self.leapers_to = [tuple((self.types[pt].leaps_to[color], pt) for pt in self.leaper_types)
                            for color in (WHITE, BLACK)]
-        self.riders_to = [tuple((group.table, group.masks, tuple(users)) for group, users in self.attacker_groups[color])
+        self.riders_to = [tuple((group.table, group.masks, tuple(users), [attacks[0] for attacks in group.table])
+                                for group, users in self.attacker_groups[color])
                           for color in (WHITE, BLACK)]
 
 
