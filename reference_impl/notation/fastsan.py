@@ -13,7 +13,7 @@ per move-table set (the spec a board's ruleset came from).
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from ..core import movegen
@@ -39,8 +39,13 @@ class Syntax:
     castling: dict[str, bool]  #: castling form -> king side
     check: str
     mate: str
+    #: move text -> the pattern's groups (``None``: not canonical in form); a database
+    #: writes the same few thousand moves again and again
+    parsed: dict[str, tuple[str | None, ...] | None] = field(default_factory=dict, compare=False)
 
 
+#: Move texts whose groups a :class:`Syntax` keeps (it starts afresh when full).
+PARSED_TEXTS = 8192
 _SYNTAX: dict[int, tuple[Any, Syntax]] = {}
 
 
@@ -96,16 +101,18 @@ def _reachers(board: Any, pt: int, to: int, promotion: int) -> list[int]:
     squares = board.bb[color][pt]
     out = []
     if pt == tables.pawn:
-        push, double, captures = tables.pawn_push[color], tables.pawn_double[color], tables.pawn_captures[color]
-        capture = board.occ_co[color ^ 1] >> to & 1
-        while squares:
-            low = squares & -squares
-            squares ^= low
-            sq = low.bit_length() - 1
-            if (captures[sq] if capture else push[sq]) >> to & 1:
-                out.append(sq | to << 6 | promotion << 12)
-            elif not capture and double[sq] >> to & 1:
-                out.append(sq | to << 6 | promotion << 12 | FLAG_DOUBLE << 16)
+        # Looked up from ``to``: the capturers, else the one step and the double step behind.
+        if board.occ_co[color ^ 1] >> to & 1:
+            squares &= tables.pawn_captured_from[color][to]
+            while squares:
+                low = squares & -squares
+                squares ^= low
+                out.append(low.bit_length() - 1 | to << 6 | promotion << 12)
+            return out
+        delta = tables.pawn_push_delta[color]
+        for origin, reach, flag in ((to - delta, tables.pawn_push, 0), (to - 2 * delta, tables.pawn_double, FLAG_DOUBLE)):
+            if 0 <= origin < 64 and squares >> origin & 1 and reach[color][origin] >> to & 1:
+                out.append(origin | to << 6 | promotion << 12 | flag << 16)
         return out
     occupied = board.occupied
     while squares:
@@ -172,10 +179,16 @@ def read_code(board: Any, text: str, push: bool) -> tuple[int, str | None] | Non
     """``(packed move code, suffix annotation)`` when ``text`` is canonical SAN of a legal
     move on ``board`` (left made when ``push``), else ``None`` with ``board`` unchanged."""
     found = syntax(board.tables)
-    m = found.pattern.fullmatch(text)
-    if m is None:
+    parsed = found.parsed
+    groups = parsed.get(text, ())
+    if groups == ():
+        m = found.pattern.fullmatch(text)
+        groups = None if m is None else m.groups()
+        if len(parsed) >= PARSED_TEXTS:
+            parsed.clear()
+        parsed[text] = groups
+    if groups is None:
         return None
-    groups = m.groups()
     code = _push_canonical(board, found, groups)
     if code is None:
         return None
