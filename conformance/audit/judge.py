@@ -173,8 +173,8 @@ def _audit(pgn: PgnGame, rules: Any) -> GameAudit:
             break
         key = key_of()
         keys.append(key)
-        seen[key] += 1
-        if board.halfmove_clock >= plies or seen[key] >= occurrences:  # ends.cheap, inline
+        seen[key] = count = seen.get(key, 0) + 1  # a key hashes its nested tuples anew each time
+        if board.halfmove_clock >= plies or count >= occurrences:  # ends.cheap, inline
             end = ends.end(board, keys, ply + 1)
     if end is None and ends.mate_first and board.is_checkmate():
         # No position before a checkmate is dead (the mate follows from it), and the
