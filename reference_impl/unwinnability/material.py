@@ -9,7 +9,8 @@ today's material, each inside its region, ``color`` can never checkmate.
 Whether such a mate exists is decided exactly by a search over *partial positions*
 ``S`` (sets of units on squares, every other square empty), grown one unit at a time.
 A mate here is a position with the loser to move, in check, without a legal move,
-whose winner king is not attacked. Castling is ignored (it only adds loser moves; a
+that the Board's FEN test accepts (the winner king is not attacked; the checks fit one
+last move, so two bishops of one colour never check at once). Castling is ignored (it only adds loser moves; a
 ruleset that forbids it out of check adds none), which can only add mates.
 
 **The proof (minimality argument).** Let ``P`` be a mate and ``S`` a subset of its
@@ -29,6 +30,10 @@ candidates computed from ``S`` alone:
 * *O4, the winner king is attacked in S:* in ``P`` it is not, so a unit of ``P`` stands
   on the path between (a leaper's attack cannot be blocked: no such ``P``).
 * *O5, no winner king in S:* ``P`` has one, on some empty square of ``S``.
+* *O6, S meets O1-O5 but its checks fit no last move:* then ``P``'s checkers differ
+  from ``S``'s (whether the same checkers fit a last move only gets harder with more
+  units: their lines are fixed, their possible origins must be empty). So ``P`` has a
+  checker outside ``S`` (an O1 candidate) or a unit on the line of one of ``S``'s.
 
 A path is blocked by a single unit on it because every rider reaches a square along
 one ray only (checked on the tables; otherwise no proof is attempted). Starting from
@@ -36,7 +41,7 @@ one ray only (checked on the tables; otherwise no proof is attempted). Starting 
 in turn (within counts and regions), one branch always stays inside ``P`` and, since
 ``S`` only grows, ends at a mate no later than at ``S = P``. So if every branch dies
 (an obligation with no candidate) no mate exists. A leaf is confirmed by the Board's
-own checkmate test. Loser king squares are taken up to the board symmetries that keep
+own checkmate test; a disagreement answers "no proof". Loser king squares are taken up to the board symmetries that keep
 every piece's moves and every region. Movement comes from the compiled tables only.
 """
 
@@ -50,7 +55,7 @@ from ..core.board import Board
 from ..core.squares import BB_ALL, BLACK, WHITE, Bitboard, offset, scan
 from ..core.tables import MoveTables, PieceType
 from ..errors import FenError
-from .static import piece_attacks
+from .static import memo, piece_attacks
 
 #: Partial positions a proof may visit before it gives up (answers "no proof"); about
 #: a second of Python. The examples of the labelled data need a few thousand.
@@ -94,10 +99,6 @@ def find_mate_pattern(board: Board, color: int, node_limit: int = NODE_LIMIT) ->
     tables = board.tables
     if _has_pawns(board) or board.castling_rights:
         return "?"
-    try:  # a sub-multiset of legal material is legal material (the leaves rely on it)
-        reachable.check_material(board, board.fen())
-    except FenError:
-        return "?"
     facts = _facts(tables)
     if facts.paths is None:
         return "?"
@@ -107,9 +108,10 @@ def find_mate_pattern(board: Board, color: int, node_limit: int = NODE_LIMIT) ->
     if key not in _RESULTS:
         if len(_RESULTS) > _MAX_RESULTS:
             _RESULTS.clear()
-        try:
+        try:  # a sub-multiset of legal material is legal material (the leaves rely on it)
+            reachable.check_material(board, board.fen())
             _RESULTS[key] = _Search(board, facts, classes, color, node_limit).run()
-        except _Budget:
+        except (FenError, _Budget):
             _RESULTS[key] = "?"
     return _RESULTS[key]
 
@@ -122,11 +124,14 @@ def _has_pawns(board: Board) -> bool:
 def material_classes(board: Board) -> list[UnitClass]:
     """Today's units grouped by colour, type and empty-board region."""
     tables = board.tables
+    regions = memo(tables, "material-regions")
     counts: dict[tuple[int, int, Bitboard], int] = {}
     for color in (WHITE, BLACK):
         for piece in tables.types:
             for sq in scan(board.bb[color][piece.index]):
-                region = _region(piece, color, sq)
+                region = regions.get((piece.index, color, sq))
+                if region is None:
+                    region = regions[(piece.index, color, sq)] = _region(piece, color, sq)
                 counts[(color, piece.index, region)] = counts.get((color, piece.index, region), 0) + 1
     return [UnitClass(c, t, r, n) for (c, t, r), n in sorted(counts.items())]
 
