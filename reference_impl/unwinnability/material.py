@@ -59,7 +59,7 @@ from .static import memo, piece_attacks
 
 #: Partial positions a proof may visit before it gives up (answers "no proof"); about
 #: a second of Python. The examples of the labelled data need a few thousand.
-NODE_LIMIT = 12_000
+NODE_LIMIT = 6_000
 
 #: Answers per (move layer, colour, material signature, node limit).
 _RESULTS: dict[tuple, str | None] = {}
@@ -295,6 +295,28 @@ class _Search:
         winner_attacked = board.attackers(self.loser, board.king(self.winner))
         return fen if board.is_checkmate() and not winner_attacked else "?"
 
+    def _enough(self, failed: list[list[tuple[int, int]]], used: list[int]) -> bool:
+        """Whether the units left can meet the failed obligations: those whose candidate
+        squares are pairwise disjoint need a unit each (one square holds one unit), and
+        those offering only one side's units need that side's units."""
+        classes = self.classes
+        left = [c.count - u for c, u in zip(classes, used)]
+        for side in (None, self.winner, self.loser):
+            taken, needed = 0, 0
+            for cands in sorted(failed, key=len):
+                if side is not None and any(classes[cid].color != side for _, cid in cands):
+                    continue
+                squares = 0
+                for sq, _ in cands:
+                    squares |= 1 << sq
+                if not squares & taken:
+                    taken |= squares
+                    needed += 1
+            have = sum(n for c, n in zip(classes, left) if side is None or c.color == side)
+            if needed > have:
+                return False
+        return True
+
     def fen(self, placed: dict[int, int]) -> str:
         rows = []
         for rank in range(7, -1, -1):
@@ -347,8 +369,11 @@ class _Search:
         def attacked(target: int, occupied: Bitboard, captured: int) -> bool:
             return any(sq != captured and piece_attacks(p, self.winner, sq, occupied) >> target & 1 for sq, p in winners)
 
+        failed: list[list[tuple[int, int]]] = []
+
         def consider(candidates: list[tuple[int, int]]) -> bool:
             nonlocal best
+            failed.append(candidates)
             if best is None or len(candidates) < len(best):
                 best = candidates
             return not candidates
@@ -380,7 +405,7 @@ class _Search:
         if w is None:  # O5
             consider(free([self.winner_king], BB_ALL))
         if best is not None:
-            return best
+            return best if self._enough(failed, used) else []
         try:  # O6: the checks must fit one last move (the Board's own FEN test)
             Board.from_fen(self.fen(placed), self.board.rules)
         except FenError:
