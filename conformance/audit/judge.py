@@ -157,6 +157,7 @@ def _audit(pgn: PgnGame, rules: Any) -> GameAudit:
     keys: list[Hashable] = [key_of()]
     seen: Counter = Counter(keys)
     stop, illegal = len(pgn.moves), None
+    flag: tuple[int, verdicts.Ruling] | None = None
     end = ends.end(board, keys, 0) if ends.cheap(board, keys, seen) or not board.has_legal_move() else None
     read_code, plies, occurrences = fastsan.read_code, ends.plies, ends.occurrences
     for ply, move in enumerate(pgn.moves):
@@ -182,13 +183,17 @@ def _audit(pgn: PgnGame, rules: Any) -> GameAudit:
         end = ends.end(board, keys, stop, dead=False)
     elif end is None or end.reason in ("fivefold_repetition", "seventy_five_moves"):
         # Checkmate and stalemate can only stand where the record stops; a dead position
-        # reached earlier is found by walking back from there.
-        if ends.dead(board):
+        # reached earlier is found by walking back from there. A flag fall is ruled
+        # first: a loss the ruling backs with a found mate is no dead position, and the
+        # dead-position probe is spared (the ruling is wanted below anyway).
+        if end is None and illegal is None and termination in FLAG_TERMINATIONS:
+            flag = _flag_ruling(rules, board, recorded)
+        if not (flag is not None and flag[1].proven) and ends.dead(board):
             ply = _walk_back(board, ends, stop if end is None else end.ply)
             end = ends.end(board, keys[: ply + 1], ply, dead=True)
         elif end is None:
             end = ends.end(board, keys, stop, dead=False)
-    return _judge(pgn, rules, board, end, stop, illegal, recorded, termination)
+    return _judge(pgn, rules, board, end, stop, illegal, recorded, termination, flag)
 
 
 def _ends_of(rules: Any) -> _Ends:
@@ -231,7 +236,8 @@ def _walk_back(board: Board, ends: _Ends, ply: int) -> int:
 
 
 def _judge(pgn: PgnGame, rules: Any, board: Board, end: _End | None, stop: int,
-           illegal: NotationError | None, recorded: str, termination: str) -> GameAudit:
+           illegal: NotationError | None, recorded: str, termination: str,
+           flag: tuple[int, verdicts.Ruling] | None) -> GameAudit:
     def finding(rule: str, cite: str, correct: str | None, reason: str, proof: str | None = None) -> GameAudit:
         return GameAudit(pgn.index, [Finding(pgn.index, identity(pgn), rule, cite, recorded, correct, reason, proof)])
 
@@ -252,13 +258,20 @@ def _judge(pgn: PgnGame, rules: Any, board: Board, end: _End | None, stop: int,
         return finding("illegal_move", cite, None,
                        f"move {pgn.move_label(stop)} {clip(pgn.moves[stop].text)} is not legal in {board.fen()}")
     if termination in FLAG_TERMINATIONS:
-        return _flag_fall(pgn, rules, board, recorded, finding)
+        return _flag_fall(pgn, rules, board, recorded, finding, flag or _flag_ruling(rules, board, recorded))
     return GameAudit(pgn.index)
 
 
-def _flag_fall(pgn: PgnGame, rules: Any, board: Board, recorded: str, finding: Any) -> GameAudit:
+def _flag_ruling(rules: Any, board: Board, recorded: str) -> tuple[int, verdicts.Ruling]:
+    """(the flagged colour, the flag-fall ruling) where the record stops: the loser the
+    result names, else the side to move."""
     flagged = {"1-0": 1, "0-1": 0}.get(recorded, board.turn)
-    ruling = verdicts.flag_fall(rules, board, flagged)
+    return flagged, verdicts.flag_fall(rules, board, flagged)
+
+
+def _flag_fall(pgn: PgnGame, rules: Any, board: Board, recorded: str, finding: Any,
+               flag: tuple[int, verdicts.Ruling]) -> GameAudit:
+    flagged, ruling = flag
     if ruling.result in (recorded, verdicts.UNKNOWN):
         return GameAudit(pgn.index, undetermined=ruling.undetermined)
     side = ("White", "Black")[flagged]
