@@ -324,19 +324,25 @@ class _Reader:
 _TIME_CONTROL_FIELD = re.compile(r"\?|-|\d+/\d+|\d+(?:\+\d+)?|\*\d+")
 
 
+@lru_cache(maxsize=None)
+def _tag_values(name: str) -> frozenset[str]:
+    """The values the ``supplemental`` table allows for the tag ``name``."""
+    return frozenset(table("pgn")["supplemental"][name]["values"])
+
+
 def tag_problems(tags: dict[str, str]) -> list[str]:
     """What is wrong with the tags the standard constrains (pgn:8.1.1.7, 9.6.1, 9.7, 9.8.1)."""
     problems = []
-    supplemental = table("pgn")["supplemental"]
     if "Result" in tags and tags["Result"] not in RESULT_TOKENS:
         problems.append(f"Result tag {quote(tags['Result'])} is not 1-0, 0-1, 1/2-1/2 or *")
     setup = tags.get("SetUp")
-    if setup is not None and setup not in supplemental["SetUp"]["values"]:
+    if setup is not None and setup not in _tag_values("SetUp"):
         problems.append(f"SetUp tag {quote(setup)} is not 0 or 1")
     if setup == "1" and "FEN" not in tags:
         problems.append("SetUp tag 1 without a FEN tag")
     termination = tags.get("Termination")
-    if termination is not None and termination.lower() not in supplemental["Termination"]["values"]:
+    if termination is not None and termination.lower() not in _tag_values("Termination"):
+        supplemental = table("pgn")["supplemental"]
         problems.append(f"Termination tag {quote(termination)} is not one of: {', '.join(supplemental['Termination']['values'])}")
     control = tags.get("TimeControl")
     if control is not None and not all(_TIME_CONTROL_FIELD.fullmatch(f) for f in control.split(":")):
