@@ -205,3 +205,25 @@ def test_exemptions_give_reasons_and_hold_only_under_their_condition(fide: Any) 
     assert _mutant(us, "scope.speed", '"standard" -> "blitz"').equivalent is None
     # an exemption names its mutations: dropping the castling king's start square is not exempt
     assert _mutant(fide, "castling.must_not_be_attacked.squares", 'drop "king_from"').equivalent is None
+
+
+def test_regime_exemptions_follow_the_tables_of_the_unchanged_ruleset(fide: Any) -> None:
+    us = load_ruleset("uscf-7")
+    # quick and dual are both penalised as regular games: their common edge decides nothing
+    assert _mutant(us, "speed.bands[1].below", "30 -> 31").equivalent
+    assert _mutant(us, "speed.bands", 'drop {"class": "quick", "regime": "standard", "below": 30, '
+                   '"inclusive": false, "cite": "uscf-7:5C"}').equivalent
+    # the blitz edge moves a control into the regime whose first illegal move loses
+    assert _mutant(us, "speed.bands[0].below", "10 -> 11").equivalent is None
+    assert _mutant(us, "speed.bands[0].regime", '"blitz" -> "standard"').equivalent is None
+    # US Chess has no rapid tables, so a band or a speed naming "rapid" gets the standard ones
+    assert _mutant(us, "speed.bands[1].regime", '"standard" -> "rapid"').equivalent
+    assert _mutant(us, "scope.speed", '"standard" -> "rapid"').equivalent
+    assert _mutant(fide, "speed.bands[1].regime", '"rapid" -> "standard"').equivalent is None
+    # a regime whose illegal moves never lose never reads the conditions of that loss
+    assert _mutant(us, "illegal_moves.standard.claimant_needs_mating_material", "false -> true").equivalent
+    assert _mutant(fide, "illegal_moves.standard.draw_if_opponent_cannot_checkmate",
+                   "true -> false").equivalent is None
+    # the termination order ranks only automatic ends: US Chess leaves fivefold to the director
+    assert _mutant(us, "termination.precedence.order", 'drop "fivefold_repetition"').equivalent
+    assert _mutant(fide, "termination.precedence.order", 'drop "fivefold_repetition"').equivalent is None

@@ -11,6 +11,7 @@ reason :command:`arbiter mutate` reports for it. The list is documented in docs/
 from __future__ import annotations
 
 import dataclasses
+import re
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -30,9 +31,17 @@ SHADOW_OFFER = ("an incorrect claim is a claim under neither rule and counts as 
 SHADOW_TOUCH = ("a touch refuses any claim on that move when repetition.claim.touch_forfeits is "
                 "true, as it is here, whichever rule is claimed")
 SAME_IRREGULAR = ("without a time control there is no clock, so the speed decides only the "
-                  "illegal-move regime, and this ruleset's three regimes are equal")
-SAME_FAST = ("moves a time control between the rapid and blitz regimes, which are equal in this "
-             "ruleset (penalty and illegal-move rules)")
+                  "illegal-move regime, and the one it names here has the same rules as the one "
+                  "before (equal tables, or no table of its own: the standard one applies)")
+SAME_BAND = ("moves time controls between two neighbouring speed bands whose regimes have the "
+             "same rules in this ruleset (illegal moves and penalty), and a band's name decides "
+             "nothing else")
+SAME_REGIME = ("the band's new regime has the same rules as its old one in this ruleset (equal "
+               "illegal-move and penalty tables, or no table of its own: the standard ones apply)")
+NEVER_LOSES = ("this regime's illegal moves never lose (loses_at: null), and the key only "
+               "qualifies that loss")
+NOT_AUTOMATIC = ("the end dropped is not automatic here (a claim, or left to the director's "
+                 "discretion), and the order ranks only the automatic ends")
 BOTH_SEEN = ("a flag is seen when it falls (flag_fall.when: noticed) and the overstep ends the game "
              "then, so the game protocol never has both flags down; the rule is for flags nobody "
              "saw fall, which its events cannot state")
@@ -46,8 +55,9 @@ FLAG_DEAD = ("the draw test already asks whether the opponent can checkmate, and
 
 @dataclasses.dataclass(frozen=True)
 class Exemption:
-    """``path`` (dotted) and its ``mutations`` (None: all) are equivalent when ``when``
-    (a name in :data:`CONDITIONS`, None: always) holds of the unchanged ruleset."""
+    """``path`` (dotted; ``*`` one key, ``[*]`` any index) and its ``mutations`` (None: all)
+    are equivalent when ``when`` (a name in :data:`CONDITIONS`, None: always) holds of the
+    unchanged ruleset and the mutant."""
 
     path: str
     mutations: tuple[str, ...] | None
@@ -79,18 +89,19 @@ EXEMPTIONS: tuple[Exemption, ...] = (
               "a corner rook never stands between an attacker and a square the king crosses"),
     Exemption("castling.must_not_be_attacked.squares", ('drop "king_to"',), None,
               "no move may leave the king attacked (FIDE 3.9), castling included"),
-    Exemption("illegal_moves.standard.loss_requires_claim", None, None, NOT_CLAIMED),
-    Exemption("illegal_moves.rapid.loss_requires_claim", None, None, NOT_CLAIMED),
-    Exemption("illegal_moves.blitz.loss_requires_claim", None, None, NOT_CLAIMED),
+    Exemption("illegal_moves.*.loss_requires_claim", None, None, NOT_CLAIMED),
     Exemption("repetition.claim.counts_as_draw_offer", None, "move_rule_offers", SHADOW_OFFER),
     Exemption("move_rule.claim.counts_as_draw_offer", None, "repetition_offers", SHADOW_OFFER),
     Exemption("move_rule.claim.touch_forfeits", None, "repetition_touch_forfeits", SHADOW_TOUCH),
-    Exemption("scope.speed", None, "illegal_regimes_equal", SAME_IRREGULAR),
-    Exemption("speed.bands[0].below", None, "rapid_blitz_equal", SAME_FAST),
-    Exemption("speed.bands[0].inclusive", None, "rapid_blitz_equal", SAME_FAST),
-    Exemption("speed.bands[0].regime", ('"blitz" -> "rapid"',), "rapid_blitz_equal", SAME_FAST),
-    Exemption("speed.bands[1].regime", ('"rapid" -> "blitz"',), "rapid_blitz_equal", SAME_FAST),
-    Exemption("speed.bands", ("drop-blitz",), "rapid_blitz_equal", SAME_FAST),
+    Exemption("scope.speed", None, "speed_same_illegal_rules", SAME_IRREGULAR),
+    Exemption("speed.bands[*].below", None, "band_edge_same_regime", SAME_BAND),
+    Exemption("speed.bands[*].inclusive", None, "band_edge_same_regime", SAME_BAND),
+    Exemption("speed.bands[*].regime", None, "band_regime_same_rules", SAME_REGIME),
+    Exemption("speed.bands", ("drop-band",), "dropped_band_same_regime", SAME_BAND),
+    Exemption("illegal_moves.*.draw_if_opponent_cannot_checkmate", None, "never_loses", NEVER_LOSES),
+    Exemption("illegal_moves.*.claimant_needs_mating_material", None, "never_loses", NEVER_LOSES),
+    Exemption("illegal_moves.*.without_mating_material", None, "never_loses", NEVER_LOSES),
+    Exemption("termination.precedence.order", ("drop-end",), "dropped_end_not_automatic", NOT_AUTOMATIC),
     Exemption("flag_fall.both_flags.last_period", None, "flags_noticed", BOTH_SEEN),
     Exemption("flag_fall.both_flags.other_period", None, "flags_noticed", BOTH_SEEN),
     Exemption("flag_fall.precedence", ("not-dead_position",), None, FLAG_ORDER),
@@ -105,6 +116,17 @@ def _get(data: Data, dotted_path: str) -> Any:
     return node
 
 
+def _at(data: Data, path: tuple[Any, ...]) -> Any:
+    """The value at a mutant's key path (keys and list indices)."""
+    node: Any = data
+    for key in path:
+        if isinstance(key, int):
+            node = node[key] if isinstance(node, list) and key < len(node) else None
+        else:
+            node = node.get(key) if isinstance(node, Mapping) else None
+    return node
+
+
 def _rules_only(entry: Any) -> Any:
     """An entry without its annotations (``cite``, ``note``, ...)."""
     if isinstance(entry, Mapping):
@@ -112,29 +134,85 @@ def _rules_only(entry: Any) -> Any:
     return entry
 
 
-def _regimes_equal(data: Data, *names: str) -> bool:
-    return len({repr(_rules_only(_get(data, f"illegal_moves.{n}"))) for n in names}) == 1
+#: The regimes speed-keyed tables may name; any other speed means the standard one.
+REGIMES = ("standard", "rapid", "blitz")
+#: The table of each end the termination order ranks (as ``adjudication.game.end_entry``).
+END_TABLES = {"checkmate": "termination.checkmate", "stalemate": "termination.stalemate",
+              "dead_position": "termination.dead_position",
+              "fivefold_repetition": "repetition.automatic", "seventy_five_moves": "move_rule.automatic"}
 
 
-CONDITIONS: dict[str, Callable[[Data], bool]] = {
-    "orthodox": lambda d: _get(d, "scope.variant") == "orthodox",
-    "move_rule_offers": lambda d: _get(d, "move_rule.claim.counts_as_draw_offer") is True,
-    "repetition_offers": lambda d: _get(d, "repetition.claim.counts_as_draw_offer") is True,
-    "repetition_touch_forfeits": lambda d: _get(d, "repetition.claim.touch_forfeits") is True,
-    "illegal_regimes_equal": lambda d: _regimes_equal(d, "standard", "rapid", "blitz"),
-    "rapid_blitz_equal": lambda d: _regimes_equal(d, "rapid", "blitz")
-    and _get(d, "clocks.penalty.rapid.seconds") == _get(d, "clocks.penalty.blitz.seconds"),
-    "flags_noticed": lambda d: _get(d, "flag_fall.when") == "noticed",
-    "helpmate_draw_test": lambda d: _get(d, "flag_fall.draw_test") == "opponent_cannot_checkmate",
+def _regime_rules(data: Data, name: Any, clocked: bool) -> str:
+    """What regime ``name`` decides, as text: its illegal-move table and, with a clock, its
+    penalty; a regime without a table of its own gets the standard one (as the reference)."""
+    name = name if name in REGIMES else "standard"
+    sections = ("illegal_moves", "clocks.penalty") if clocked else ("illegal_moves",)
+    return repr([_rules_only(_get(data, f"{s}.{name}") or _get(data, f"{s}.standard")) for s in sections])
+
+
+def _band_regimes(data: Data, first: int, second: int) -> bool:
+    bands = _get(data, "speed.bands") or []
+    if not 0 <= first < len(bands) or not 0 <= second < len(bands):
+        return False
+    return _regime_rules(data, bands[first].get("regime"), True) == _regime_rules(data, bands[second].get("regime"), True)
+
+
+def _dropped(data: Data, mutant: Mutant) -> int | None:
+    """The index of the item ``mutant`` drops from its list, or None."""
+    before, after = _at(data, mutant.path), mutant.value
+    if not mutant.mutation.startswith("drop ") or not isinstance(before, list) or not isinstance(after, list):
+        return None
+    return next((i for i, item in enumerate(after) if item != before[i]), len(after))
+
+
+def _never_loses(data: Data, mutant: Mutant) -> bool:
+    entry = _at(data, mutant.path[:-1]) or {}
+    unsupervised = entry.get("without_supervision") or {}
+    return entry.get("loses_at") is None and unsupervised.get("loses_at") is None
+
+
+def _dropped_end_not_automatic(data: Data, mutant: Mutant) -> bool:
+    index = _dropped(data, mutant)
+    order = _at(data, mutant.path) or []
+    if index is None or index >= len(order):
+        return False
+    table = _get(data, END_TABLES.get(order[index], ""))
+    return isinstance(table, Mapping) and table.get("kind") in ("claim", "discretionary")
+
+
+def _data_only(test: Callable[[Data], bool]) -> Callable[[Data, Mutant], bool]:
+    return lambda data, _: test(data)
+
+
+CONDITIONS: dict[str, Callable[[Data, Mutant], bool]] = {
+    "orthodox": _data_only(lambda d: _get(d, "scope.variant") == "orthodox"),
+    "move_rule_offers": _data_only(lambda d: _get(d, "move_rule.claim.counts_as_draw_offer") is True),
+    "repetition_offers": _data_only(lambda d: _get(d, "repetition.claim.counts_as_draw_offer") is True),
+    "repetition_touch_forfeits": _data_only(lambda d: _get(d, "repetition.claim.touch_forfeits") is True),
+    "speed_same_illegal_rules": lambda d, m: _regime_rules(d, _get(d, "scope.speed"), False)
+    == _regime_rules(d, m.value, False),
+    "band_edge_same_regime": lambda d, m: _band_regimes(d, int(m.path[2]), int(m.path[2]) + 1),
+    "band_regime_same_rules": lambda d, m: _regime_rules(d, _at(d, m.path), True) == _regime_rules(d, m.value, True),
+    "dropped_band_same_regime": lambda d, m: (i := _dropped(d, m)) is not None and _band_regimes(d, i, i + 1),
+    "never_loses": _never_loses,
+    "dropped_end_not_automatic": _dropped_end_not_automatic,
+    "flags_noticed": _data_only(lambda d: _get(d, "flag_fall.when") == "noticed"),
+    "helpmate_draw_test": _data_only(lambda d: _get(d, "flag_fall.draw_test") == "opponent_cannot_checkmate"),
 }
+
+
+def _path_pattern(path: str) -> re.Pattern[str]:
+    """A row's path as a pattern: ``*`` stands for one key, ``[*]`` for any index."""
+    text = re.escape(path).replace(r"\[\*\]", r"\[\d+\]").replace(r"\*", r"[^.\[]+")
+    return re.compile(text + "$")
 
 
 def _matches(row: Exemption, mutant: Mutant) -> bool:
     if row.mutations is None:
         return True
     for wanted in row.mutations:
-        if wanted == "drop-blitz":  # the band is a mapping: matched by its class, not its text
-            if mutant.mutation.startswith("drop ") and '"class": "blitz"' in mutant.mutation:
+        if wanted in ("drop-band", "drop-end"):  # any item dropped: the condition says which
+            if mutant.mutation.startswith("drop "):
                 return True
         elif wanted == "not-dead_position":  # the order, or another item: membership unchanged
             if mutant.mutation not in ('drop "dead_position"', 'add "dead_position"'):
@@ -149,6 +227,7 @@ def mark(mutant: Mutant, data: Data) -> Mutant:
     if mutant.equivalent:
         return mutant
     for row in EXEMPTIONS:
-        if row.path == mutant.where and _matches(row, mutant) and (row.when is None or CONDITIONS[row.when](data)):
+        if _path_pattern(row.path).match(mutant.where) and _matches(row, mutant) \
+                and (row.when is None or CONDITIONS[row.when](data, mutant)):
             return dataclasses.replace(mutant, equivalent=f"{row.reason} (exempt: conformance/mutate/exempt.py)")
     return mutant
