@@ -5,7 +5,7 @@ Under US Chess a completed illegal move costs two minutes in every class but bli
 material, and is a draw when not (the blitz chapter, read through a summary). Which
 rule applies follows the time control's class, 5C: minutes plus seconds of delay or
 increment ("mm + ss": each second counts as a minute), blitz from 5 to 10 inclusive
-(the primary time at least 3 minutes), quick above 10 and below 30. So one White
+(the primary time at least 3 minutes), quick above 10 and below 30, dual 30 to 65. So one White
 illegal move after 1.e4 e5 shows the class of a control at the blitz edge: a loss
 (``0-1``) for blitz, the game going on (``*``) for quick.
 
@@ -35,7 +35,7 @@ BLITZ_RULE = ("US Chess blitz: 'a completed illegal move loses on a claim (or ca
               "US Chess 11D and 1C2a: in the other classes two minutes are added to the opponent's "
               "clock and the game goes on")
 BANDS = ("US Chess 5C: the class is read from minutes + seconds (delay or increment seconds, each "
-         "counted as a minute): blitz 5 to 10 inclusive, quick more than 10 and less than 30")
+         "counted as a minute): blitz 5 to 10 inclusive, quick more than 10 and less than 30, dual 30 to 65, regular above")
 LOSS = res("0-1", "illegal_moves")
 #: (name, control, the sum in words, blitz?)
 EDGE: list[tuple[str, str, str, bool]] = [
@@ -46,6 +46,7 @@ EDGE: list[tuple[str, str, str, bool]] = [
      "5.05 + 5 = 10.05: more than 10, quick", False),
     ("ten-plus-five", "600+5", "10 + 5 = 15: the increment counts, quick", False),
     ("ten-delay-five", "600d5", "10 + 5 = 15: the delay counts, quick", False),
+    ("forty-minutes", "2400", "40 + 0 = 40: dual (30 to 65), penalised as regular", False),
 ]
 #: A lone king: no mating material. King and a pawn that never mates: mating material.
 LONE_KING = "4k3/8/8/8/8/8/4P3/3QK3 w - - 0 40"
