@@ -426,7 +426,8 @@ def _plain_game(text: str, index: int, first_line: int) -> PgnGame | None:
     moves: list[PgnMove] = []
     for number, line in enumerate(lines[body:], first_line + body):
         if line:
-            moves += [PgnMove(token, number) for token in line.split() if token[0] > "9"]  # letters, not digits or *
+            # letters, not digits or '*'; the lists given (faster than the default factories)
+            moves += [PgnMove(token, number, [], [], [], []) for token in line.split() if token[0] > "9"]
     aliases = _plain_aliases()
     if aliases and any(move.text in aliases for move in moves):
         return None
@@ -462,6 +463,10 @@ def _scan_line(line: str, in_comment: bool) -> tuple[bool, bool]:
     """(brace comment open at the end of ``line``, ``line`` has movetext outside comments)."""
     if not in_comment and line.startswith("%"):  # an escape line (pgn:6)
         return False, False
+    if not in_comment and line.startswith("["):  # most often one tag pair alone: no search
+        end_of_tag = _TAG_RE.match(line).end()  # type: ignore[union-attr]
+        if not line[end_of_tag:].strip():
+            return False, False
     movetext, pos, end = False, 0, len(line)
     while pos < end:
         if in_comment:
