@@ -16,6 +16,7 @@ from typing import Any, NamedTuple
 from ..errors import IllegalMoveError
 from . import movegen
 from .codes import FLAG_CASTLE, FLAG_DOUBLE, FLAG_EN_PASSANT, FLAG_NORMAL, is_castling, is_en_passant, origin, target
+from .fen import board_fen, set_fen  # fen reads and writes a Board (imported there for types only)
 from .squares import BB_ALL, BLACK, WHITE, Bitboard, Color, Square, parse_square, square_name
 from .tables import MoveTables, move_tables
 
@@ -66,8 +67,6 @@ class Board:
         self.fullmove_number = 1
         self._stack: list[tuple[int, int, int, int, int]] = []
         self._cache: tuple[tuple, dict[tuple[int, int, str | None], int]] | None = None
-        from .fen import set_fen  # local import: fen builds on Board
-
         set_fen(self, fen if fen is not None else self.tables.initial_fen)
 
     # -- construction ---------------------------------------------------------------
@@ -461,8 +460,6 @@ class Board:
     # -- output -------------------------------------------------------------------------
 
     def fen(self, *, castling: str = "xfen", en_passant: str = "legal") -> str:
-        from .fen import board_fen
-
         return board_fen(self, castling=castling, en_passant=en_passant)
 
     def __repr__(self) -> str:
