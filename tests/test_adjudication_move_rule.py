@@ -97,7 +97,10 @@ def test_uscf_7_14k2_seventy_five_moves_is_only_discretionary() -> None:
     assert not status.finished
     assert ("seventy_five_moves", "uscf-7:14K2") in status.discretionary
     assert game_end("uscf-7", QUEEN.format(clock=150), []) == {
-        "result": "*", "reason": None, "claimable": ["fifty_moves"]}
+        "result": "*", "reason": None, "claimable": ["fifty_moves"], "declarable": ["seventy_five_moves"]}
+    assert game_end("uscf-7", QUEEN.format(clock=149), [])["declarable"] == []
+    # FIDE has no discretionary draw, so its answers carry no such field
+    assert "declarable" not in game_end("fide-2023", QUEEN.format(clock=149), [])
     # ... but a checkmate still ends it, whatever the clock.
     assert game_end("uscf-7", QUEEN.format(clock=149), ["b1b8"])["reason"] == "checkmate"
 

@@ -76,7 +76,7 @@ def material_cases() -> list[Case]:
         Case("uscf.blitz-illegal.claimant-pawn-never-mates", "180+2: White completes an illegal move; "
              "Black's king and pawn can never mate, but are mating material by 14E's rows",
              [illegal("white", None)],
-             ("uscf-7:5C", "uscf-7:blitz.illegal-move", "uscf-7:14E", "uscf-7:13C"),
+             ("uscf-7:5C", "uscf-7:blitz.illegal-move", "uscf-7:14E"),
              ("illegal-move", "labelled"),
              f"{BLITZ_RULE}; 3 + 2 = 5: blitz; king and pawn are in no row of 14E, so Black has "
              "mating material and White's illegal move loses, though Black cannot checkmate by any "

@@ -10,7 +10,7 @@ fields of its own.
   castling dialect, the en passant square only where a legal en passant capture
   exists -- plus both clocks, read by :mod:`.positions` (the harness's own reader: the
   reference implementation is never part of a verdict).
-* ``game_end``: ``result``, ``reason``, and ``claimable`` as a set.
+* ``game_end``: ``result``, ``reason``, and ``claimable`` and ``declarable`` as sets.
 * ``parse_san``, ``from_notation``: ``move``, and ``error`` where expected -- unless the
   adapter declared in ``start`` that it does not classify parse errors of that kind
   (``unclassified_errors``): then an expected error is met by ``move: null`` alone.
@@ -36,7 +36,7 @@ FIELDS: dict[str, tuple[str, ...]] = {
     "status": ("check", "checkmate", "stalemate"),
     "san": ("san",),
     "parse_san": ("move", "error"),
-    "game_end": ("result", "reason", "claimable"),
+    "game_end": ("result", "reason", "claimable", "declarable"),
     "timeout": ("result",),
     "dead_position": ("dead",),
     "start_position": ("fen",),
@@ -46,7 +46,7 @@ FIELDS: dict[str, tuple[str, ...]] = {
 }
 #: Fields compared as unordered sets.
 SET_FIELDS: frozenset[tuple[str, str]] = frozenset(
-    {("legal_moves", "moves"), ("game_end", "claimable")}
+    {("legal_moves", "moves"), ("game_end", "claimable"), ("game_end", "declarable")}
 )
 #: Fields compared as positions (FEN strings).
 FEN_FIELDS: frozenset[tuple[str, str]] = frozenset(

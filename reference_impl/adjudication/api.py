@@ -6,7 +6,8 @@ object of the protocol; bad input raises an :class:`ArbiterError` subclass.
   automatic ends or ``None``; the first end stands, and moves after it are only
   checked for legality; rules of kind ``discretionary`` (US Chess 14K) are never
   reported as ends. ``claimable`` lists the claims the player to move could make now
-  or with an intended move (FIDE 9.2.1, 9.3.1).
+  or with an intended move (FIDE 9.2.1, 9.3.1); ``declarable``, present only under a
+  ruleset with such rules, the draws the director may declare now (US Chess 14K).
 * ``timeout`` answers FIDE 6.9 / US Chess 14E for the side whose flag fell; where the
   answer rests on a search left undetermined at its node limit it follows the table's
   ``if_undetermined``, or, with ``strict``, raises :class:`UndeterminedError`.
@@ -23,9 +24,11 @@ from reference_impl.errors import ArbiterError, GameEventError
 from reference_impl.rules.loader import load_ruleset
 
 from . import verdicts
-from .game import AUTOMATIC, Game
+from .game import AUTOMATIC, Game, end_entry
 
 CLAIMS = ("threefold_repetition", "fifty_moves")
+#: The ends a ruleset may leave to the director's discretion (US Chess 14K1, 14K2).
+DISCRETIONARY_ENDS = ("fivefold_repetition", "seventy_five_moves")
 
 
 class UndeterminedError(ArbiterError):
@@ -34,7 +37,8 @@ _COLOURS = {"white": 0, "black": 1}
 
 
 def game_end(rules: Any, fen: str, moves: Sequence[str]) -> dict[str, Any]:
-    """``{"result", "reason", "claimable"}`` after ``moves`` from ``fen``."""
+    """``{"result", "reason", "claimable"}`` (and ``declarable`` where the ruleset has
+    discretionary draws) after ``moves`` from ``fen``."""
     game = Game(rules, fen)
     moves = list(moves)
     for index, uci in enumerate(moves):
@@ -45,9 +49,19 @@ def game_end(rules: Any, fen: str, moves: Sequence[str]) -> dict[str, Any]:
     status = game.status()
     if status.finished:
         reason = status.reason if status.reason in AUTOMATIC else None
-        return {"result": status.result, "reason": reason, "claimable": []}
+        return {"result": status.result, "reason": reason, "claimable": []} | _declarable(game.rules, ())
     claimable = [c.claim for c in status.claims]
-    return {"result": "*", "reason": None, "claimable": [c for c in CLAIMS if c in claimable]}
+    return {"result": "*", "reason": None, "claimable": [c for c in CLAIMS if c in claimable]} \
+        | _declarable(game.rules, status.discretionary)
+
+
+def _declarable(rules: Any, holding: Sequence[tuple[str, str]]) -> dict[str, list[str]]:
+    """``{"declarable": [...]}``, the discretionary draws ``holding`` now, under a ruleset
+    that leaves a draw to the director (US Chess 14K); nothing under any other."""
+    entries = [end_entry(rules, end) for end in DISCRETIONARY_ENDS]
+    if not any(entry is not None and entry.get("kind") == "discretionary" for entry in entries):
+        return {}
+    return {"declarable": [name for name, _ in holding]}
 
 
 def _check_rest(game: Game, rest: list[str]) -> None:
