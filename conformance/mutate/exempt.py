@@ -3,9 +3,11 @@
 ``x-declarative`` in the schema marks keys the reference never executes. The keys here do
 execute, yet some of their changes are equivalent: a search budget moved by one node,
 a distinction that the reference's timing or the fixed initial array makes moot, a flag
-shadowed by its twin in another table. Each row names the key, the mutations (``None``:
-all of them), a condition on the unchanged resolved ruleset (``None``: always) and the
-reason :command:`arbiter mutate` reports for it. The list is documented in docs/mutate.md.
+shadowed by its twin in another table, two speed regimes with the same tables. Each row
+names the key (``*`` for any one key, ``[*]`` for any index), the mutations (``None``: all
+of them), a condition on the unchanged resolved ruleset and the mutant (``None``: always)
+and the reason :command:`arbiter mutate` reports for it. The list is documented in
+docs/mutate.md.
 """
 
 from __future__ import annotations
