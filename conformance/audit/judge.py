@@ -165,7 +165,8 @@ def _audit(pgn: PgnGame, rules: Any) -> GameAudit:
             stop = ply
             break
         try:
-            if read_code(board, move.text, True) is None:  # canonical SAN: most records
+            # Canonical SAN (most records), its marks unchecked: the lenient reader takes any
+            if read_code(board, move.text, True, False) is None:
                 read_san(board, move.text, lenient=True, push=True)
         except NotationError as error:
             if error.category != "illegal":

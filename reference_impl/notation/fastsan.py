@@ -175,9 +175,14 @@ def _push_canonical(board: Any, found: Syntax, groups: tuple[str | None, ...]) -
     return code
 
 
-def read_code(board: Any, text: str, push: bool) -> tuple[int, str | None] | None:
+def read_code(board: Any, text: str, push: bool, marks: bool = True) -> tuple[int, str | None] | None:
     """``(packed move code, suffix annotation)`` when ``text`` is canonical SAN of a legal
-    move on ``board`` (left made when ``push``), else ``None`` with ``board`` unchanged."""
+    move on ``board`` (left made when ``push``), else ``None`` with ``board`` unchanged.
+
+    With ``marks=False`` the check or mate mark written is not compared with the
+    position: the move is then the one the lenient reader makes of ``text``, which takes
+    any mark (a replay that wants the move, not the spelling, spares the check test).
+    """
     found = syntax(board.tables)
     parsed = found.parsed
     groups = parsed.get(text, ())
@@ -192,14 +197,15 @@ def read_code(board: Any, text: str, push: bool) -> tuple[int, str | None] | Non
     code = _push_canonical(board, found, groups)
     if code is None:
         return None
-    mark = ""
-    if movegen.checkers(board):
-        mark = found.check if movegen.has_legal(board) else found.mate
-    written = groups[7] or ""
-    if mark != written or not push:
-        board.pop_code()
-        if mark != written:
+    if marks:
+        mark = ""
+        if movegen.checkers(board):
+            mark = found.check if movegen.has_legal(board) else found.mate
+        if mark != (groups[7] or ""):
+            board.pop_code()
             return None
+    if not push:
+        board.pop_code()
     return code, groups[8]
 
 
