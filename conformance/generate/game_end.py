@@ -27,7 +27,8 @@ from .common import ORACLE, Fixture, OracleMismatch, checked_board, fixture, mai
 
 FIDE_NEW = ["fide-2023", "fide-2023-rapid", "fide-2023-blitz", "fide-2018"]
 FAMILIES: dict[str, list[str]] = {"fide": FIDE_NEW, "fide-2014": ["fide-2014"],
-                                  "uscf": ["uscf-7"], "uscf-blitz": ["uscf-7-blitz"],
+                                  # US Chess blitz states no game-ending rule of its own
+                                  "uscf": ["uscf-7", "uscf-7-blitz"], "uscf-blitz": ["uscf-7-blitz"],
                                   "chess960": ["fide-2023-chess960"]}
 START = chess.STARTING_FEN
 SHUFFLE = "Nf3 Nf6 Ng1 Ng8"
