@@ -125,11 +125,12 @@ class _Ends:
         """Whether fivefold or 75 moves may hold now (the per-ply check)."""
         return board.halfmove_clock >= self.plies or seen[keys[-1]] >= self.occurrences
 
-    def end(self, board: Board, keys: list[Hashable], ply: int, dead: bool | None = None) -> _End | None:
+    def end(self, board: Board, keys: list[Hashable], ply: int, dead: bool | None = None,
+            mate: bool | None = None) -> _End | None:
         """The end that holds at ``board`` (after ``ply`` plies), by precedence; ``dead``
-        is the dead-position answer when already known."""
+        and ``mate`` are the dead-position and checkmate answers when already known."""
         ruling = first_end(self.active, board, keys,
-                           lambda entry: dead if dead is not None else verdicts.dead_after_move(board, entry))
+                           lambda entry: dead if dead is not None else verdicts.dead_after_move(board, entry), mate)
         return None if ruling is None else _End(ruling.reason, ruling.result, ruling.cite, ply)
 
     def dead(self, board: Board) -> bool:
@@ -181,7 +182,7 @@ def _audit(pgn: PgnGame, rules: Any) -> GameAudit:
     if end is None and ends.mate_first and board.is_checkmate():
         # No position before a checkmate is dead (the mate follows from it), and the
         # ruleset rules checkmate before a dead position: no proof to ask for.
-        end = ends.end(board, keys, stop, dead=False)
+        end = ends.end(board, keys, stop, dead=False, mate=True)
     elif end is None or end.reason in ("fivefold_repetition", "seventy_five_moves"):
         # Checkmate and stalemate can only stand where the record stops; a dead position
         # reached earlier is found by walking back from there. A flag fall is ruled

@@ -57,13 +57,14 @@ def automatic_ends(rules: Any) -> list[tuple[str, Any]]:
 
 
 def first_end(ends: list[tuple[str, Any]], board: Board, keys: Sequence[Hashable],
-              dead: Callable[[Any], bool]) -> Ruling | None:
+              dead: Callable[[Any], bool], mate: bool | None = None) -> Ruling | None:
     """The first of ``ends`` that holds at ``board`` (``keys``: the positions so far),
-    with its result; ``dead(entry)`` answers the dead-position test."""
+    with its result; ``dead(entry)`` answers the dead-position test, ``mate`` whether
+    ``board`` is checkmate when the caller knows (asked of the board otherwise)."""
     mover = 1 - board.turn
     for name, entry in ends:
         if name == "checkmate":
-            holds = board.is_checkmate()
+            holds = board.is_checkmate() if mate is None else mate
         elif name == "stalemate":
             holds = board.is_stalemate()
         elif name == "dead_position":
@@ -72,7 +73,7 @@ def first_end(ends: list[tuple[str, Any]], board: Board, keys: Sequence[Hashable
             holds = rep.automatic_repetition(keys, entry)
         else:
             holds = board.halfmove_clock >= int(entry["plies"])
-            if holds and board.is_checkmate() and entry.get("checkmate_precedence"):
+            if holds and (board.is_checkmate() if mate is None else mate) and entry.get("checkmate_precedence"):
                 continue
         if holds:
             # The tables state a result for the player who gave mate and for the player
