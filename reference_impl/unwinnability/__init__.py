@@ -6,8 +6,10 @@ one-sided question for the opponent of a player whose flag fell. Both are helpma
 questions, not material counts. Three answers, never a guess:
 
 * ``CANNOT`` is a proof: the static stage (frozen pawns and pieces, regions, the
-  conditions of a mate square; :mod:`.static`) or a complete search of the
-  reachable positions (:func:`.native.explore`) found that no checkmate by
+  conditions of a mate square; :mod:`.static`, compiled in :mod:`.native`), the
+  material proof for positions without pawns (:mod:`.material`: no mate exists with
+  any part of the units) or a complete search of the reachable positions
+  (:func:`.native.explore`, both proofs closing subtrees) found that no checkmate by
   that side is reachable.
 * ``CAN`` comes with a witness: a line of legal moves (UCI) ending in that checkmate.
 * ``UNDETERMINED``: neither was reached within ``node_limit`` moves made.
@@ -27,6 +29,7 @@ from ..core.board import Board
 from ..core.squares import BLACK, WHITE, color_of
 from .forced_win import has_forced_win
 from . import native
+from .material import cannot_mate_by_material
 
 __all__ = [
     "DEFAULT_NODE_LIMIT",
@@ -79,7 +82,7 @@ class Analysis:
 
     ``line``: the mating line (UCI) for ``CAN``, replayed and checked by the interpreter.
     ``proof``: for ``CANNOT``, which argument decided (see :data:`PROOFS`).
-    ``stage``: what decided: ``terminal``, ``static``, ``explore``, ``helpmate``; ``none``
+    ``stage``: what decided: ``terminal``, ``static``, ``material``, ``explore``, ``helpmate``; ``none``
     when the budget ran out, ``stopped`` when the search ended early because another
     colour was already shown able to mate (``stop_at_can``).
     ``nodes``: moves made by the searches for this colour.
@@ -97,8 +100,15 @@ PROOFS = {
     "terminal": "no legal moves: the game is over (checkmate or stalemate) and no further mate can come",
     "static": "static: every checkmate square fails a necessary condition, given the frozen units and "
     "the regions every other unit can reach",
+    "material": "material: without pawns no unit can ever be added, and no checkmate by this side exists "
+    "with any part of the units on the board, each within the squares it can reach",
     "explore": "exhaustive: every position reachable from here was visited and none is this side's checkmate",
 }
+
+
+def _material_proofs(board: Board, colors: set[int]) -> set[int]:
+    """The colours among ``colors`` that :mod:`.material` proves can never mate."""
+    return {color for color in colors if cannot_mate_by_material(board, color)}
 
 
 def _native_helpmate(board: Board, color: int, limit: int) -> tuple[list[str] | None, int]:
@@ -160,8 +170,13 @@ def _analyse(board: Board, colors: tuple[int, ...], node_limit: int, stop_at_can
     missing = tuple(c for c in colors if c not in known)
     if missing and not settled:
         for color, analysis in _schedule(board, missing, node_limit, stop_at_can).items():
-            known[color] = analysis
-            if analysis.stage != "stopped":
+            if color in missing:
+                known[color] = analysis
+                if analysis.stage != "stopped":
+                    _MEMO[base + (color,)] = analysis
+            elif analysis.verdict is not Verdict.UNDETERMINED and base + (color,) not in _MEMO:
+                # decided on the way by the stages shared by both colours: the same answer
+                # asking that colour would give (see _schedule), kept for its question
                 _MEMO[base + (color,)] = analysis
         _trim()
     return {c: known[c] for c in colors if c in known}
@@ -206,7 +221,8 @@ def _schedule(board: Board, colors: tuple[int, ...], node_limit: int, stop_at_ca
     the exploration run for both colours, asked or not (one walk serves every colour
     still open): a colour's answer must not depend on which other colour was asked with
     it, or first, or parallel workers asking in different orders would get different
-    answers near the limit. Only the last stage runs for the colours asked alone."""
+    answers near the limit. Only the last stage runs for the colours asked alone. The
+    result holds the colours asked and any other colour those shared stages decided."""
     terminal = _terminal(board, colors)
     if terminal is not None:
         return terminal
@@ -221,7 +237,7 @@ def _schedule(board: Board, colors: tuple[int, ...], node_limit: int, stop_at_ca
         results[color] = Analysis(Verdict.CAN, tuple(line), spent[color], stage)
 
     def answer() -> dict[int, Analysis]:
-        return {c: results[c] for c in colors if c in results}
+        return dict(results)  # the colours asked, and any other the shared stages decided
 
     if node_limit > 0:
         for color in (*colors, *(c for c in everyone if c not in colors)):
@@ -237,6 +253,8 @@ def _schedule(board: Board, colors: tuple[int, ...], node_limit: int, stop_at_ca
     proven, space = native.static_stage(board, open_colors)
     for color in proven:
         results[color] = Analysis(Verdict.CANNOT, (), spent[color], "static", PROOFS["static"])
+    for color in _material_proofs(board, {c for c in open_colors if c not in proven}):
+        results[color] = Analysis(Verdict.CANNOT, (), spent[color], "material", PROOFS["material"])
     pending = [c for c in open_colors if c not in results]
     if node_limit <= 0:
         for color in pending:
@@ -246,7 +264,7 @@ def _schedule(board: Board, colors: tuple[int, ...], node_limit: int, stop_at_ca
         small = space <= SMALL_SPACE and not any(_lone_minor_against_pawns(board, c) for c in pending)
         share = EXPLORE_SHARE if small else LARGE_SPACE_EXPLORE_SHARE
         budget = min(int(node_limit * share), node_limit - max(spent[c] for c in pending))
-        found = native.explore(board, set(pending), budget, None)
+        found = native.explore(board, set(pending), budget, _material_proofs)
         for color in pending:
             spent[color] += found.nodes
             if color in found.mates:
