@@ -1,4 +1,12 @@
-"""``game`` fixtures for US Chess 7: the blitz band's edge (5C) and the blitz illegal-move rule.
+"""``game`` fixtures in which the time control's speed class picks the illegal-move rule.
+
+The speed class of a game with a time control comes from the control, not from the
+ruleset's own speed: a standard control under a rapid or blitz ruleset is judged by the
+standard rules. Under FIDE 7.5.5 (2014 7.5 b) the second completed illegal move of a
+standard game loses, but is a draw when the opponent cannot checkmate by any series of
+legal moves; one such game runs under every FIDE ruleset with a 90-minute control.
+
+US Chess 7: the blitz band's edge (5C) and the blitz illegal-move rule.
 
 Under US Chess a completed illegal move costs two minutes in every class but blitz
 (11D, 1C2a); in blitz the first one loses on a claim when the claimant has mating
@@ -14,10 +22,11 @@ king and one minor piece, king and two knights are insufficient; anything else i
 sufficient): a lone king is none, a king and a pawn is some even where that pawn can
 never take part in a mate (the position is labelled ``W-``: only White can mate).
 
-Only ``uscf-7`` and ``uscf-7-blitz`` are named: a time control decides the class under
-both. Nothing here asks the reference implementation; python-chess checks every FEN.
+The US Chess games name only ``uscf-7`` and ``uscf-7-blitz``: a time control decides the
+class under both. Nothing here asks the reference implementation; python-chess checks
+every FEN.
 
-Run: ``python -m conformance.generate.uscf_games --data conformance/generate/data
+Run: ``python -m conformance.generate.speed_games --data conformance/generate/data
 --out conformance/fixtures``.
 """
 
@@ -27,7 +36,7 @@ import sys
 from pathlib import Path
 
 from .common import Fixture, main
-from .games import ONGOING, US, USB, Case, case_fixture, illegal, mv, res
+from .games import ALL, FIDE, ONGOING, US, USB, Case, case_fixture, illegal, mv, res
 
 US_ONLY = (US, USB)
 BLITZ_RULE = ("US Chess blitz: 'a completed illegal move loses on a claim (or capture of the king) "
@@ -86,11 +95,33 @@ def material_cases() -> list[Case]:
     ]
 
 
+SECOND_ILLEGAL = ("FIDE 7.5.5 (2018 7.5.5, 2014 7.5 b): 'for the second completed illegal move by the "
+                  "same player the arbiter shall declare the game lost by this player. However, the game "
+                  "is drawn if the position is such that the opponent cannot checkmate the player's king "
+                  "by any series of legal moves'; A.1 (2023, 2018, 2014 alike): 90 + 60 x 0.5 = 120 "
+                  "minutes is no rapid game, so the standard rule applies under every FIDE ruleset, the "
+                  "rapid and blitz ones included; US Chess 11D: two minutes to the opponent each time, no "
+                  "forfeit (5C: 90 + 30 = 120 minutes, regular)")
+
+
+def standard_control_cases() -> list[Case]:
+    """The standard rule for a second illegal move, under every ruleset, with a standard control."""
+    return [Case(
+        "illegal.second.standard-control.opponent-cannot-mate", "5400+30: White completes two "
+        "illegal moves; Black has a lone king", [illegal("white", "e1e3"), illegal("white", None)],
+        ("fide-2023:7.5.5", "fide-2018:7.5.5", "fide-2014:7.5.b", "fide-2023:A.1", "uscf-7:11D",
+         "uscf-7:5C"), ("illegal-move", "lone-king", "speed-band"),
+        f"{SECOND_ILLEGAL}; Black has a lone king and cannot checkmate",
+        by=((FIDE, res("1/2-1/2", "illegal_moves")), ((US, USB), ONGOING)),
+        fen=LONE_KING, time_control="5400+30", rulesets=ALL)]
+
+
 def build(data: Path) -> dict[str, list[Fixture]]:
-    """game fixtures: US Chess 5C's blitz edge and the blitz illegal-move rule."""
+    """game fixtures: the illegal-move rule a time control's speed class picks."""
     del data
-    return {"game-uscf.jsonl": [case_fixture(case) for case in edge_cases() + material_cases()]}
+    cases = edge_cases() + material_cases() + standard_control_cases()
+    return {"game-speed.jsonl": [case_fixture(case) for case in cases]}
 
 
 if __name__ == "__main__":
-    sys.exit(main("uscf_games", build))
+    sys.exit(main("speed_games", build))
