@@ -93,20 +93,21 @@ def is_dead(board: Any, node_limit: int) -> str:
 def is_dead_cheap(board: Any, node_limit: int) -> bool:
     """Dead, proven cheaply enough to ask after every move.
 
-    A short compiled helpmate search for each side comes first: a mate found (replayed)
-    means not dead, and ordinary positions end there. Otherwise the static proof (no
-    search) runs for both sides; only when it already shows one side cannot mate does a
-    search of ``node_limit`` moves try the other. True only with a proof for both sides;
-    a position this misses is simply not declared dead.
+    The proofs without search come first (the static stage, and the material proof
+    without pawns): a position is declared dead only with a proof for both sides, so
+    where they prove neither side unable to mate, nothing more is asked, and ordinary
+    positions end there. Where they prove one side, a short compiled helpmate search for
+    the other comes next (a mate found, replayed, means not dead), then a search of
+    ``node_limit`` moves. A position this misses is simply not declared dead.
     """
-    if _module().mate_found_quickly(board):  # a mating line for a side: not dead
-        return False
-    found = _module().analyse_both(board, 0)  # one static pass for both sides
-    static = [_tri(found[color].verdict) for color in (0, 1)]
-    if static == [CANNOT, CANNOT]:
+    unwinnability = _module()
+    proven = unwinnability.proven_unable(board)
+    if len(proven) == 2:
         return True
-    if static.count(CANNOT) == 1 and node_limit > 0:
-        other = static.index(CANNOT) ^ 1
+    if len(proven) == 1 and node_limit > 0:
+        other = 1 - next(iter(proven))
+        if unwinnability.mate_found_quickly(board, colors=(other,)):
+            return False
         return can_checkmate(board, other, node_limit) == CANNOT
     return False
 

@@ -30,6 +30,8 @@ from ..core.squares import BLACK, WHITE, color_of
 from .forced_win import has_forced_win
 from . import native
 from .material import cannot_mate_by_material
+from .search import move_layer_key
+from . import forced_win
 
 __all__ = [
     "DEFAULT_NODE_LIMIT",
@@ -42,6 +44,7 @@ __all__ = [
     "has_forced_win",  # US Chess 14E, from .forced_win: one import for the adjudicator
     "is_dead_position",
     "mate_found_quickly",
+    "proven_unable",
     "set_cache_size",
     "clear_cache",
 ]
@@ -145,21 +148,14 @@ def _trim() -> None:
 
 
 def clear_cache() -> None:
-    """Forget every answer (tests that compare fresh analyses use it)."""
+    """Forget every answer (tests that compare fresh analyses use it), the forced-win
+    searches' too."""
     _MEMO.clear()
-
-
-def _move_layer_key(board: Board) -> str:
-    """The move layer as far as this position can tell: rulesets that differ only in
-    castling (Chess960 and standard) play the same game once no castling right is left."""
-    tables = board.tables
-    if board.castling_rights:
-        return tables.signature
-    return tables.signature_without_castling
+    forced_win.clear_cache()
 
 
 def _analyse(board: Board, colors: tuple[int, ...], node_limit: int, stop_at_can: bool) -> dict[int, Analysis]:
-    base = (_move_layer_key(board), board.position_key(), node_limit)
+    base = (move_layer_key(board), board.position_key(), node_limit)
     known: dict[int, Analysis] = {}
     for color in colors:
         hit = _MEMO.get(base + (color,))
@@ -292,14 +288,26 @@ def _schedule(board: Board, colors: tuple[int, ...], node_limit: int, stop_at_ca
     return answer()
 
 
-def mate_found_quickly(board: Board, node_limit: int = QUICK_PROBE_NODES) -> bool:
-    """Does a short compiled helpmate search find a mate for either side (its line
-    replayed by the interpreter)? ``True`` settles that the position is not dead;
-    ``False`` says nothing. A cheap gate before the static stage, for the check after
-    every move: in ordinary positions a mate turns up within a few hundred moves."""
+def proven_unable(board: Board) -> set[int]:
+    """The colours shown never able to mate without any search: by the Laws' precedence
+    when the game is over (no legal move), else by the static stage and, without pawns,
+    the material proof. Cheap enough for the check after every move."""
+    if not board.has_legal_move():
+        return {c for c, a in _terminal(board, (WHITE, BLACK)).items() if a.verdict is Verdict.CANNOT}
+    proven, _ = native.static_stage(board, (WHITE, BLACK))
+    return proven | _material_proofs(board, {c for c in (WHITE, BLACK) if c not in proven})
+
+
+def mate_found_quickly(
+    board: Board, node_limit: int = QUICK_PROBE_NODES, colors: tuple[int, ...] | None = None
+) -> bool:
+    """Does a short compiled helpmate search find a mate for one of ``colors`` (either
+    side by default; its line replayed by the interpreter)? ``True`` settles that the
+    position is not dead; ``False`` says nothing. In ordinary positions a mate turns up
+    within a few hundred moves."""
     if node_limit <= 0:
         return False
-    for color in (board.turn ^ 1, board.turn):
+    for color in colors if colors is not None else (board.turn ^ 1, board.turn):
         found = native.helpmate(board, color, node_limit)
         if found.status == "mate":
             native.verified_line(board, found.line, color, uci=False)  # the proof, not its text

@@ -18,7 +18,7 @@ fail to escape. It is made fast by
   at the winner's last move only a mating move counts;
 * the defender's replies ordered by the remembered refutation, then captures, then the
   king's moves to squares with the most room;
-* the static unwinnability proof (:func:`.search.static_proofs`) after every capture or
+* the static unwinnability proof (compiled: :func:`.native.static_stage`) after every capture or
   promotion: a position in which the winner can never mate ends that line.
 
 ``True`` is a proof (a forced mate exists within the bound), ``False`` is a proof
@@ -27,12 +27,19 @@ fail to escape. It is made fast by
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from dataclasses import dataclass
 
 from ..core import codes
 from ..core.board import Board
 from ..core.squares import color_of
-from .search import Budget, BudgetExhausted, static_proofs
+from . import native
+from .search import Budget, BudgetExhausted, move_layer_key
+
+#: Answers kept (US Chess rulesets that share a move layer ask the same question; the
+#: search is the interpreter's, so asking twice costs).
+_CACHE_SIZE = 4096
+_CACHE: OrderedDict[tuple, "ForcedMate"] = OrderedDict()
 
 #: "No bound proven" markers of the transposition table.
 _NEVER, _UNBOUNDED = -1, 1 << 30
@@ -82,7 +89,7 @@ class _MateSearch:
 
     def _can_still_mate(self) -> bool:
         """False when the static stage proves the winner can never mate from here."""
-        return not static_proofs(self.board, (self.winner,))
+        return not native.static_stage(self.board, (self.winner,))[0]
 
     def _winner_node(self, key: tuple, plies: int) -> bool:
         board = self.board
@@ -194,10 +201,27 @@ def forced_mate(board: Board, color: int | str, max_plies: int, node_limit: int)
     winner = color_of(color)
     if max_plies < 0:
         raise ValueError(f"max_plies must be >= 0, not {max_plies}")
+    key = (move_layer_key(board), board.position_key(), winner, max_plies, node_limit)
+    hit = _CACHE.get(key)
+    if hit is None:
+        hit = _CACHE[key] = _forced_mate(board, winner, max_plies, node_limit)
+        while len(_CACHE) > _CACHE_SIZE:
+            _CACHE.popitem(last=False)
+    else:
+        _CACHE.move_to_end(key)
+    return hit
+
+
+def clear_cache() -> None:
+    """Forget every answer kept."""
+    _CACHE.clear()
+
+
+def _forced_mate(board: Board, winner: int, max_plies: int, node_limit: int) -> ForcedMate:
     if not board.legal_move_count():
         mated = board.turn != winner and board.is_check()
         return ForcedMate(mated, 0 if mated else None, (), 0)
-    if static_proofs(board, (winner,)):
+    if native.static_stage(board, (winner,))[0]:
         return ForcedMate(False, None, (), 0)
     search = _MateSearch(board, winner, Budget(node_limit))
     try:

@@ -54,6 +54,16 @@ def placement_of(board: Board) -> Placement:
     return Placement(tables, pieces, ep, board.castling_rights)
 
 
+def move_layer_key(board: Board) -> str:
+    """The move layer as far as this position can tell, for keeping answers: rulesets
+    that differ only in castling (Chess960 and standard) play the same game once no
+    castling right is left."""
+    tables = board.tables
+    if board.castling_rights:
+        return tables.signature
+    return tables.signature_without_castling
+
+
 def static_proofs(board: Board, colors: Iterable[int]) -> set[int]:
     """The colours among ``colors`` that the static stage proves can never mate."""
     return static_stage(board, colors)[0]
