@@ -36,7 +36,8 @@ import sys
 from pathlib import Path
 
 from .common import Fixture, main
-from .games import ALL, FIDE, ONGOING, US, USB, Case, case_fixture, illegal, mv, res
+from .games import (ALL, FIDE, INCORRECT, ONGOING, Q_INCORRECT, SPEED_CITES, US, USB, Case, case_fixture,
+                    claim, illegal, mv, res, timed)
 
 US_ONLY = (US, USB)
 BLITZ_RULE = ("US Chess blitz: 'a completed illegal move loses on a claim (or capture of the king) "
@@ -116,10 +117,26 @@ def standard_control_cases() -> list[Case]:
         fen=LONE_KING, time_control="5400+30", rulesets=ALL)]
 
 
+def fide_blitz_edge_cases() -> list[Case]:
+    """An incorrect claim whose one-minute penalty shows a FIDE control of exactly ten minutes."""
+    return [Case(
+        "claim.penalty.speed-edge.five-plus-five", "300+5: White's incorrect claim after 1.e4 (10 s) "
+        "e5 (20 s); the penalty shows the speed class", timed(("e2e4", 10), ("e7e5", 20))
+        + [claim("threefold_repetition", "white")],
+        INCORRECT + SPEED_CITES + ("fide-2023:B.3", "fide-2018:B.2", "fide-2014:B.2", "fide-2023:6.3.1",
+                                   "fide-2014:6.3.a"),
+        ("incorrect-claim", "clocks", "speed-band", "draw-claim"),
+        "FIDE B.1 (2023, 2018, 2014 alike): a blitz game is one where all the moves must be completed "
+        "in a fixed time of 10 minutes or less, or the time allotted plus 60 times any increment is 10 "
+        "minutes or less; 300+5: 5 + 60 x 5 s = 10 minutes, blitz; " + Q_INCORRECT + "; clocks: 300 s "
+        "- 10 + 5 for White, 300 s - 20 + 5 + 60 for Black (6.3.1: the increment after each move)",
+        default=res("*", None, 295_000, 345_000), time_control="300+5", rulesets=FIDE)]
+
+
 def build(data: Path) -> dict[str, list[Fixture]]:
-    """game fixtures: the illegal-move rule a time control's speed class picks."""
+    """game fixtures: the illegal-move rule and penalty a time control's speed class picks."""
     del data
-    cases = edge_cases() + material_cases() + standard_control_cases()
+    cases = edge_cases() + material_cases() + standard_control_cases() + fide_blitz_edge_cases()
     return {"game-speed.jsonl": [case_fixture(case) for case in cases]}
 
 
