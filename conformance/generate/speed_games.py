@@ -34,10 +34,11 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
+from typing import Any
 
 from .common import Fixture, main
-from .games import (ALL, FIDE, INCORRECT, ONGOING, Q_INCORRECT, SPEED_CITES, US, USB, Case, case_fixture,
-                    claim, illegal, mv, res, timed)
+from .games import (ALL, F14, F18, F23, F23B, F23R, FIDE, INCORRECT, ONGOING, Q_INCORRECT, SPEED_CITES, US,
+                    USB, Case, case_fixture, claim, illegal, mv, res, timed)
 
 US_ONLY = (US, USB)
 BLITZ_RULE = ("US Chess blitz: 'a completed illegal move loses on a claim (or capture of the king) "
@@ -117,20 +118,41 @@ def standard_control_cases() -> list[Case]:
         fen=LONE_KING, time_control="5400+30", rulesets=ALL)]
 
 
+#: (name, control, the sum in words, blitz?, White's clock, Black's clock before the penalty) after
+#: 1.e4 (10 s) e5 (20 s): the increment added after each move (6.3.1), a simple delay's seconds
+#: not taken from the clock (6.3.2).
+FIDE_EDGE: list[tuple[str, str, str, bool, int, int]] = [
+    ("five-plus-five", "300+5", "5 + 60 x 5 s = 10 minutes: blitz", True, 295_000, 285_000),
+    ("five-minutes-three-seconds-plus-five", "303+5", "5.05 + 60 x 5 s = 10.05 minutes: rapid",
+     False, 298_000, 288_000),
+    ("ten-plus-one", "600+1", "10 + 60 x 1 s = 11 minutes: rapid", False, 591_000, 581_000),
+    ("six-delay-five", "360d5", "6 minutes; a delay is no increment, so not counted: blitz", True,
+     355_000, 345_000),
+]
+
+
 def fide_blitz_edge_cases() -> list[Case]:
-    """An incorrect claim whose one-minute penalty shows a FIDE control of exactly ten minutes."""
-    return [Case(
-        "claim.penalty.speed-edge.five-plus-five", "300+5: White's incorrect claim after 1.e4 (10 s) "
-        "e5 (20 s); the penalty shows the speed class", timed(("e2e4", 10), ("e7e5", 20))
-        + [claim("threefold_repetition", "white")],
-        INCORRECT + SPEED_CITES + ("fide-2023:B.3", "fide-2018:B.2", "fide-2014:B.2", "fide-2023:6.3.1",
-                                   "fide-2014:6.3.a"),
-        ("incorrect-claim", "clocks", "speed-band", "draw-claim"),
-        "FIDE B.1 (2023, 2018, 2014 alike): a blitz game is one where all the moves must be completed "
-        "in a fixed time of 10 minutes or less, or the time allotted plus 60 times any increment is 10 "
-        "minutes or less; 300+5: 5 + 60 x 5 s = 10 minutes, blitz; " + Q_INCORRECT + "; clocks: 300 s "
-        "- 10 + 5 for White, 300 s - 20 + 5 + 60 for Black (6.3.1: the increment after each move)",
-        default=res("*", None, 295_000, 345_000), time_control="300+5", rulesets=FIDE)]
+    """Incorrect claims whose penalty shows a FIDE control on either side of ten minutes."""
+    cases = []
+    for name, control, words, blitz, white, black in FIDE_EDGE:
+        def add(seconds: int) -> Any:
+            return res("*", None, white, black + seconds * 1000)
+
+        clock = ("fide-2023:6.3.2", "fide-2014:6.3.b") if "d" in control else ("fide-2023:6.3.1", "fide-2014:6.3.a")
+        cases.append(Case(
+            f"claim.penalty.speed-edge.{name}", f"{control}: White's incorrect claim after 1.e4 (10 s) "
+            "e5 (20 s); the penalty shows the speed class", timed(("e2e4", 10), ("e7e5", 20))
+            + [claim("threefold_repetition", "white")],
+            INCORRECT + SPEED_CITES + ("fide-2023:B.3", "fide-2018:B.2", "fide-2014:B.2") + clock,
+            ("incorrect-claim", "clocks", "speed-band", "draw-claim"),
+            "FIDE B.1 (2023, 2018, 2014 alike): a blitz game is one where all the moves must be completed "
+            "in a fixed time of 10 minutes or less, or the time allotted plus 60 times any increment is "
+            f"10 minutes or less; A.1: rapid above that and below 60; {control}: {words}; " + Q_INCORRECT
+            + "; clocks: the time of each move taken, the increment added after it (6.3.1), a simple "
+            "delay's seconds not taken (6.3.2)",
+            by=(((F23, F23R, F23B), add(60)), ((F18, F14), add(60 if blitz else 120))),
+            time_control=control, rulesets=FIDE))
+    return cases
 
 
 def build(data: Path) -> dict[str, list[Fixture]]:
