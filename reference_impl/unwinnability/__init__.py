@@ -66,6 +66,9 @@ EXPLORE_SHARE = 0.6
 #: ``_lone_minor_against_pawns``). Scheduling only; no verdict rests on either.
 SMALL_SPACE = 10_000_000
 LARGE_SPACE_EXPLORE_SHARE = 0.1
+#: Partial positions the material proof may visit for each material a walk reaches (the
+#: question's own material gets the proof's full budget).
+WALK_MATERIAL_NODES = 600
 #: A mating line longer than this (an exploration's path) is replaced by a helpmate
 #: search's shorter one when the budget allows.
 MAX_REPORTED_LINE = 400
@@ -112,6 +115,12 @@ PROOFS = {
 def _material_proofs(board: Board, colors: set[int]) -> set[int]:
     """The colours among ``colors`` that :mod:`.material` proves can never mate."""
     return {color for color in colors if cannot_mate_by_material(board, color)}
+
+
+def _walk_material_proofs(board: Board, colors: set[int]) -> set[int]:
+    """:func:`_material_proofs` for the positions a walk reaches, each new material with a
+    smaller budget (:data:`WALK_MATERIAL_NODES`): a walk meets many."""
+    return {color for color in colors if cannot_mate_by_material(board, color, WALK_MATERIAL_NODES)}
 
 
 def _native_helpmate(board: Board, color: int, limit: int) -> tuple[list[str] | None, int]:
@@ -260,7 +269,7 @@ def _schedule(board: Board, colors: tuple[int, ...], node_limit: int, stop_at_ca
         small = space <= SMALL_SPACE and not any(_lone_minor_against_pawns(board, c) for c in pending)
         share = EXPLORE_SHARE if small else LARGE_SPACE_EXPLORE_SHARE
         budget = min(int(node_limit * share), node_limit - max(spent[c] for c in pending))
-        found = native.explore(board, set(pending), budget, _material_proofs)
+        found = native.explore(board, set(pending), budget, _walk_material_proofs)
         for color in pending:
             spent[color] += found.nodes
             if color in found.mates:

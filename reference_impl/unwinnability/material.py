@@ -88,9 +88,10 @@ class _Facts:
     symmetries: list[list[int]]
 
 
-def cannot_mate_by_material(board: Board, color: int) -> bool:
-    """True only with a proof that ``color`` can never checkmate from ``board``."""
-    return find_mate_pattern(board, color) is None
+def cannot_mate_by_material(board: Board, color: int, node_limit: int = NODE_LIMIT) -> bool:
+    """True only with a proof that ``color`` can never checkmate from ``board`` (found
+    within ``node_limit`` partial positions)."""
+    return find_mate_pattern(board, color, node_limit) is None
 
 
 def find_mate_pattern(board: Board, color: int, node_limit: int = NODE_LIMIT) -> str | None:
