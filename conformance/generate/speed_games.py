@@ -37,8 +37,8 @@ from pathlib import Path
 from typing import Any
 
 from .common import Fixture, main
-from .games import (ALL, F14, F18, F23, F23B, F23R, FIDE, INCORRECT, ONGOING, Q_INCORRECT, SPEED_CITES, US,
-                    USB, Case, case_fixture, claim, illegal, mv, res, timed)
+from .games import (ALL, F14, F18, F23, F23B, F23R, FIDE, ILL_STD, INCORRECT, ONGOING, Q_INCORRECT,
+                    Q_UNSUPERVISED, SPEED_CITES, US, USB, Case, case_fixture, claim, illegal, mv, res, timed)
 
 US_ONLY = (US, USB)
 BLITZ_RULE = ("US Chess blitz: 'a completed illegal move loses on a claim (or capture of the king) "
@@ -155,10 +155,24 @@ def fide_blitz_edge_cases() -> list[Case]:
     return cases
 
 
+def no_clock_cases() -> list[Case]:
+    """Without a time control the ruleset's own speed picks the rule: standard here."""
+    return [Case(
+        "unsupervised.no-clock.first", "no time control, no adequate supervision: White's first "
+        "completed illegal move under a ruleset for standard games", mv("e2e4", "e7e5")
+        + [illegal("white", "e1e3")], ILL_STD + ("fide-2014:A.4.b",),
+        ("illegal-move", "supervision", "protocol-addition"),
+        Q_UNSUPERVISED + "; without a time control the game is of the ruleset's own speed, standard "
+        "here, where Appendix A and B do not reach: 7.5.5 (2014 7.5 b) gives the opponent the penalty "
+        "(no clock to show it) and the game goes on", default=ONGOING, rulesets=(F23, F18, F14),
+        supervised=False)]
+
+
 def build(data: Path) -> dict[str, list[Fixture]]:
     """game fixtures: the illegal-move rule and penalty a time control's speed class picks."""
     del data
-    cases = edge_cases() + material_cases() + standard_control_cases() + fide_blitz_edge_cases()
+    cases = edge_cases() + material_cases() + standard_control_cases() + fide_blitz_edge_cases() \
+        + no_clock_cases()
     return {"game-speed.jsonl": [case_fixture(case) for case in cases]}
 
 
