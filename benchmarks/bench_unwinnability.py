@@ -49,7 +49,7 @@ from bench_perft import python_chess_perft  # the same python-chess perft both b
 from conformance.generate.lichess_sample import Row, parse
 from reference_impl import BLACK, WHITE, Board, load_ruleset
 from reference_impl.adjudication.tables import table
-from reference_impl.errors import ArbiterError
+from reference_impl.errors import ArbiterError, FenError
 from reference_impl.unwinnability import Analysis, Verdict, analyse, analyse_both, native
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -69,12 +69,22 @@ Answer = dict[int, Verdict]
 
 
 def load(limit: int | None) -> list[tuple[str, str]]:
-    rows = []
+    """The labelled positions a game can reach (the reference refuses the others: more
+    promoted pieces than missing pawns, FIDE 3.10.3); how many were left out is printed."""
+    rules = load_ruleset("fide-2023")
+    rows, refused = [], 0
     for line in DATA.read_text().splitlines():
         if line.strip() and not line.startswith("#"):
             label, fen = line.split(None, 1)
             fen = fen.strip()
-            rows.append((label, fen + (" 0 1" if len(fen.split()) == 4 else "")))
+            fen += " 0 1" if len(fen.split()) == 4 else ""
+            try:
+                Board.from_fen(fen, rules)
+            except FenError:
+                refused += 1
+                continue
+            rows.append((label, fen))
+    print(f"{len(rows)} labelled positions a game can reach ({refused} refused as unreachable)")
     return rows[:limit] if limit else rows
 
 

@@ -27,15 +27,15 @@ DATA = Path(__file__).parent / "data" / "unwinnability" / "labelled.txt"
 CI_NODE_LIMIT = 50_000
 DEEP_NODE_LIMIT = 2_000_000
 
-#: Measured at CI_NODE_LIMIT: 349 of 396 reachable dead positions proven dead (88.1 %).
-DEAD_FLOOR = 0.86
-#: Measured: W- positions, Black proven unable to mate: 57 of 75 (76.0 %).
-W_ONLY_BLACK_CANNOT_FLOOR = 0.74
-#: Measured: -B positions, White proven unable to mate: 32 of 46 (69.6 %).
-B_ONLY_WHITE_CANNOT_FLOOR = 0.67
-#: Measured: a mating line found for White in 307 of 365 WB positions (84.1 %), for
-#: Black in 310 (84.9 %).
-WB_CAN_FLOOR = (0.83, 0.82)
+#: Measured at CI_NODE_LIMIT: 363 of 396 reachable dead positions proven dead (91.7 %).
+DEAD_FLOOR = 0.90
+#: Measured: W- positions, Black proven unable to mate: 63 of 75 (84.0 %).
+W_ONLY_BLACK_CANNOT_FLOOR = 0.82
+#: Measured: -B positions, White proven unable to mate: 43 of 46 (93.5 %).
+B_ONLY_WHITE_CANNOT_FLOOR = 0.91
+#: Measured: a mating line found for White in 311 of 365 WB positions (85.2 %), for
+#: Black in 312 (85.5 %).
+WB_CAN_FLOOR = (0.84, 0.84)
 
 
 def _rows() -> list[tuple[str, str]]:
