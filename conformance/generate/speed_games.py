@@ -37,7 +37,7 @@ from pathlib import Path
 from typing import Any
 
 from .common import Fixture, main
-from .games import (ALL, F14, F18, F23, F23B, F23R, FIDE, ILL_STD, INCORRECT, ONGOING, Q_INCORRECT,
+from .games import (ALL, F14, F18, F23, F23B, F23R, FIDE, ILL_RAPID, ILL_STD, INCORRECT, ONGOING, Q_INCORRECT,
                     Q_UNSUPERVISED, SPEED_CITES, US, USB, Case, case_fixture, claim, illegal, mv, res, timed)
 
 US_ONLY = (US, USB)
@@ -168,11 +168,31 @@ def no_clock_cases() -> list[Case]:
         supervised=False)]
 
 
+def unsupervised_edge_cases() -> list[Case]:
+    """FIDE 2014 without supervision: the 60-minute edge decides whether the first illegal move loses."""
+    cases = []
+    for name, control, words, rapid in (
+            ("sixty-minutes", "1800+30", "30 + 60 x 0.5 = 60 minutes: not less than 60, standard", False),
+            ("fifty-nine-and-a-half", "1770+30", "29.5 + 60 x 0.5 = 59.5 minutes: rapid", True)):
+        base = int(control.split("+")[0]) * 1000
+        white = black = base - 5_000 + 30_000
+        cases.append(Case(
+            f"unsupervised.speed-edge.{name}", f"{control}, no adequate supervision: White's first "
+            "completed illegal move; the speed class decides", timed(("e2e4", 5), ("e7e5", 5))
+            + [illegal("white", "e1e3")], ILL_STD + ILL_RAPID + ("fide-2014:A.4.b", "fide-2014:A.1"),
+            ("illegal-move", "clocks", "supervision", "speed-band", "protocol-addition"),
+            Q_UNSUPERVISED + f"; 2014 A.1: rapid is more than 10 and less than 60 minutes (base plus 60 "
+            f"increments); {control}: {words}", default=res("0-1", "illegal_moves", white, black)
+            if rapid else res("*", None, white, black + 120_000), time_control=control,
+            rulesets=(F14,), supervised=False))
+    return cases
+
+
 def build(data: Path) -> dict[str, list[Fixture]]:
     """game fixtures: the illegal-move rule and penalty a time control's speed class picks."""
     del data
     cases = edge_cases() + material_cases() + standard_control_cases() + fide_blitz_edge_cases() \
-        + no_clock_cases()
+        + no_clock_cases() + unsupervised_edge_cases()
     return {"game-speed.jsonl": [case_fixture(case) for case in cases]}
 
 
