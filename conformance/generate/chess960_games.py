@@ -70,11 +70,11 @@ def chess960_cases() -> list[Case]:
 #: attacker: II.3.2 judges the squares with the rook gone (python-chess: no castling).
 SHIELDED: list[tuple[str, str, str]] = [
     ("rook-shields-king-path", "4k3/8/8/8/8/8/8/rR1K4 w B - 0 1",
-     "king d1, rook b1, Black's rook a1: with the rook gone, a1 attacks c1, which the king crosses"),
+     "king d1, rook b1, Black's rook a1: with the rook gone, a1 attacks c1, where the king goes"),
     ("rook-shields-king-destination", "4k3/8/8/8/8/8/8/rRK5 w B - 0 1",
      "king c1, rook b1, Black's rook a1: with the rook gone, a1 attacks c1, where the king stays"),
     ("rook-shields-black", "Qr1k4/8/8/8/8/8/8/4K3 b b - 0 1",
-     "king d8, rook b8, White's queen a8: with the rook gone, a8 attacks c8, which the king crosses"),
+     "king d8, rook b8, White's queen a8: with the rook gone, a8 attacks c8, where the king goes"),
 ]
 
 

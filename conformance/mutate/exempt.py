@@ -40,6 +40,10 @@ SAME_BAND = ("moves time controls between two neighbouring speed bands whose reg
              "nothing else")
 SAME_REGIME = ("the band's new regime has the same rules as its old one in this ruleset (equal "
                "illegal-move and penalty tables, or no table of its own: the standard ones apply)")
+ROOK_BESIDE = ("the castling rook can shield a square the king crosses only along the first rank, from an "
+               "attacker beyond it; the paths must be empty, so that attacker stands beyond the king's "
+               "destination, and the rook lands on the destination's other side (king on c or g, rook on "
+               "d or f): the attacker reaches the king after castling, which no move may allow (FIDE 3.9)")
 NEVER_LOSES = ("this regime's illegal moves never lose (loses_at: null), and the key only "
                "qualifies that loss")
 NOT_AUTOMATIC = ("the end dropped is not automatic here (a claim, or left to the director's "
@@ -89,6 +93,7 @@ EXEMPTIONS: tuple[Exemption, ...] = (
     Exemption("castling.must_be_empty.squares", ('drop "king_path"',), "orthodox", ORTHODOX_PATHS),
     Exemption("castling.must_not_be_attacked.rook_removed", None, "orthodox",
               "a corner rook never stands between an attacker and a square the king crosses"),
+    Exemption("castling.must_not_be_attacked.rook_removed", None, "rook_lands_beside_king", ROOK_BESIDE),
     Exemption("castling.must_not_be_attacked.squares", ('drop "king_to"',), None,
               "no move may leave the king attacked (FIDE 3.9), castling included"),
     Exemption("illegal_moves.*.loss_requires_claim", None, None, NOT_CLAIMED),
@@ -182,6 +187,14 @@ def _dropped_end_not_automatic(data: Data, mutant: Mutant) -> bool:
     return isinstance(table, Mapping) and table.get("kind") in ("claim", "discretionary")
 
 
+def _rook_lands_beside_king(data: Data) -> bool:
+    """Every castling side puts the king on c or g and its rook beside it towards the centre."""
+    sides = _get(data, "castling.sides") or {}
+    return bool(sides) and all(
+        (side.get("king_to"), side.get("rook_to")) in (("g", "f"), ("c", "d")) for side in sides.values()
+        if isinstance(side, Mapping)) and _get(data, "board.files") in (None, 8)
+
+
 def _data_only(test: Callable[[Data], bool]) -> Callable[[Data, Mutant], bool]:
     return lambda data, _: test(data)
 
@@ -197,6 +210,7 @@ CONDITIONS: dict[str, Callable[[Data, Mutant], bool]] = {
     "band_regime_same_rules": lambda d, m: _regime_rules(d, _at(d, m.path), True) == _regime_rules(d, m.value, True),
     "dropped_band_same_regime": lambda d, m: (i := _dropped(d, m)) is not None and _band_regimes(d, i, i + 1),
     "never_loses": _never_loses,
+    "rook_lands_beside_king": _data_only(lambda d: _rook_lands_beside_king(d)),
     "dropped_end_not_automatic": _dropped_end_not_automatic,
     "flags_noticed": _data_only(lambda d: _get(d, "flag_fall.when") == "noticed"),
     "helpmate_draw_test": _data_only(lambda d: _get(d, "flag_fall.draw_test") == "opponent_cannot_checkmate"),
