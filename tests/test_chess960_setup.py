@@ -111,3 +111,12 @@ def test_start_positions_play_like_python_chess() -> None:
         ours = Board.from_fen(fen, RULES)
         theirs = chess.Board(fen, chess960=True)
         assert sorted(ours.uci(m) for m in ours.legal_moves()) == sorted(m.uci() for m in theirs.legal_moves), number
+
+
+@pytest.mark.parametrize("rule", ["between", "opposite_colours"])
+def test_numbering_must_number_exactly_the_arrays_the_constraints_allow(rule: str) -> None:
+    base = load_ruleset("fide-2023-chess960")
+    kept = [c for c in base.data["setup"]["constraints"] if c.get("rule") != rule]
+    loose = derive_ruleset(base, {"setup": {"constraints": kept}}, id=base.id)
+    with pytest.raises(ArbiterError, match="setup.constraints and setup.numbering disagree"):
+        array_from_number(518, loose)

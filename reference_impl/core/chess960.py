@@ -133,6 +133,13 @@ def _numbered(data: Mapping[str, Any]) -> tuple[str, ...]:
     if prod(_radix(s) for s in steps) != count:
         raise RulesetError("setup.numbering: the steps do not give exactly 'count' numbers")
     arrays = tuple(_decode(n, steps, letters) for n in range(count))
+    allowed = set(enumerate_arrays(data))
+    if set(arrays) != allowed:  # the numbering must number exactly the arrays the constraints allow
+        stray = sorted(set(arrays) - allowed) or sorted(allowed - set(arrays))
+        what = "numbers arrays the constraints forbid" if set(arrays) - allowed else \
+            "leaves out arrays the constraints allow"
+        raise RulesetError(f"setup.numbering {what} ({len(allowed)} allowed, e.g. {stray[0]}); "
+                           "setup.constraints and setup.numbering disagree")
     _NUMBERED[_key(data)] = (data, arrays)
     return arrays
 
