@@ -21,7 +21,7 @@ from typing import Any, Iterable, Iterator, Sequence
 from reference_impl.errors import RulesetError
 
 from .articles import known_cites
-from .loader import RawFile, Ruleset, build, library, read_ruleset_file
+from .files import RawFile, Ruleset, library, read_ruleset_file, resolve
 from .merge import strip_nulls
 from .yamlio import format_path
 
@@ -321,7 +321,7 @@ def validate_paths(paths: Sequence[Path] | None = None) -> list[Violation]:
             raw = read_ruleset_file(path)
             raws.append(raw)
             builtin = path.resolve().parent == lib.directory.resolve()
-            ruleset = build(raw, builtin, check=False)
+            ruleset = resolve(raw, builtin)
             found = validate_ruleset(ruleset)
             if not found and not ruleset.abstract:
                 found = [_locate(ruleset, path, message) for path, message in _start_position_problems(ruleset)]

@@ -1,0 +1,46 @@
+"""The ruleset modules import in one direction: files <- validate <- loader.
+
+:mod:`reference_impl.rules.files` reads and merges ruleset files, :mod:`.validate` checks
+what it reads, :mod:`.loader` names, validates and caches. A module that imported one
+above it (at the top or inside a function) would bring back the circle the loader and
+the validator once had.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import reference_impl.rules as rules
+
+ORDER = ["files", "validate", "loader"]
+
+
+def _imported(module: str) -> set[str]:
+    tree = ast.parse((Path(rules.__file__).parent / f"{module}.py").read_text())
+    found = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom):
+            name = node.module or ""
+            if node.level == 1:
+                found.add(name.split(".")[0])
+            elif name.startswith("reference_impl.rules."):
+                found.add(name.split(".")[2])
+        elif isinstance(node, ast.Import):
+            for alias in node.names:
+                if alias.name.startswith("reference_impl.rules."):
+                    found.add(alias.name.split(".")[2])
+    return found
+
+
+def test_each_ruleset_module_imports_only_those_below_it() -> None:
+    for index, module in enumerate(ORDER):
+        above = set(ORDER[index + 1 :])
+        assert not _imported(module) & above, f"{module} imports {sorted(_imported(module) & above)}"
+
+
+def test_loader_still_offers_the_names_callers_use() -> None:
+    from reference_impl.rules import loader
+
+    for name in ("Ruleset", "RawFile", "library", "read_ruleset_file", "load_ruleset", "derive_ruleset", "build"):
+        assert hasattr(loader, name), name
