@@ -99,6 +99,14 @@ class Board:
         self.ep_square = -1
         self._stack = []
 
+    def place(self, sq: Square, color: Color, pt: int) -> None:
+        """Set up a unit of piece type ``pt`` and ``color`` on the empty square ``sq``
+        (reading a FEN, building a position square by square): no move is recorded and
+        nothing is validated; :func:`~reference_impl.core.fen.set_fen` validates."""
+        if self.mailbox[sq] >= 0:
+            raise ValueError(f"square {sq} is not empty")
+        self._put(sq, color, pt)
+
     def _put(self, sq: Square, color: Color, pt: int) -> None:
         bit = 1 << sq
         self.bb[color][pt] |= bit

@@ -59,7 +59,7 @@ def set_fen(board: "Board", fen: str) -> None:
                 raise FenError(fen, f"unknown piece letter {char!r} on rank {rank + 1}")
             if file >= 8:
                 raise FenError(fen, f"rank {rank + 1} is longer than 8 squares")
-            board._put(rank * 8 + file, WHITE if char.isupper() else BLACK, pt)
+            board.place(rank * 8 + file, WHITE if char.isupper() else BLACK, pt)
             file += 1
         if file != 8:
             raise FenError(fen, f"rank {rank + 1} has {file} squares, expected 8")

@@ -164,7 +164,7 @@ def board_from(template: Board, placement: bytes, turn: int, castling: int, ep: 
     board.clear()
     for sq, code in enumerate(placement):
         if code != 0xFF:
-            board._put(sq, code >> 4, code & 15)
+            board.place(sq, code >> 4, code & 15)
     board.turn, board.castling_rights, board.ep_square = turn, castling, ep
     return board
 
