@@ -1401,9 +1401,25 @@ static int static_stage(const Tables *T, const Pos *P, int ep, int mask, double 
     int proven = 0;
     if (st_analyse(&in, A)) {
         if (space) {
+            /* interchangeable units (one type, colour and region) count once per set of
+             * squares: C(n, k) placements of k of them in a region of n squares */
             double size = 2;
-            for (int i = 0; i < A->n; i++)
-                if (A->u[i].type != T->pawn) size *= A->u[i].region ? popcount(A->u[i].region) : 1;
+            int counted[ST_UNITS] = {0};
+            for (int i = 0; i < A->n; i++) {
+                if (A->u[i].type == T->pawn || counted[i]) continue;
+                int k = 0;
+                for (int j = i; j < A->n; j++)
+                    if (!counted[j] && A->u[j].type == A->u[i].type && A->u[j].color == A->u[i].color &&
+                        A->u[j].region == A->u[i].region) {
+                        counted[j] = 1;
+                        k++;
+                    }
+                int n = A->u[i].region ? popcount(A->u[i].region) : 1;
+                double ways = 1;
+                if (n >= k)
+                    for (int r = 0; r < k; r++) ways = ways * (n - r) / (r + 1);
+                size *= ways;
+            }
             *space = size;
         }
         for (int c = 0; c < 2; c++)

@@ -15,6 +15,7 @@ The helpmate search itself is compiled (:mod:`.native`); its lines are replayed 
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from typing import Iterable
 
@@ -71,14 +72,21 @@ def static_proofs(board: Board, colors: Iterable[int]) -> set[int]:
 
 def static_stage(board: Board, colors: Iterable[int]) -> tuple[set[int], int]:
     """The colours the static stage proves can never mate, and a rough size of the
-    reachable space: the product of the regions of the units other than pawns (twice,
-    for the side to move). It only schedules the searches; no verdict rests on it."""
+    reachable space: the ways to place the units other than pawns in their regions
+    (interchangeable units, of one type, colour and region, counted once per set of
+    squares), twice for the side to move. It only schedules the searches; no verdict
+    rests on it."""
     placement = placement_of(board)
     analysis = analyse_static(placement)
-    space = 2
+    groups: dict[tuple[int, int, int], int] = {}
     for unit in analysis.units:
         if unit.type_index != board.tables.pawn:
-            space *= max(1, unit.region.bit_count())
+            key = (unit.type_index, unit.color, unit.region)
+            groups[key] = groups.get(key, 0) + 1
+    space = 2
+    for (_, _, region), count in groups.items():
+        squares = max(1, region.bit_count())
+        space *= math.comb(squares, count) if squares >= count else 1
     return {c for c in colors if cannot_mate(placement, analysis, c)}, space
 
 
