@@ -48,9 +48,9 @@ NEVER_LOSES = ("this regime's illegal moves never lose (loses_at: null), and the
                "qualifies that loss")
 NOT_AUTOMATIC = ("the end dropped is not automatic here (a claim, or left to the director's "
                  "discretion), and the order ranks only the automatic ends")
-BOTH_SEEN = ("a flag is seen when it falls (flag_fall.when: noticed) and the overstep ends the game "
-             "then, so the game protocol never has both flags down; the rule is for flags nobody "
-             "saw fall, which its events cannot state")
+NO_BLITZ_GUIDELINES = ("FIDE Guidelines III, which this entry encodes, never apply to blitz games (III.2.2): the "
+                       "Laws give a blitz game with both flags down and the order unknown no outcome a fixture "
+                       "could state; the blitz table inherits the entry from the standard games' one")
 FLAG_ORDER = ("only the presence of dead_position is read: the other ends are settled by time "
               "(a game ended by checkmate, stalemate, resignation or agreement takes no flag, and "
               "a flag seen ends the game before anything later)")
@@ -109,8 +109,7 @@ EXEMPTIONS: tuple[Exemption, ...] = (
     Exemption("illegal_moves.*.claimant_needs_mating_material", None, "never_loses", NEVER_LOSES),
     Exemption("illegal_moves.*.without_mating_material", None, "never_loses", NEVER_LOSES),
     Exemption("termination.precedence.order", ("drop-end",), "dropped_end_not_automatic", NOT_AUTOMATIC),
-    Exemption("flag_fall.both_flags.last_period", None, "flags_noticed", BOTH_SEEN),
-    Exemption("flag_fall.both_flags.other_period", None, "flags_noticed", BOTH_SEEN),
+    Exemption("flag_fall.both_flags.*", None, "blitz_without_guidelines", NO_BLITZ_GUIDELINES),
     Exemption("flag_fall.precedence", ("not-dead_position",), None, FLAG_ORDER),
     Exemption("flag_fall.precedence", ('drop "dead_position"',), "helpmate_draw_test", FLAG_DEAD),
 )
@@ -212,8 +211,10 @@ CONDITIONS: dict[str, Callable[[Data, Mutant], bool]] = {
     "never_loses": _never_loses,
     "rook_lands_beside_king": _data_only(lambda d: _rook_lands_beside_king(d)),
     "dropped_end_not_automatic": _dropped_end_not_automatic,
-    "flags_noticed": _data_only(lambda d: _get(d, "flag_fall.when") == "noticed"),
     "helpmate_draw_test": _data_only(lambda d: _get(d, "flag_fall.draw_test") == "opponent_cannot_checkmate"),
+    "blitz_without_guidelines": _data_only(
+        lambda d: _get(d, "scope.speed") == "blitz" and str(_get(d, "flag_fall.both_flags.cite")).endswith(":III.3.1")
+    ),
 }
 
 
