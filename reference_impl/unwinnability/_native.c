@@ -946,7 +946,7 @@ static Tables *read_input(Py_buffer *tables, Py_buffer *placement, int turn, uns
  */
 
 #define ST_ROUNDS 64
-#define ST_UNITS 64
+#define ST_UNITS 64 /* one unit per occupied square at most */
 
 typedef struct { int type, color, square, royal; u64 region, reach; } StUnit;
 
@@ -1189,7 +1189,7 @@ static void st_pawn_regions(const StInput *in, StAnalysis *A, const int *pawns, 
     }
 }
 
-static int st_regions(const StInput *in, const u64 frozen[2], StAnalysis *A) {
+static void st_regions(const StInput *in, const u64 frozen[2], StAnalysis *A) {
     const Tables *T = in->T;
     const Pos *P = in->P;
     u64 walls = frozen[0] | frozen[1];
@@ -1204,7 +1204,6 @@ static int st_regions(const StInput *in, const u64 frozen[2], StAnalysis *A) {
             int royal = t == T->royal;
             u64 bb = royal ? P->bb[c][t] : P->bb[c][t] & ~frozen[c];
             for (; bb; bb &= bb - 1) {
-                if (A->n == ST_UNITS) return 0;
                 StUnit *u = &A->u[A->n];
                 u->type = t; u->color = c; u->square = lsb(bb); u->royal = royal;
                 if (t == T->pawn) {
@@ -1226,7 +1225,6 @@ static int st_regions(const StInput *in, const u64 frozen[2], StAnalysis *A) {
             }
         }
     if (np) st_pawn_regions(in, A, pawns, np, walls);
-    return 1;
 }
 
 static void st_thaw(const StInput *in, const StAnalysis *A, const u64 occupied_by[2], u64 result[2]) {
@@ -1267,20 +1265,20 @@ static void st_thaw(const StInput *in, const StAnalysis *A, const u64 occupied_b
         }
 }
 
-/* The greatest fixed point of the frozen units; 0 if the position has too many units. */
-static int st_analyse(const StInput *in, StAnalysis *A) {
+/* The greatest fixed point of the frozen units. */
+static void st_analyse(const StInput *in, StAnalysis *A) {
     u64 occupied_by[2] = {in->P->occ[0], in->P->occ[1]};
     u64 frozen[2] = {occupied_by[0], occupied_by[1]};
     for (int round = 0; round < ST_ROUNDS; round++) {
-        if (!st_regions(in, frozen, A)) return 0;
+        st_regions(in, frozen, A);
         u64 thawed[2];
         st_thaw(in, A, occupied_by, thawed);
-        if (thawed[0] == frozen[0] && thawed[1] == frozen[1]) return 1;
+        if (thawed[0] == frozen[0] && thawed[1] == frozen[1]) return;
         frozen[0] = thawed[0];
         frozen[1] = thawed[1];
     }
     u64 none[2] = {0, 0};
-    return st_regions(in, none, A);
+    st_regions(in, none, A);
 }
 
 /* Can each square of ``squares`` get its own unit whose region holds it? */
@@ -1390,44 +1388,40 @@ static int st_cannot_mate(const Tables *T, const StAnalysis *A, int color) {
     return 1;
 }
 
-/* The colours of ``mask`` the static stage proves can never mate (a bitmask), and the
- * rough size of the reachable space (product of the non-pawn units' regions, twice;
- * saturated). ``ep`` is the e.p. target only where a capture there is legal now. */
+/* The colours of ``mask`` the static stage proves can never mate (a bitmask), and, when
+ * ``space`` is given, a rough size of the reachable space (the ways to place the
+ * non-pawn units in their regions, twice). ``ep`` is the e.p. target only where a
+ * capture there is legal now. */
 static int static_stage(const Tables *T, const Pos *P, int ep, int mask, double *space) {
     StInput in = {T, P, ep >= 0 ? 1ULL << ep : 0, P->castling};
     memo_bind(T);
-    StAnalysis *A = malloc(sizeof(StAnalysis));
-    if (!A) return -1;
-    int proven = 0;
-    if (st_analyse(&in, A)) {
-        if (space) {
-            /* interchangeable units (one type, colour and region) count once per set of
-             * squares: C(n, k) placements of k of them in a region of n squares */
-            double size = 2;
-            int counted[ST_UNITS] = {0};
-            for (int i = 0; i < A->n; i++) {
-                if (A->u[i].type == T->pawn || counted[i]) continue;
-                int k = 0;
-                for (int j = i; j < A->n; j++)
-                    if (!counted[j] && A->u[j].type == A->u[i].type && A->u[j].color == A->u[i].color &&
-                        A->u[j].region == A->u[i].region) {
-                        counted[j] = 1;
-                        k++;
-                    }
-                int n = A->u[i].region ? popcount(A->u[i].region) : 1;
-                double ways = 1;
-                if (n >= k)
-                    for (int r = 0; r < k; r++) ways = ways * (n - r) / (r + 1);
-                size *= ways;
-            }
-            *space = size;
+    StAnalysis A;
+    st_analyse(&in, &A);
+    if (space) {
+        /* interchangeable units (one type, colour and region) count once per set of
+         * squares: C(n, k) placements of k of them in a region of n squares */
+        double size = 2;
+        int counted[ST_UNITS] = {0};
+        for (int i = 0; i < A.n; i++) {
+            if (A.u[i].type == T->pawn || counted[i]) continue;
+            int k = 0;
+            for (int j = i; j < A.n; j++)
+                if (!counted[j] && A.u[j].type == A.u[i].type && A.u[j].color == A.u[i].color &&
+                    A.u[j].region == A.u[i].region) {
+                    counted[j] = 1;
+                    k++;
+                }
+            int n = A.u[i].region ? popcount(A.u[i].region) : 1;
+            double ways = 1;
+            if (n >= k)
+                for (int r = 0; r < k; r++) ways = ways * (n - r) / (r + 1);
+            size *= ways;
         }
-        for (int c = 0; c < 2; c++)
-            if ((mask >> c & 1) && st_cannot_mate(T, A, c)) proven |= 1 << c;
-    } else if (space) {
-        *space = 1e300;
+        *space = size;
     }
-    free(A);
+    int proven = 0;
+    for (int c = 0; c < 2; c++)
+        if ((mask >> c & 1) && st_cannot_mate(T, &A, c)) proven |= 1 << c;
     return proven;
 }
 
@@ -1543,7 +1537,6 @@ static PyObject *py_explore(PyObject *self, PyObject *args) {
             if (expand && zeroing) {
                 int proven = static_stage(T, P, r.ep, open, NULL);
                 nodes += prune_cost; /* a static proof costs about as much as this many moves */
-                if (proven < 0) { PyErr_NoMemory(); error = 1; break; }
                 int pawnless = T->pawn < 0 || !(P->bb[0][T->pawn] | P->bb[1][T->pawn]);
                 if ((proven & open) != open && pawnless && prune != Py_None) {
                     unsigned char mb[64];
@@ -1634,7 +1627,6 @@ static PyObject *py_static_stage(PyObject *self, PyObject *args) {
     if (!T) goto done;
     double space = 0;
     int proven = static_stage(T, &P, legal_ep(T, &P), colours & 3, &space);
-    if (proven < 0) { PyErr_NoMemory(); goto done; }
     result = Py_BuildValue("(id)", proven, space);
 done:
     free(T);
