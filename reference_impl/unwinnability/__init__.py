@@ -21,17 +21,17 @@ move); it still never says ``CANNOT`` wrongly.
 from __future__ import annotations
 
 import enum
+import functools
 from collections import OrderedDict
 from dataclasses import dataclass
 
 from ..core import movegen
 from ..core.board import Board
 from ..core.squares import BLACK, WHITE, color_of
+from . import forced_win, native
 from .forced_win import has_forced_win
-from . import native
-from .material import cannot_mate_by_material
+from .material import NODE_LIMIT as MATERIAL_NODES, cannot_mate_by_material
 from .search import move_layer_key
-from . import forced_win
 
 __all__ = [
     "DEFAULT_NODE_LIMIT",
@@ -112,15 +112,14 @@ PROOFS = {
 }
 
 
-def _material_proofs(board: Board, colors: set[int]) -> set[int]:
-    """The colours among ``colors`` that :mod:`.material` proves can never mate."""
-    return {color for color in colors if cannot_mate_by_material(board, color)}
+def _material_proofs(board: Board, colors: set[int], node_limit: int = MATERIAL_NODES) -> set[int]:
+    """The colours among ``colors`` that :mod:`.material` proves can never mate (each new
+    material with ``node_limit`` partial positions)."""
+    return {color for color in colors if cannot_mate_by_material(board, color, node_limit)}
 
 
-def _walk_material_proofs(board: Board, colors: set[int]) -> set[int]:
-    """:func:`_material_proofs` for the positions a walk reaches, each new material with a
-    smaller budget (:data:`WALK_MATERIAL_NODES`): a walk meets many."""
-    return {color for color in colors if cannot_mate_by_material(board, color, WALK_MATERIAL_NODES)}
+#: The material proofs of the positions a walk reaches: a walk meets many materials.
+_walk_material_proofs = functools.partial(_material_proofs, node_limit=WALK_MATERIAL_NODES)
 
 
 def _native_helpmate(board: Board, color: int, limit: int) -> tuple[list[str] | None, int]:

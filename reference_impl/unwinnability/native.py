@@ -169,6 +169,18 @@ def board_from(template: Board, placement: bytes, turn: int, castling: int, ep: 
     return board
 
 
+def _walk_callback(board: Board, proof: Callable[[Board, set[int]], set[int]]) -> Callable[..., int]:
+    """``proof`` as the compiled walk calls it: a position as numbers, the open colours as
+    a bitmask, the proven colours back as a bitmask."""
+
+    def callback(placement: bytes, turn: int, castling: int, ep: int, mask: int) -> int:
+        open_colors = {c for c in (0, 1) if mask >> c & 1}
+        proven = proof(board_from(board, placement, turn, castling, ep), open_colors)
+        return sum(1 << c for c in proven)
+
+    return callback
+
+
 def explore(
     board: Board, colors: set[int], node_limit: int, pawnless_proof: Callable[[Board, set[int]], set[int]] | None = None
 ) -> NativeExploration:
@@ -181,17 +193,10 @@ def explore(
     every colour still open.
     """
 
-    def callback(placement: bytes, turn: int, castling: int, ep: int, mask: int) -> int:
-        prune = pawnless_proof
-        if prune is None:
-            return 0
-        open_colors = {c for c in (0, 1) if mask >> c & 1}
-        proven = prune(board_from(board, placement, turn, castling, ep), open_colors)
-        return sum(1 << c for c in proven)
-
+    callback = None if pawnless_proof is None else _walk_callback(board, pawnless_proof)
     mask = sum(1 << c for c in colors)
     complete, mates, nodes, positions = _native.explore(
-        pack_tables(board.tables), *_position(board), mask, node_limit, callback if pawnless_proof else None, PRUNE_COST
+        pack_tables(board.tables), *_position(board), mask, node_limit, callback, PRUNE_COST
     )
     return NativeExploration(bool(complete), {c: tuple(line) for c, line in mates.items()}, nodes, positions)
 
