@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import enum
 import functools
-from collections import OrderedDict
 from dataclasses import dataclass
 
 from ..core import movegen
@@ -31,7 +30,7 @@ from ..core.squares import BLACK, WHITE, color_of
 from . import forced_win, native
 from .forced_win import has_forced_win
 from .material import NODE_LIMIT as MATERIAL_NODES, cannot_mate_by_material
-from .search import move_layer_key
+from .search import KeptAnswers, move_layer_key
 
 __all__ = [
     "DEFAULT_NODE_LIMIT",
@@ -136,23 +135,14 @@ def _native_helpmate(board: Board, color: int, limit: int) -> tuple[list[str] | 
 #: same question comes back often (each flag, the dead-position check, each ruleset
 #: sharing the move layer). An answer cut short because another colour was already
 #: shown able to mate (stage ``stopped``) is not kept.
-_MEMO: "OrderedDict[tuple, Analysis]" = OrderedDict()
-_MEMO_SIZE = 8192
+_MEMO: KeptAnswers[Analysis] = KeptAnswers(8192)
 
 
 def set_cache_size(entries: int) -> None:
     """Keep at most ``entries`` answers (8,192 by default). A long-lived process that
     asks the same questions again after many others (``arbiter mutate`` runs every
     fixture once per mutant) keeps them all with a larger cache."""
-    global _MEMO_SIZE
-    _MEMO_SIZE = max(1, entries)
-    _trim()
-
-
-def _trim() -> None:
-    """Drop the least recently used answers beyond the cache size."""
-    while len(_MEMO) > _MEMO_SIZE:
-        _MEMO.popitem(last=False)
+    _MEMO.resize(entries)
 
 
 def clear_cache() -> None:
@@ -168,7 +158,6 @@ def _analyse(board: Board, colors: tuple[int, ...], node_limit: int, stop_at_can
     for color in colors:
         hit = _MEMO.get(base + (color,))
         if hit is not None:
-            _MEMO.move_to_end(base + (color,))
             known[color] = hit
     settled = stop_at_can and any(a.verdict is Verdict.CAN for a in known.values())
     missing = tuple(c for c in colors if c not in known)
@@ -177,12 +166,11 @@ def _analyse(board: Board, colors: tuple[int, ...], node_limit: int, stop_at_can
             if color in missing:
                 known[color] = analysis
                 if analysis.stage != "stopped":
-                    _MEMO[base + (color,)] = analysis
+                    _MEMO.put(base + (color,), analysis)
             elif analysis.verdict is not Verdict.UNDETERMINED and base + (color,) not in _MEMO:
                 # decided on the way by the stages shared by both colours: the same answer
                 # asking that colour would give (see _schedule), kept for its question
-                _MEMO[base + (color,)] = analysis
-        _trim()
+                _MEMO.put(base + (color,), analysis)
     return {c: known[c] for c in colors if c in known}
 
 

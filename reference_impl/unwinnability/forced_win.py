@@ -27,19 +27,17 @@ fail to escape. It is made fast by
 
 from __future__ import annotations
 
-from collections import OrderedDict
 from dataclasses import dataclass
 
 from ..core import codes
 from ..core.board import Board
 from ..core.squares import color_of
 from . import native
-from .search import Budget, BudgetExhausted, move_layer_key
+from .search import Budget, BudgetExhausted, KeptAnswers, move_layer_key
 
 #: Answers kept (US Chess rulesets that share a move layer ask the same question; the
 #: search is the interpreter's, so asking twice costs).
-_CACHE_SIZE = 4096
-_CACHE: OrderedDict[tuple, "ForcedMate"] = OrderedDict()
+_CACHE: KeptAnswers["ForcedMate"] = KeptAnswers(4096)
 
 #: "No bound proven" markers of the transposition table.
 _NEVER, _UNBOUNDED = -1, 1 << 30
@@ -204,11 +202,8 @@ def forced_mate(board: Board, color: int | str, max_plies: int, node_limit: int)
     key = (move_layer_key(board), board.position_key(), winner, max_plies, node_limit)
     hit = _CACHE.get(key)
     if hit is None:
-        hit = _CACHE[key] = _forced_mate(board, winner, max_plies, node_limit)
-        while len(_CACHE) > _CACHE_SIZE:
-            _CACHE.popitem(last=False)
-    else:
-        _CACHE.move_to_end(key)
+        hit = _forced_mate(board, winner, max_plies, node_limit)
+        _CACHE.put(key, hit)
     return hit
 
 
