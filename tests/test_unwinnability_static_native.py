@@ -15,7 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from reference_impl import Board, FenError, load_ruleset
+from conformance.generate.lichess_sample import parse
+from reference_impl import Board, load_ruleset
 from reference_impl.unwinnability import native
 from reference_impl.unwinnability.search import static_stage
 
@@ -25,18 +26,12 @@ CHESS960 = load_ruleset("fide-2023-chess960")
 
 
 def _fens() -> list[str]:
-    fens = []
-    for name in ("labelled.txt", "lichess-sample.txt"):
-        for line in (DATA / name).read_text().splitlines():
-            if not line.strip() or line.startswith("#"):
-                continue
-            fields = line.split()
-            start = next(i for i, f in enumerate(fields) if f.count("/") == 7)
-            fen = fields[start : start + 6]
-            if len(fen) < 6 or not fen[4].isdigit():
-                fen = fields[start : start + 4] + ["0", "1"]
-            fens.append(" ".join(fen))
-    return fens
+    """The labelled positions a game can reach and the Lichess sample's, read by their own
+    tests' and generator's readers."""
+    from test_unwinnability_labelled import _positions
+
+    sample = DATA / "lichess-sample.txt"
+    return [fen for _, fen in _positions()] + [row.fen for row in parse(sample.read_text(), sample.name)]
 
 
 def _walks(rules, count: int, seed: int) -> list[Board]:
@@ -44,10 +39,7 @@ def _walks(rules, count: int, seed: int) -> list[Board]:
     boards = []
     fens = _fens()
     for fen in rng.sample(fens, min(count, len(fens))):
-        try:
-            board = Board.from_fen(fen, rules)
-        except FenError:
-            continue
+        board = Board.from_fen(fen, rules)
         for _ in range(rng.randrange(0, 10)):
             moves = board.legal_codes()
             if not moves:
