@@ -75,6 +75,10 @@ class Case:
     rulesets: tuple[str, ...] = ALL
     #: the optional ``supervised`` input key (an addition to the pinned input); None: absent
     supervised: bool | None = None
+    #: how the verdict was established (``source.method``)
+    method: str = "laws"
+    #: check ``fen`` as a Chess960 position (castling rights by rook file)
+    chess960: bool = False
 
 
 def verdicts(case: Case) -> dict[str, Expect]:
@@ -89,14 +93,14 @@ def verdicts(case: Case) -> dict[str, Expect]:
 
 def case_fixture(case: Case) -> Fixture:
     if case.fen is not None:
-        checked_board(case.fen)
+        checked_board(case.fen, chess960=case.chess960)
     inp: dict[str, Any] = {"fen": case.fen, "time_control": case.time_control, "events": case.events}
     if case.supervised is not None:
         inp["supervised"] = case.supervised
     found = verdicts(case)
     same = all(v == found[case.rulesets[0]] for v in found.values())
     common: dict[str, Any] = dict(cites=case.cites, tags=("hand-built",) + case.tags,
-                                  method="laws", detail=case.detail)
+                                  method=case.method, detail=case.detail)
     fid = f"game.{case.name}"
     if same and set(case.rulesets) == set(ALL):
         return fixture(fid, "game", case.description, ["*"], inp, expect=found[case.rulesets[0]], **common)
