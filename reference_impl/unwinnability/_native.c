@@ -1450,23 +1450,44 @@ static int legal_ep(const Tables *T, Pos *P) {
 
 typedef struct { signed char mailbox[64]; u64 castling; signed char turn, ep; } Record;
 
+/* An open-addressing set of exact records, each slot holding its key next to its record
+ * (one cache line pair per probe). It starts small and doubles when three quarters full,
+ * so memory follows the positions met, not the node limit. */
+typedef struct { u64 key; Record record; } Slot;
+
 typedef struct {
-    Record *slots;
-    u64 *keys;
-    size_t mask, count;
+    Slot *slots;
+    size_t mask, count, max_slots;
 } VisitedSet;
+
+static int visited_grow(VisitedSet *V) {
+    size_t size = (V->mask + 1) * 2;
+    if (size > V->max_slots) return -1;
+    Slot *grown = calloc(size, sizeof(Slot));
+    if (!grown) return -1;
+    for (size_t i = 0; i <= V->mask; i++) {
+        if (!V->slots[i].key) continue;
+        size_t j = V->slots[i].key & (size - 1);
+        while (grown[j].key) j = (j + 1) & (size - 1);
+        grown[j] = V->slots[i];
+    }
+    free(V->slots);
+    V->slots = grown;
+    V->mask = size - 1;
+    return 0;
+}
 
 static int visited_add(VisitedSet *V, const Record *r, u64 key) {
     /* 1 if newly added, 0 if present, -1 if full */
-    if (V->count * 4 >= (V->mask + 1) * 3) return -1;
+    if (V->count * 4 >= (V->mask + 1) * 3 && visited_grow(V) < 0) return -1;
     key |= 1;
     size_t i = key & V->mask;
-    while (V->keys[i]) {
-        if (V->keys[i] == key && !memcmp(&V->slots[i], r, sizeof(Record))) return 0;
+    while (V->slots[i].key) {
+        if (V->slots[i].key == key && !memcmp(&V->slots[i].record, r, sizeof(Record))) return 0;
         i = (i + 1) & V->mask;
     }
-    V->keys[i] = key;
-    V->slots[i] = *r;
+    V->slots[i].key = key;
+    V->slots[i].record = *r;
     V->count++;
     return 1;
 }
@@ -1493,14 +1514,14 @@ static PyObject *py_explore(PyObject *self, PyObject *args) {
     Tables *T = read_input(&tables, &placement, turn, castling, ep, &S.P);
     if (!T) goto done;
     S.T = T;
-    size_t slots = 1024;
-    while (slots < (size_t)(limit + 2) * 2 && slots < ((size_t)1 << 26)) slots <<= 1;
-    V.slots = malloc(slots * sizeof(Record));
-    V.keys = calloc(slots, sizeof(u64));
-    V.mask = slots - 1;
+    /* at most one new position per move made, and at most 2^26 slots */
+    V.max_slots = 1 << 12;
+    while (V.max_slots < (size_t)(limit + 2) * 2 && V.max_slots < ((size_t)1 << 26)) V.max_slots <<= 1;
+    V.slots = calloc(1 << 12, sizeof(Slot));
+    V.mask = (1 << 12) - 1;
     levels = malloc(level_cap * sizeof(Level));
     moves = malloc(move_cap * sizeof(int));
-    if (!V.slots || !V.keys || !levels || !moves) { PyErr_NoMemory(); goto done; }
+    if (!V.slots || !levels || !moves) { PyErr_NoMemory(); goto done; }
     int open = colours & 3, depth = 0, complete = 0, error = 0;
     long long nodes = 0;
     Pos *P = &S.P;
@@ -1510,17 +1531,18 @@ static PyObject *py_explore(PyObject *self, PyObject *args) {
     for (;;) {
         if (entering) {
             entering = 0;
-            int buffer[MAXMOVES];
-            int n = legal_moves(T, P, buffer);
+            /* a position met again is left at once: its moves are generated only the
+             * first time (most moves of a walk lead back to known positions) */
             Record r;
             memcpy(r.mailbox, P->mailbox, 64);
             r.castling = P->castling;
             r.turn = (signed char)P->turn;
-            r.ep = -1;
-            for (int i = 0; i < n; i++) if (buffer[i] >> 16 == FLAG_EP) r.ep = (signed char)P->ep;
+            r.ep = (signed char)legal_ep(T, P);
             int added = visited_add(&V, &r, identity(T, P));
             if (added < 0) break; /* the set is full: not complete */
             int expand = added == 1;
+            int buffer[MAXMOVES];
+            int n = expand ? legal_moves(T, P, buffer) : 0;
             if (expand && n == 0) {
                 expand = 0;
                 if (in_check(T, P)) {
@@ -1609,7 +1631,7 @@ static PyObject *py_explore(PyObject *self, PyObject *args) {
 done:
     Py_XDECREF(mates[0]);
     Py_XDECREF(mates[1]);
-    free(V.slots); free(V.keys); free(levels); free(moves); free(T);
+    free(V.slots); free(levels); free(moves); free(T);
     PyBuffer_Release(&tables);
     PyBuffer_Release(&placement);
     return result;
