@@ -198,8 +198,10 @@ def test_exemptions_give_reasons_and_hold_only_under_their_condition(fide: Any) 
     budget = _mutant(fide, "flag_fall.node_limit", "2000000 -> 2000001")
     assert budget.equivalent and "budget" in budget.equivalent
     assert mutation.Judge(fide, []).run(budget).status == "equivalent"
-    # fide-2023's three illegal-move regimes are equal, so the speed without a clock decides nothing
-    assert _mutant(fide, "scope.speed", '"standard" -> "blitz"').equivalent
+    # fide-2023's three illegal-move regimes are equal, so the speed without a clock decides
+    # nothing between standard and rapid; blitz is outside the both-flags rule (III.2.2)
+    assert _mutant(fide, "scope.speed", '"standard" -> "rapid"').equivalent
+    assert _mutant(fide, "scope.speed", '"standard" -> "blitz"').equivalent is None
     # US Chess blitz loses on the first illegal move: there the same change is a real mutant
     us = load_ruleset("uscf-7")
     assert _mutant(us, "scope.speed", '"standard" -> "blitz"').equivalent is None

@@ -889,13 +889,17 @@ Q_BOTH_UNSEEN = (
     "FIDE 2023 Guidelines III.3.1 (2018 alike): 'if both flags have fallen and it is impossible to "
     "establish which flag fell first then: III.3.1.1 the game shall continue if it occurs in any period "
     "of the game except the last period; III.3.1.2 the game is drawn if it occurs in the period of a "
-    "game in which all remaining moves must be completed' (III.2.1: where announced, assumed here; "
-    "III.2.2: standard and rapid games without increment only, never blitz, so fide-2023-blitz is left "
-    "out and no control here has an increment); FIDE 2014 6.11 a and b: the same, in the Laws proper; "
-    "US Chess 14G: both flags down in sudden death, a draw; 16T: in an earlier control, play continues. "
-    "Both flags down: both clocks show 0")
-#: III.2.2: Guidelines III never apply to blitz games.
-NOT_BLITZ_2023 = tuple(r for r in ALL if r != F23B)
+    "game in which all remaining moves must be completed' (III.2.1: where announced, assumed here); "
+    "FIDE 2014 6.11 a and b: the same, in the Laws proper; US Chess 14G: both flags down in sudden "
+    "death, a draw; 16T: in an earlier control, play continues. Both flags down: both clocks show 0")
+Q_NOT_BLITZ = ("FIDE 2023 III.2.2 (2018 alike): 'these Guidelines shall apply only to standard chess and "
+               "rapid chess games without increment and not to blitz games', and since 2017 the Laws "
+               "proper have no both-flags rule: the event gets no outcome, so it is rejected")
+#: III.2.2, where no control here is blitz or has an increment: the time control decides the
+#: regime (A.1, B.1), so under fide-2023-blitz these games are standard or rapid games.
+Q_CONTROL_DECIDES = ("III.2.2: standard and rapid games without increment only; no control here is "
+                     "blitz or has an increment, and the control decides the regime (A.1, B.1), so "
+                     "fide-2023-blitz judges these games as standard or rapid ones")
 
 
 def both_flags_unseen_cases() -> list[Case]:
@@ -908,10 +912,25 @@ def both_flags_unseen_cases() -> list[Case]:
 
     def case(name: str, description: str, events: list[dict[str, Any]], cites: tuple[str, ...],
              detail: str, expect: Expect, control: str, fen: str | None = None) -> Case:
-        return Case(f"flags.both.{name}", description, events, cites, tags, f"{q}; {detail}", expect,
-                    time_control=control, rulesets=NOT_BLITZ_2023, fen=fen)
+        return Case(f"flags.both.{name}", description, events, cites + ("fide-2023:III.2.2",), tags,
+                    f"{q}; {Q_CONTROL_DECIDES}; {detail}", expect, time_control=control, fen=fen)
 
+    not_2017 = (F23, F23R, F23B, F18)
+    no_guidelines = BOTH_UNSEEN + ("fide-2023:III.2.2",)
     return [
+        Case("flags.both.blitz", "180 (blitz, sudden death): after 1.e4 e5 both flags are seen down, "
+             "order unknown", mv("e2e4", "e7e5") + both, no_guidelines + ("uscf-7:14G",), tags,
+             f"{Q_NOT_BLITZ}; FIDE 2014 6.11 b covers every game: the last period, a draw; US Chess 14G: "
+             f"sudden death, a draw; {q}", draw, by=((not_2017, REJECTED),), time_control="180"),
+        Case("flags.both.increment", "5400+30 (standard, increment): after 1.e4 e5 both flags are seen "
+             "down, order unknown", mv("e2e4", "e7e5") + both, no_guidelines, tags,
+             f"{Q_NOT_BLITZ}; FIDE 2014 6.11 b covers every game: the last period, a draw; {q}", draw,
+             by=((not_2017, REJECTED),), time_control="5400+30", rulesets=FIDE),
+        Case("flags.both.no-control", "No time control given: after 1.e4 e5 both flags are seen down, "
+             "order unknown", mv("e2e4", "e7e5") + both, no_guidelines + ("uscf-7:14G",),
+             tags, f"{q}; with no control given there is no later period, so this is the last one: a draw; "
+             f"fide-2023-blitz: the game is the blitz game its ruleset says (B.1), and {Q_NOT_BLITZ}",
+             res("1/2-1/2", "flag_fall"), by=(((F23B,), REJECTED),)),
         case("sudden-death", "1800 (sudden death): after 1.e4 e5 both flags are seen down, order unknown",
              mv("e2e4", "e7e5") + both, last, "one period only, the last: a draw", draw, "1800"),
         case("sudden-death-black-to-move", "1800: after 1.e4 both flags are seen down, order unknown",

@@ -33,13 +33,15 @@ SHADOW_OFFER = ("an incorrect claim is a claim under neither rule and counts as 
 SHADOW_TOUCH = ("a touch refuses any claim on that move when repetition.claim.touch_forfeits is "
                 "true, as it is here, whichever rule is claimed")
 SAME_IRREGULAR = ("without a time control there is no clock, so the speed decides only the "
-                  "illegal-move regime, and the one it names here has the same rules as the one "
-                  "before (equal tables, or no table of its own: the standard one applies)")
+                  "illegal-move regime and whether the both-flags rule covers the game, and the one "
+                  "it names here has the same rules as the one before (equal tables, or no table of "
+                  "its own: the standard one applies; the same both-flags coverage)")
 SAME_BAND = ("moves time controls between two neighbouring speed bands whose regimes have the "
-             "same rules in this ruleset (illegal moves and penalty), and a band's name decides "
-             "nothing else")
+             "same rules in this ruleset (illegal moves, penalty, both-flags coverage), and a "
+             "band's name decides nothing else")
 SAME_REGIME = ("the band's new regime has the same rules as its old one in this ruleset (equal "
-               "illegal-move and penalty tables, or no table of its own: the standard ones apply)")
+               "illegal-move and penalty tables, or no table of its own: the standard ones apply; "
+               "the same both-flags coverage)")
 ROOK_BESIDE = ("the castling rook can shield a square the king crosses only along the first rank, from an "
                "attacker beyond it; the paths must be empty, so that attacker stands beyond the king's "
                "destination, and the rook lands on the destination's other side (king on c or g, rook on "
@@ -48,9 +50,6 @@ NEVER_LOSES = ("this regime's illegal moves never lose (loses_at: null), and the
                "qualifies that loss")
 NOT_AUTOMATIC = ("the end dropped is not automatic here (a claim, or left to the director's "
                  "discretion), and the order ranks only the automatic ends")
-NO_BLITZ_GUIDELINES = ("FIDE Guidelines III, which this entry encodes, never apply to blitz games (III.2.2): the "
-                       "Laws give a blitz game with both flags down and the order unknown no outcome a fixture "
-                       "could state; the blitz table inherits the entry from the standard games' one")
 FLAG_ORDER = ("only the presence of dead_position is read: the other ends are settled by time "
               "(a game ended by checkmate, stalemate, resignation or agreement takes no flag, and "
               "a flag seen ends the game before anything later)")
@@ -109,7 +108,6 @@ EXEMPTIONS: tuple[Exemption, ...] = (
     Exemption("illegal_moves.*.claimant_needs_mating_material", None, "never_loses", NEVER_LOSES),
     Exemption("illegal_moves.*.without_mating_material", None, "never_loses", NEVER_LOSES),
     Exemption("termination.precedence.order", ("drop-end",), "dropped_end_not_automatic", NOT_AUTOMATIC),
-    Exemption("flag_fall.both_flags.*", None, "blitz_without_guidelines", NO_BLITZ_GUIDELINES),
     Exemption("flag_fall.precedence", ("not-dead_position",), None, FLAG_ORDER),
     Exemption("flag_fall.precedence", ('drop "dead_position"',), "helpmate_draw_test", FLAG_DEAD),
 )
@@ -150,10 +148,13 @@ END_TABLES = {"checkmate": "termination.checkmate", "stalemate": "termination.st
 
 def _regime_rules(data: Data, name: Any, clocked: bool) -> str:
     """What regime ``name`` decides, as text: its illegal-move table and, with a clock, its
-    penalty; a regime without a table of its own gets the standard one (as the reference)."""
+    penalty (a regime without a table of its own gets the standard one, as the reference),
+    and whether the both-flags rule covers it (FIDE III.2.2)."""
     name = name if name in REGIMES else "standard"
     sections = ("illegal_moves", "clocks.penalty") if clocked else ("illegal_moves",)
-    return repr([_rules_only(_get(data, f"{s}.{name}") or _get(data, f"{s}.standard")) for s in sections])
+    covered = _get(data, "flag_fall.both_flags.regimes")
+    return repr([_rules_only(_get(data, f"{s}.{name}") or _get(data, f"{s}.standard")) for s in sections]
+                + [covered is None or name in covered])
 
 
 def _band_regimes(data: Data, first: int, second: int) -> bool:
@@ -212,9 +213,6 @@ CONDITIONS: dict[str, Callable[[Data, Mutant], bool]] = {
     "rook_lands_beside_king": _data_only(lambda d: _rook_lands_beside_king(d)),
     "dropped_end_not_automatic": _dropped_end_not_automatic,
     "helpmate_draw_test": _data_only(lambda d: _get(d, "flag_fall.draw_test") == "opponent_cannot_checkmate"),
-    "blitz_without_guidelines": _data_only(
-        lambda d: _get(d, "scope.speed") == "blitz" and str(_get(d, "flag_fall.both_flags.cite")).endswith(":III.3.1")
-    ),
 }
 
 

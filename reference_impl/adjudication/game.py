@@ -414,10 +414,17 @@ class Game:
         """Both flags down and which fell first is unknown (FIDE III.3.1, US Chess 14G).
 
         Without ``last_period`` the clock's period decides; with no clock either, the
-        game is taken to be in its last (sudden-death) period.
+        game is taken to be in its last (sudden-death) period. A regime or an increment
+        the entry does not cover (FIDE III.2.2) gets no outcome: :class:`GameEventError`.
         """
         self._open("both flags down")
         entry = table(self.rules, "flag_fall", "both_flags")
+        regimes = entry.get("regimes")
+        increment = self.control is not None and any(p.increment_ms for p in self.control.periods)
+        if (regimes is not None and self.regime not in regimes) or (entry.get("without_increment") and increment):
+            what = f"a {self.regime} game" + (" with increment" if increment else "")
+            raise GameEventError(f"both flags down, order unknown: no rule for {what} "
+                                 f"({entry.get('applies_cite') or entry['cite']})")
         if last_period is None:
             last_period = self.clock.in_last_period(self.board.turn) if self.clock else True
         outcome = entry["last_period" if last_period else "other_period"]
