@@ -113,7 +113,7 @@ def test_fide_2014_5_2_c_agreement_needs_no_move_but_2018_5_2_3_does() -> None:
 def test_node_limits_come_from_the_tables() -> None:
     from reference_impl.adjudication import verdicts
 
-    assert verdicts.dead_position_node_limit(load_ruleset("fide-2023")) == 2_000_000
+    assert verdicts.dead_position_node_limit(load_ruleset("fide-2023")) == 10_000_000
     smaller = derive_ruleset("fide-2023", {"flag_fall": {"node_limit": 1234},
                                            "termination": {"dead_position": {"node_limit": 567}}}, id="small-budgets")
     assert (verdicts.flag_fall_node_limit(smaller), verdicts.dead_position_node_limit(smaller)) == (1234, 567)

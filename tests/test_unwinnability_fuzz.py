@@ -41,7 +41,7 @@ def _random_walk(board: Board, rng: random.Random, plies: int) -> Board:
 def _counterexamples(board: Board) -> tuple[list[str], int]:
     """Contradicted static proofs in ``board``, and how many proofs were checked."""
     found = []
-    proofs = static_proofs(board, (0, 1)) | native.static_stage(board, (0, 1))[0]
+    proofs = static_proofs(board, (0, 1)) | native.static_stage(board, (0, 1))
     for color in proofs:
         search = native.helpmate(board, color, HELPMATE_LIMIT)
         line = list(search.line) if search.status == "mate" else None

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import enum
 import functools
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from ..core import movegen
@@ -56,15 +57,15 @@ DEFAULT_NODE_LIMIT = 1_000_000
 PROBE_NODES = 20_000
 #: Nodes per side of :func:`mate_found_quickly`, the gate of the check after every move.
 QUICK_PROBE_NODES = 2_000
-#: Share of the node budget for the exhaustive exploration; the rest goes to the
-#: helpmate search.
-EXPLORE_SHARE = 0.6
-#: Above this rough size of the reachable space (the product of the static regions of
-#: the units other than pawns) a walk rarely closes: the exploration gets a smaller share
-#: and the helpmate search the rest; so does a lone minor against pawns (see
-#: ``_lone_minor_against_pawns``). Scheduling only; no verdict rests on either.
-SMALL_SPACE = 10_000_000
-LARGE_SPACE_EXPLORE_SHARE = 0.1
+#: Shares of the node budget, in the order they are spent after the static stage: a
+#: short walk (small reachable spaces close here), a short helpmate search per colour
+#: asked (ordinary long mates turn up here), then the walk again from the start with the
+#: bulk, then the helpmate search with what is left if that is more than it had. Neither
+#: search's chances are guessed from the position: each gets a cheap try before the walk
+#: gets the bulk, whose moves cost a fifth of the helpmate search's. Scheduling only; no
+#: verdict rests on it.
+FIRST_WALK_SHARE = 0.1
+FIRST_HELPMATE_SHARE = 0.15
 #: Partial positions the material proof may visit for each material a walk reaches (the
 #: question's own material gets the proof's full budget).
 WALK_MATERIAL_NODES = 600
@@ -174,20 +175,6 @@ def _analyse(board: Board, colors: tuple[int, ...], node_limit: int, stop_at_can
     return {c: known[c] for c in colors if c in known}
 
 
-def _lone_minor_against_pawns(board: Board, color: int) -> bool:
-    """Does ``color`` have its king and one short-range or colour-bound unit only, against
-    pawns? Its mates need blockers the pawns must promote into, so the reachable space is
-    far larger than the pieces' regions say: the helpmate search gets the budget."""
-    tables = board.tables
-    pawn = tables.pawn
-    if pawn is None or not board.bb[color ^ 1][pawn] or board.bb[color][pawn]:
-        return False
-    units = [pt for pt, bb in enumerate(board.bb[color]) if bb and pt != tables.royal]
-    if len(units) != 1 or board.bb[color][units[0]].bit_count() != 1:
-        return False
-    return movegen.piece_attacks(board, units[0], color, 27, 0).bit_count() <= 13
-
-
 def _terminal(board: Board, colors: tuple[int, ...]) -> dict[int, Analysis] | None:
     """The Laws' precedence: a position without legal moves is already decided (FIDE 5.1.1,
     5.2.1); the side that mated "can", every other answer is "cannot"."""
@@ -205,16 +192,18 @@ def _terminal(board: Board, colors: tuple[int, ...]) -> dict[int, Analysis] | No
 
 def _schedule(board: Board, colors: tuple[int, ...], node_limit: int, stop_at_can: bool) -> dict[int, Analysis]:
     """The schedule, per colour asked (``node_limit`` each): a short compiled helpmate
-    probe (ordinary game positions end here); the static stage; the compiled exhaustive
-    exploration of the reachable space; the compiled helpmate search with the rest of the
-    budget. ``node_limit=0`` runs the static stage alone.
+    probe (ordinary game positions end here); the static stage and the material proof;
+    a short compiled exhaustive walk of the reachable space; a short compiled helpmate
+    search; the walk again with the bulk; the helpmate search with what is left (see
+    FIRST_WALK_SHARE). ``node_limit=0`` runs the static stage alone.
 
     Once a colour asked is still open after its probe, the probes, the static stage and
-    the exploration run for both colours, asked or not (one walk serves every colour
-    still open): a colour's answer must not depend on which other colour was asked with
-    it, or first, or parallel workers asking in different orders would get different
-    answers near the limit. Only the last stage runs for the colours asked alone. The
-    result holds the colours asked and any other colour those shared stages decided."""
+    the walks run for both colours, asked or not (one walk serves every colour still
+    open, and the second walk's colours are those the first left open): a colour's
+    answer must not depend on which other colour was asked with it, or first, or
+    parallel workers asking in different orders would get different answers near the
+    limit. Only the helpmate searches after the probe run for the colours asked alone.
+    The result holds the colours asked and any other colour the shared stages decided."""
     terminal = _terminal(board, colors)
     if terminal is not None:
         return terminal
@@ -242,7 +231,7 @@ def _schedule(board: Board, colors: tuple[int, ...], node_limit: int, stop_at_ca
     open_colors = [c for c in everyone if c not in results]
     if settled() or not any(c in open_colors for c in colors):
         return answer()
-    proven, space = native.static_stage(board, open_colors)
+    proven = native.static_stage(board, open_colors)
     for color in proven:
         results[color] = Analysis(Verdict.CANNOT, (), spent[color], "static", PROOFS["static"])
     for color in _material_proofs(board, {c for c in open_colors if c not in proven}):
@@ -252,36 +241,69 @@ def _schedule(board: Board, colors: tuple[int, ...], node_limit: int, stop_at_ca
         for color in pending:
             results[color] = Analysis(Verdict.UNDETERMINED)
         return answer()
-    if any(c in pending for c in colors):
-        small = space <= SMALL_SPACE and not any(_lone_minor_against_pawns(board, c) for c in pending)
-        share = EXPLORE_SHARE if small else LARGE_SPACE_EXPLORE_SHARE
-        budget = min(int(node_limit * share), node_limit - max(spent[c] for c in pending))
-        found = native.explore(board, set(pending), budget, _walk_material_proofs)
-        for color in pending:
-            spent[color] += found.nodes
-            if color in found.mates:
-                line = native.verified_line(board, found.mates[color], color)
-                if len(line) > MAX_REPORTED_LINE and color in colors:  # a walk's path: a shorter witness
-                    shorter, used = _native_helpmate(board, color, node_limit - spent[color])
-                    spent[color] += used
-                    line = shorter or line
-                can(color, line, "explore")
-            elif found.complete:
-                proof = f"{PROOFS['explore']} ({found.positions} positions)"
-                results[color] = Analysis(Verdict.CANNOT, (), spent[color], "explore", proof)
-    for color in colors:
-        if color in results or color not in pending:
+    asked = [c for c in colors if c in pending]
+    if not asked:
+        return answer()
+    probed = max(spent[c] for c in pending)
+    first_walk = min(int(node_limit * FIRST_WALK_SHARE), node_limit - probed)
+    first_helpmate = int(node_limit * FIRST_HELPMATE_SHARE)
+    if not _walk(board, pending, first_walk, node_limit, colors, results, spent):
+        # the second walk serves the colours the first left open, whatever the helpmate
+        # searches in between found: its work must not depend on the colours asked
+        still = [c for c in pending if c not in results]
+        for color in asked:
+            if color not in results and not settled():
+                _helpmate(board, color, min(first_helpmate, node_limit - spent[color]), results, spent, can)
+        second_walk = node_limit - probed - first_walk - first_helpmate
+        if second_walk > first_walk and any(c not in results for c in asked) and not settled():
+            _walk(board, still, second_walk, node_limit, colors, results, spent)
+    for color in asked:
+        if color in results:
             continue
         if settled():
             results[color] = Analysis(Verdict.UNDETERMINED, (), spent[color], "stopped")
             continue
-        line, used = _native_helpmate(board, color, node_limit - spent[color])
-        spent[color] += used
-        if line is not None:
-            can(color, line, "helpmate")
-            continue
-        results[color] = Analysis(Verdict.UNDETERMINED, (), spent[color])
+        if node_limit - spent[color] > first_helpmate:
+            _helpmate(board, color, node_limit - spent[color], results, spent, can)
+        if color not in results:
+            results[color] = Analysis(Verdict.UNDETERMINED, (), spent[color])
     return answer()
+
+
+def _helpmate(
+    board: Board, color: int, budget: int, results: dict[int, Analysis], spent: dict[int, int],
+    can: Callable[[int, list[str], str], None],
+) -> None:
+    """The compiled helpmate search for ``color`` with ``budget`` nodes; a mate found is
+    recorded in ``results``."""
+    line, used = _native_helpmate(board, color, budget)
+    spent[color] += used
+    if line is not None:
+        can(color, line, "helpmate")
+
+
+def _walk(
+    board: Board, open_colors: list[int], budget: int, node_limit: int, asked: tuple[int, ...],
+    results: dict[int, Analysis], spent: dict[int, int],
+) -> bool:
+    """The compiled exhaustive walk for ``open_colors`` within ``budget`` nodes (charged to
+    each); records a mate met (a path longer than MAX_REPORTED_LINE is replaced by a
+    helpmate search's line for a colour asked, within ``node_limit``), or the proof when
+    the walk closes. True if it closed."""
+    found = native.explore(board, set(open_colors), budget, _walk_material_proofs)
+    for color in open_colors:
+        spent[color] += found.nodes
+        if color in found.mates:
+            line = native.verified_line(board, found.mates[color], color)
+            if len(line) > MAX_REPORTED_LINE and color in asked:  # a walk's path: a shorter witness
+                shorter, used = _native_helpmate(board, color, node_limit - spent[color])
+                spent[color] += used
+                line = shorter or line
+            results[color] = Analysis(Verdict.CAN, tuple(line), spent[color], "explore")
+        elif found.complete:
+            proof = f"{PROOFS['explore']} ({found.positions} positions)"
+            results[color] = Analysis(Verdict.CANNOT, (), spent[color], "explore", proof)
+    return found.complete
 
 
 def proven_unable(board: Board) -> set[int]:
@@ -290,7 +312,7 @@ def proven_unable(board: Board) -> set[int]:
     the material proof. Cheap enough for the check after every move."""
     if not board.has_legal_move():
         return {c for c, a in _terminal(board, (WHITE, BLACK)).items() if a.verdict is Verdict.CANNOT}
-    proven, _ = native.static_stage(board, (WHITE, BLACK))
+    proven = native.static_stage(board, (WHITE, BLACK))
     return proven | _material_proofs(board, {c for c in (WHITE, BLACK) if c not in proven})
 
 

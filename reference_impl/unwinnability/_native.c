@@ -1388,37 +1388,13 @@ static int st_cannot_mate(const Tables *T, const StAnalysis *A, int color) {
     return 1;
 }
 
-/* The colours of ``mask`` the static stage proves can never mate (a bitmask), and, when
- * ``space`` is given, a rough size of the reachable space (the ways to place the
- * non-pawn units in their regions, twice). ``ep`` is the e.p. target only where a
- * capture there is legal now. */
-static int static_stage(const Tables *T, const Pos *P, int ep, int mask, double *space) {
+/* The colours of ``mask`` the static stage proves can never mate (a bitmask). ``ep``
+ * is the e.p. target only where a capture there is legal now. */
+static int static_stage(const Tables *T, const Pos *P, int ep, int mask) {
     StInput in = {T, P, ep >= 0 ? 1ULL << ep : 0, P->castling};
     memo_bind(T);
     StAnalysis A;
     st_analyse(&in, &A);
-    if (space) {
-        /* interchangeable units (one type, colour and region) count once per set of
-         * squares: C(n, k) placements of k of them in a region of n squares */
-        double size = 2;
-        int counted[ST_UNITS] = {0};
-        for (int i = 0; i < A.n; i++) {
-            if (A.u[i].type == T->pawn || counted[i]) continue;
-            int k = 0;
-            for (int j = i; j < A.n; j++)
-                if (!counted[j] && A.u[j].type == A.u[i].type && A.u[j].color == A.u[i].color &&
-                    A.u[j].region == A.u[i].region) {
-                    counted[j] = 1;
-                    k++;
-                }
-            int n = A.u[i].region ? popcount(A.u[i].region) : 1;
-            double ways = 1;
-            if (n >= k)
-                for (int r = 0; r < k; r++) ways = ways * (n - r) / (r + 1);
-            size *= ways;
-        }
-        *space = size;
-    }
     int proven = 0;
     for (int c = 0; c < 2; c++)
         if ((mask >> c & 1) && st_cannot_mate(T, &A, c)) proven |= 1 << c;
@@ -1557,7 +1533,7 @@ static PyObject *py_explore(PyObject *self, PyObject *args) {
                 }
             }
             if (expand && zeroing) {
-                int proven = static_stage(T, P, r.ep, open, NULL);
+                int proven = static_stage(T, P, r.ep, open);
                 nodes += prune_cost; /* a static proof costs about as much as this many moves */
                 int pawnless = T->pawn < 0 || !(P->bb[0][T->pawn] | P->bb[1][T->pawn]);
                 if ((proven & open) != open && pawnless && prune != Py_None) {
@@ -1637,7 +1613,7 @@ done:
     return result;
 }
 
-/* static_stage(tables, placement, turn, castling, ep, colours) -> (proven colours mask, space) */
+/* static_stage(tables, placement, turn, castling, ep, colours) -> proven colours mask */
 static PyObject *py_static_stage(PyObject *self, PyObject *args) {
     Py_buffer tables, placement;
     int turn, ep, colours;
@@ -1647,9 +1623,7 @@ static PyObject *py_static_stage(PyObject *self, PyObject *args) {
     PyObject *result = NULL;
     Tables *T = read_input(&tables, &placement, turn, castling, ep, &P);
     if (!T) goto done;
-    double space = 0;
-    int proven = static_stage(T, &P, legal_ep(T, &P), colours & 3, &space);
-    result = Py_BuildValue("(id)", proven, space);
+    result = PyLong_FromLong(static_stage(T, &P, legal_ep(T, &P), colours & 3));
 done:
     free(T);
     PyBuffer_Release(&tables);
@@ -1802,7 +1776,7 @@ static PyMethodDef methods[] = {
      "helpmate(tables, placement, turn, castling, ep, winner, node_limit, local_limit, max_depth, tt_bits, horizon, depth_first_limit)"
      " -> (status, line, nodes)"},
     {"static_stage", py_static_stage, METH_VARARGS,
-     "static_stage(tables, placement, turn, castling, ep, colours) -> (proven colours mask, space)"},
+     "static_stage(tables, placement, turn, castling, ep, colours) -> proven colours mask"},
     {"explore", py_explore, METH_VARARGS,
      "explore(tables, placement, turn, castling, ep, colours, node_limit, prune, prune_cost)"
      " -> (complete, mates, nodes, positions)"},

@@ -87,7 +87,7 @@ class _MateSearch:
 
     def _can_still_mate(self) -> bool:
         """False when the static stage proves the winner can never mate from here."""
-        return not native.static_stage(self.board, (self.winner,))[0]
+        return not native.static_stage(self.board, (self.winner,))
 
     def _winner_node(self, key: tuple, plies: int) -> bool:
         board = self.board
@@ -216,7 +216,7 @@ def _forced_mate(board: Board, winner: int, max_plies: int, node_limit: int) -> 
     if not board.legal_move_count():
         mated = board.turn != winner and board.is_check()
         return ForcedMate(mated, 0 if mated else None, (), 0)
-    if native.static_stage(board, (winner,))[0]:
+    if native.static_stage(board, (winner,)):
         return ForcedMate(False, None, (), 0)
     search = _MateSearch(board, winner, Budget(node_limit))
     try:

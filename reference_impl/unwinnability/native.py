@@ -113,13 +113,12 @@ def legal_codes(board: Board) -> list[int]:
     return _native.legal_moves(pack_tables(board.tables), *_position(board))
 
 
-def static_stage(board: Board, colors: Iterable[int]) -> tuple[set[int], float]:
+def static_stage(board: Board, colors: Iterable[int]) -> set[int]:
     """The compiled static stage (:mod:`.static` and :mod:`.mate` are its specification):
-    the colours among ``colors`` it proves can never mate, and the rough size of the
-    reachable space (see :func:`.search.static_stage`)."""
+    the colours among ``colors`` it proves can never mate."""
     mask = sum(1 << c for c in set(colors))
-    proven, space = _native.static_stage(pack_tables(board.tables), *_position(board), mask)
-    return {c for c in (0, 1) if proven >> c & 1}, space
+    proven = _native.static_stage(pack_tables(board.tables), *_position(board), mask)
+    return {c for c in (0, 1) if proven >> c & 1}
 
 
 @dataclass(frozen=True)

@@ -15,7 +15,6 @@ The helpmate search itself is compiled (:mod:`.native`); its lines are replayed 
 
 from __future__ import annotations
 
-import math
 from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Generic, Iterable, TypeVar
@@ -105,27 +104,9 @@ def move_layer_key(board: Board) -> str:
 
 def static_proofs(board: Board, colors: Iterable[int]) -> set[int]:
     """The colours among ``colors`` that the static stage proves can never mate."""
-    return static_stage(board, colors)[0]
-
-
-def static_stage(board: Board, colors: Iterable[int]) -> tuple[set[int], int]:
-    """The colours the static stage proves can never mate, and a rough size of the
-    reachable space: the ways to place the units other than pawns in their regions
-    (interchangeable units, of one type, colour and region, counted once per set of
-    squares), twice for the side to move. It only schedules the searches; no verdict
-    rests on it."""
     placement = placement_of(board)
     analysis = analyse_static(placement)
-    groups: dict[tuple[int, int, int], int] = {}
-    for unit in analysis.units:
-        if unit.type_index != board.tables.pawn:
-            key = (unit.type_index, unit.color, unit.region)
-            groups[key] = groups.get(key, 0) + 1
-    space = 2
-    for (_, _, region), count in groups.items():
-        squares = max(1, region.bit_count())
-        space *= math.comb(squares, count) if squares >= count else 1
-    return {c for c in colors if cannot_mate(placement, analysis, c)}, space
+    return {c for c in colors if cannot_mate(placement, analysis, c)}
 
 
 def code_uci(board: Board, code: int) -> str:
