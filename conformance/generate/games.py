@@ -918,10 +918,15 @@ def both_flags_unseen_cases() -> list[Case]:
     not_2017 = (F23, F23R, F23B, F18)
     no_guidelines = BOTH_UNSEEN + ("fide-2023:III.2.2",)
     return [
-        Case("flags.both.blitz", "180 (blitz, sudden death): after 1.e4 e5 both flags are seen down, "
+        Case("flags.both.blitz", "600 (blitz, sudden death): after 1.e4 e5 both flags are seen down, "
              "order unknown", mv("e2e4", "e7e5") + both, no_guidelines + ("uscf-7:14G",), tags,
+             f"B.1: blitz, 'all the moves must be completed in a fixed time of 10 minutes or less'; "
              f"{Q_NOT_BLITZ}; FIDE 2014 6.11 b covers every game: the last period, a draw; US Chess 14G: "
-             f"sudden death, a draw; {q}", draw, by=((not_2017, REJECTED),), time_control="180"),
+             f"sudden death, a draw; {q}", draw, by=((not_2017, REJECTED),), time_control="600"),
+        Case("flags.both.rapid-edge", "660 (rapid, sudden death): after 1.e4 e5 both flags are seen down, "
+             "order unknown", mv("e2e4", "e7e5") + both, last + ("fide-2023:III.2.2",), tags,
+             f"A.1: rapid, 'more than 10 minutes but less than 60 minutes', without increment, so III.3.1 "
+             f"applies (III.2.2); one period only, the last: a draw; {q}", draw, time_control="660"),
         Case("flags.both.increment", "5400+30 (standard, increment): after 1.e4 e5 both flags are seen "
              "down, order unknown", mv("e2e4", "e7e5") + both, no_guidelines, tags,
              f"{Q_NOT_BLITZ}; FIDE 2014 6.11 b covers every game: the last period, a draw; {q}", draw,
