@@ -65,7 +65,7 @@ QUICK_PROBE_NODES = 2_000
 #: gets the bulk, whose moves cost a fifth of the helpmate search's. Scheduling only; no
 #: verdict rests on it.
 FIRST_WALK_SHARE = 0.1
-FIRST_HELPMATE_SHARE = 0.15
+FIRST_HELPMATE_SHARE = 0.2
 #: Partial positions the material proof may visit for each material a walk reaches (the
 #: question's own material gets the proof's full budget).
 WALK_MATERIAL_NODES = 600
@@ -294,11 +294,12 @@ def _walk(
     for color in open_colors:
         spent[color] += found.nodes
         if color in found.mates:
-            line = native.verified_line(board, found.mates[color], color)
-            if len(line) > MAX_REPORTED_LINE and color in asked:  # a walk's path: a shorter witness
-                shorter, used = _native_helpmate(board, color, node_limit - spent[color])
+            path, line = found.mates[color], None
+            if len(path) > MAX_REPORTED_LINE and color in asked:  # a walk's path: a shorter witness
+                line, used = _native_helpmate(board, color, node_limit - spent[color])
                 spent[color] += used
-                line = shorter or line
+            if line is None:
+                line = native.verified_line(board, path, color)
             results[color] = Analysis(Verdict.CAN, tuple(line), spent[color], "explore")
         elif found.complete:
             proof = f"{PROOFS['explore']} ({found.positions} positions)"

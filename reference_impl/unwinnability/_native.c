@@ -1295,6 +1295,13 @@ static int st_assign(int sq, const u64 *regions, int n, int *owner, int *seen) {
 }
 
 static int st_matchable(u64 squares, const u64 *regions, int n) {
+    if (!squares) return 1;
+    int count = 0; /* one unit per square (counted without popcount, which may be a call) */
+    for (u64 b = squares; b && count <= n; b &= b - 1) count++;
+    if (count > n) return 0;
+    u64 any = 0;
+    for (int i = 0; i < n; i++) any |= regions[i];
+    if (squares & ~any) return 0; /* a square no unit can reach */
     int owner[ST_UNITS];
     for (int i = 0; i < n; i++) owner[i] = -1;
     for (; squares; squares &= squares - 1) {
@@ -1563,7 +1570,17 @@ static PyObject *py_explore(PyObject *self, PyObject *args) {
                     if (!grown) { PyErr_NoMemory(); error = 1; break; }
                     levels = grown;
                 }
-                memcpy(moves + top, buffer, n * sizeof(int));
+                /* captures, pawn moves and promotions first: the walk is depth first, so
+                 * the changes that lead to new material meet the mates sooner; the set of
+                 * positions walked is the same in any order */
+                int k = 0;
+                for (int pass = 0; pass < 2; pass++)
+                    for (int i = 0; i < n; i++) {
+                        int m = buffer[i];
+                        int z = (m >> 16 != FLAG_CASTLE) && (P->mailbox[m >> 6 & 63] >= 0 || m >> 16 == FLAG_EP ||
+                                                             (P->mailbox[m & 63] & 15) == T->pawn);
+                        if (z != pass) moves[top + k++] = m;
+                    }
                 levels[depth].start = top;
                 levels[depth].count = n;
                 levels[depth].index = 0;
