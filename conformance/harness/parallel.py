@@ -1,9 +1,12 @@
 """``-j N``: run chunks of cases in N worker processes, each with its own adapter.
 
 Every worker builds and starts its own adapter from the spec string on its first
-chunk (so ``cmd:`` adapters run as N programs). Chunks are handed out in order and
-their records are emitted in order, so the report is the same as a sequential run's;
-with ``--fail-fast``/``--max-fail`` it is the same prefix of it. Each chunk also
+chunk (so ``cmd:`` adapters run as N programs). A chunk holds the cases on one position
+together (see :func:`chunked`), so that a worker's adapter answers them all from its
+caches instead of every worker working the same position out again. Records are
+emitted in case order whatever the chunks, so the report is the same as a sequential
+run's; with ``--fail-fast``/``--max-fail`` it is the same prefix of it (after Ctrl-C,
+the answers already in are all kept, in case order). Each chunk also
 reports the cases of earlier chunks its adapter answered a second time; at the end
 every worker stops its adapter and reports the same for its last chunk.
 """
@@ -119,12 +122,36 @@ def _finish_worker() -> list[Key]:
     return late_duplicates(adapter)
 
 
-def chunked(cases: Sequence[Case], jobs: int) -> list[list[Case]]:
-    """Split cases into ordered chunks, about four per worker, at most MAX_CHUNK long."""
+def _position(case: Case) -> Any:
+    """The position a case starts from (its input's ``fen``), or None."""
+    given = case.fixture.get("input")
+    return given.get("fen") if isinstance(given, dict) else None
+
+
+def chunked(cases: Sequence[Case], jobs: int) -> list[list[int]]:
+    """Split the indexes of ``cases`` into chunks, about four per worker, at most
+    MAX_CHUNK long. Cases on the same position (the same input FEN: one position asked by
+    several kinds and rulesets) go into one chunk where they fit, in order of first
+    appearance, so one worker and its adapter's caches serve them all."""
     if not cases:
         return []
     size = max(1, min(MAX_CHUNK, math.ceil(len(cases) / (jobs * 4))))
-    return [list(cases[i : i + size]) for i in range(0, len(cases), size)]
+    groups: dict[Any, list[int]] = {}
+    for index, case in enumerate(cases):
+        position = _position(case)
+        groups.setdefault(("position", position) if position is not None else ("case", index), []).append(index)
+    chunks: list[list[int]] = []
+    current: list[int] = []
+    for members in groups.values():
+        for start in range(0, len(members), size):
+            part = members[start : start + size]
+            if current and len(current) + len(part) > size:
+                chunks.append(current)
+                current = []
+            current.extend(part)
+    if current:
+        chunks.append(current)
+    return chunks
 
 
 def run_parallel(
@@ -143,24 +170,41 @@ def run_parallel(
         initargs=(recipe, info, options, context.Barrier(jobs)),
     )
     futures: list[Future[tuple[list[records.Record], list[Key]]]] = []
-    try:
-        futures = [executor.submit(_run_chunk, chunk) for chunk in chunked(cases, jobs)]
-        for future in futures:
-            stop = False
-            found, late = future.result()
-            progress.late_twice.extend(late)
-            for record in found:
+    done: dict[int, records.Record | None] = {}  # by case index, until its turn to be emitted
+    turn = 0  # the next case index to emit
+
+    def emit_ready() -> bool:
+        """Emit the records whose turn has come, in case order; True to stop the run."""
+        nonlocal turn
+        while turn in done:
+            record = done.pop(turn)
+            turn += 1
+            if record is not None:
                 emit(record)
                 if progress.count(record, options):
-                    stop = True
-                    break
-            if stop:
+                    return True
+        return False
+
+    try:
+        chunks = chunked(cases, jobs)
+        futures = [executor.submit(_run_chunk, [cases[i] for i in chunk]) for chunk in chunks]
+        for chunk, future in zip(chunks, futures):
+            found, late = future.result()
+            progress.late_twice.extend(late)
+            for position, index in enumerate(chunk):
+                done[index] = found[position] if position < len(found) else None
+            if emit_ready():
                 break
         if not progress.stopped_early:
             for late in [executor.submit(_finish_worker) for _ in range(jobs)]:
                 progress.late_twice.extend(late.result())
     except KeyboardInterrupt:
         progress.interrupted = True
+        for index in sorted(done):  # answered, but waiting for an earlier case: keep them
+            record = done[index]
+            if record is not None:
+                emit(record)
+                progress.count(record, options)
     finally:
         if progress.interrupted:
             # Do not wait for the chunks in flight. Nothing is cancelled here: the pool

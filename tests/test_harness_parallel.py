@@ -1,0 +1,63 @@
+"""``-j``: cases on one position share a chunk (one worker's caches serve them all),
+and the report still comes in case order."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from conformance.harness.parallel import MAX_CHUNK, chunked
+from conformance.harness.select import Case
+from conformance.harness.session import Config, execute, plan
+
+FENS = ["8/8/8/8/8/8/8/K1k5 w - - 0 1", "8/8/8/8/8/8/8/k1K5 b - - 0 1", "4k3/8/8/8/8/8/8/4K3 w - - 0 1"]
+
+
+def _case(number: int, fen: str | None) -> Case:
+    given = {"fen": fen} if fen is not None else {"moves": []}
+    return Case({"id": f"c.{number}", "kind": "status", "input": given, "rulesets": ["*"]}, "fide-2023", None)
+
+
+def test_cases_on_one_position_share_a_chunk_and_every_case_is_in_exactly_one() -> None:
+    # ten positions over and over, as the kinds and rulesets of a corpus ask them
+    fens = [f"8/8/8/8/8/8/8/K{n}k{6 - n} w - - 0 1" for n in range(1, 7)]
+    fens += FENS
+    cases = [_case(i, fens[i % len(fens)] if i % 7 else None) for i in range(60)]
+    chunks = chunked(cases, jobs=1)  # chunks of 15: each position's cases fit in one
+    assert sorted(i for chunk in chunks for i in chunk) == list(range(60))
+    chunk_of = {i: n for n, chunk in enumerate(chunks) for i in chunk}
+    assert len(chunks) > 1
+    for fen in fens:
+        on_it = [i for i, c in enumerate(cases) if c.fixture["input"].get("fen") == fen]
+        assert len({chunk_of[i] for i in on_it}) == 1, fen
+    flat = [i for chunk in chunks for i in chunk]
+    for fen in fens:  # a position's cases keep their order
+        on_it = [i for i in flat if cases[i].fixture["input"].get("fen") == fen]
+        assert on_it == sorted(on_it)
+
+
+def test_a_position_asked_more_often_than_a_chunk_holds_is_split() -> None:
+    cases = [_case(i, FENS[0]) for i in range(16 * MAX_CHUNK)]
+    chunks = chunked(cases, jobs=1)
+    assert [len(c) for c in chunks] == [MAX_CHUNK] * 16
+    assert [i for chunk in chunks for i in chunk] == list(range(16 * MAX_CHUNK))
+
+
+def test_parallel_report_is_in_case_order_when_chunks_regroup_it(tmp_path: Path) -> None:
+    # positions alternate, so the chunks hold every other case: the report must not
+    lines = []
+    for i in range(40):
+        fen = FENS[i % 2]
+        lines.append(
+            '{"id": "p.%02d", "kind": "perft", "cites": ["fide-2023:3.1"], "rulesets": ["*"], '
+            '"source": {"method": "test"}, "input": {"fen": "%s", "depth": 1}, "expect": {"nodes": %d}}'
+            % (i, fen, 3)
+        )
+    corpus = tmp_path / "alternating.jsonl"
+    corpus.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    found = {}
+    for jobs in (1, 2):
+        config = Config(fixtures=[str(corpus)], jobs=jobs)
+        found[jobs] = [(r["id"], r["status"]) for r in execute(config, plan(config), lambda record: None)
+                       if r["type"] == "result"]
+    assert [i for i, _ in found[2]] == [f"p.{i:02d}" for i in range(40)]
+    assert found[2] == found[1]
