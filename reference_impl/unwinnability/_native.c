@@ -720,10 +720,14 @@ static int search(Search *S, int depth, int progressed) {
     int order[MAXMOVES];
     int k = 0;
     for (int i = 0; i < n; i++) kind[i] = classify(S, moves[i]);
-    for (int pass = REWARD; ; pass = pass == REWARD ? NORMAL : (pass == NORMAL ? PUNISH : -1)) {
-        if (pass < 0) break;
-        for (int i = 0; i < n; i++) if (kind[i] == pass) order[k++] = i;
-    }
+    /* progress first, the kings' progress before the other units' (a king walking to its
+     * square is the spine of a mating picture), then the ordinary moves, then the rest */
+    for (int i = 0; i < n; i++)
+        if (kind[i] == REWARD && (!S->waiting || (P->mailbox[moves[i] & 63] & 15) == T->royal)) order[k++] = i;
+    for (int i = 0; i < n; i++)
+        if (kind[i] == REWARD && S->waiting && (P->mailbox[moves[i] & 63] & 15) != T->royal) order[k++] = i;
+    for (int i = 0; i < n; i++) if (kind[i] == NORMAL) order[k++] = i;
+    for (int i = 0; i < n; i++) if (kind[i] == PUNISH) order[k++] = i;
     for (int j = 0; j < n; j++) {
         int i = order[j];
         if (S->nodes >= S->limit || signalled(S)) { S->aborted = 1; return 0; }
