@@ -42,22 +42,37 @@ def test_a_position_asked_more_often_than_a_chunk_holds_is_split() -> None:
     assert [i for chunk in chunks for i in chunk] == list(range(16 * MAX_CHUNK))
 
 
-def test_parallel_report_is_in_case_order_when_chunks_regroup_it(tmp_path: Path) -> None:
-    # positions alternate, so the chunks hold every other case: the report must not
+def _alternating(tmp_path: Path, wrong: set[int] = frozenset()) -> Path:
+    """40 perft fixtures on two positions in turn (3 legal moves each); ``wrong`` expect 4."""
     lines = []
     for i in range(40):
-        fen = FENS[i % 2]
         lines.append(
             '{"id": "p.%02d", "kind": "perft", "cites": ["fide-2023:3.1"], "rulesets": ["*"], '
             '"source": {"method": "test"}, "input": {"fen": "%s", "depth": 1}, "expect": {"nodes": %d}}'
-            % (i, fen, 3)
+            % (i, FENS[i % 2], 4 if i in wrong else 3)
         )
     corpus = tmp_path / "alternating.jsonl"
     corpus.write_text("\n".join(lines) + "\n", encoding="utf-8")
-    found = {}
-    for jobs in (1, 2):
-        config = Config(fixtures=[str(corpus)], jobs=jobs)
-        found[jobs] = [(r["id"], r["status"]) for r in execute(config, plan(config), lambda record: None)
-                       if r["type"] == "result"]
+    return corpus
+
+
+def _results(corpus: Path, jobs: int, **options: object) -> list[tuple[str, str]]:
+    config = Config(fixtures=[str(corpus)], jobs=jobs, **options)  # type: ignore[arg-type]
+    return [(r["id"], r["status"]) for r in execute(config, plan(config), lambda record: None) if r["type"] == "result"]
+
+
+def test_parallel_report_is_in_case_order_when_chunks_regroup_it(tmp_path: Path) -> None:
+    # positions alternate, so the chunks hold every other case: the report must not
+    corpus = _alternating(tmp_path)
+    found = {jobs: _results(corpus, jobs) for jobs in (1, 2)}
     assert [i for i, _ in found[2]] == [f"p.{i:02d}" for i in range(40)]
     assert found[2] == found[1]
+
+
+def test_fail_fast_and_max_fail_stop_at_the_same_case_when_chunks_regroup_it(tmp_path: Path) -> None:
+    # failures on both positions: the first in case order is on the second position
+    corpus = _alternating(tmp_path, wrong={7, 12, 25})
+    for options in ({"fail_fast": True}, {"max_fail": 2}):
+        one, two = _results(corpus, 1, **options), _results(corpus, 2, **options)
+        assert two == one, options
+        assert one[-1][1] == "failed" and sum(status == "failed" for _, status in one) == (1 if "fail_fast" in options else 2)
