@@ -661,7 +661,7 @@ static int classify(Search *S, int m) {
         }
         if (t == T->pawn) {
             int rank = w == 0 ? rank_of(from) : 7 - rank_of(from);
-            return rank >= 3 ? REWARD : NORMAL;
+            return rank >= 2 ? REWARD : NORMAL;
         }
         if (t == T->royal) return distance(to, S->king_target) < distance(from, S->king_target) ? REWARD : NORMAL;
         if (T->has_leaps[t][w]) return closer ? REWARD : NORMAL;
