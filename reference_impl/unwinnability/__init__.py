@@ -64,7 +64,7 @@ QUICK_PROBE_NODES = 2_000
 #: search's chances are guessed from the position: each gets a cheap try before the walk
 #: gets the bulk, whose moves cost a fifth of the helpmate search's. Scheduling only; no
 #: verdict rests on it.
-FIRST_WALK_SHARE = 0.1
+FIRST_WALK_SHARE = 0.05
 FIRST_HELPMATE_SHARE = 0.2
 #: Partial positions the material proof may visit for each material a walk reaches (the
 #: question's own material gets the proof's full budget).
