@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import enum
 import functools
-from collections.abc import Callable
 from dataclasses import dataclass
 
 from ..core import movegen
@@ -214,9 +213,6 @@ def _schedule(board: Board, colors: tuple[int, ...], node_limit: int, stop_at_ca
     def settled() -> bool:
         return stop_at_can and any(a.verdict is Verdict.CAN for a in results.values())
 
-    def can(color: int, line: list[str], stage: str) -> None:
-        results[color] = Analysis(Verdict.CAN, tuple(line), spent[color], stage)
-
     def answer() -> dict[int, Analysis]:
         return dict(results)  # the colours asked, and any other the shared stages decided
 
@@ -224,10 +220,7 @@ def _schedule(board: Board, colors: tuple[int, ...], node_limit: int, stop_at_ca
         for color in (*colors, *(c for c in everyone if c not in colors)):
             if settled() or all(c in results for c in colors):
                 break  # the colours asked are answered: the others' probes serve nothing
-            line, used = _native_helpmate(board, color, min(PROBE_NODES, node_limit))
-            spent[color] += used
-            if line is not None:
-                can(color, line, "helpmate")
+            _helpmate(board, color, min(PROBE_NODES, node_limit), results, spent)
     open_colors = [c for c in everyone if c not in results]
     if settled() or not any(c in open_colors for c in colors):
         return answer()
@@ -253,7 +246,7 @@ def _schedule(board: Board, colors: tuple[int, ...], node_limit: int, stop_at_ca
         still = [c for c in pending if c not in results]
         for color in asked:
             if color not in results and not settled():
-                _helpmate(board, color, min(first_helpmate, node_limit - spent[color]), results, spent, can)
+                _helpmate(board, color, min(first_helpmate, node_limit - spent[color]), results, spent)
         second_walk = node_limit - probed - first_walk - first_helpmate
         if second_walk > first_walk and any(c not in results for c in asked) and not settled():
             _walk(board, still, second_walk, node_limit, colors, results, spent)
@@ -264,22 +257,19 @@ def _schedule(board: Board, colors: tuple[int, ...], node_limit: int, stop_at_ca
             results[color] = Analysis(Verdict.UNDETERMINED, (), spent[color], "stopped")
             continue
         if node_limit - spent[color] > first_helpmate:
-            _helpmate(board, color, node_limit - spent[color], results, spent, can)
+            _helpmate(board, color, node_limit - spent[color], results, spent)
         if color not in results:
             results[color] = Analysis(Verdict.UNDETERMINED, (), spent[color])
     return answer()
 
 
-def _helpmate(
-    board: Board, color: int, budget: int, results: dict[int, Analysis], spent: dict[int, int],
-    can: Callable[[int, list[str], str], None],
-) -> None:
-    """The compiled helpmate search for ``color`` with ``budget`` nodes; a mate found is
-    recorded in ``results``."""
+def _helpmate(board: Board, color: int, budget: int, results: dict[int, Analysis], spent: dict[int, int]) -> None:
+    """The compiled helpmate search for ``color`` with ``budget`` nodes (charged to it); a
+    mate found is recorded in ``results``."""
     line, used = _native_helpmate(board, color, budget)
     spent[color] += used
     if line is not None:
-        can(color, line, "helpmate")
+        results[color] = Analysis(Verdict.CAN, tuple(line), spent[color], "helpmate")
 
 
 def _walk(
