@@ -716,18 +716,19 @@ static int search(Search *S, int depth, int progressed) {
     e->key = key;
     e->left = left;
     e->generation = S->generation;
-    int kind[MAXMOVES];
+    int kind[MAXMOVES], rank[MAXMOVES];
     int order[MAXMOVES];
     int k = 0;
-    for (int i = 0; i < n; i++) kind[i] = classify(S, moves[i]);
-    /* progress first, the kings' progress before the other units' (a king walking to its
-     * square is the spine of a mating picture), then the ordinary moves, then the rest */
-    for (int i = 0; i < n; i++)
-        if (kind[i] == REWARD && (!S->waiting || (P->mailbox[moves[i] & 63] & 15) == T->royal)) order[k++] = i;
-    for (int i = 0; i < n; i++)
-        if (kind[i] == REWARD && S->waiting && (P->mailbox[moves[i] & 63] & 15) != T->royal) order[k++] = i;
-    for (int i = 0; i < n; i++) if (kind[i] == NORMAL) order[k++] = i;
-    for (int i = 0; i < n; i++) if (kind[i] == PUNISH) order[k++] = i;
+    /* progress first (in waiting mode the kings' progress before the other units': a king
+     * walking to its square is the spine of a mating picture), then the ordinary moves,
+     * then the rest */
+    for (int i = 0; i < n; i++) {
+        kind[i] = classify(S, moves[i]);
+        rank[i] = kind[i] == REWARD ? (S->waiting && (P->mailbox[moves[i] & 63] & 15) != T->royal)
+                  : kind[i] == NORMAL ? 2 : 3;
+    }
+    for (int r = 0; r < 4; r++)
+        for (int i = 0; i < n; i++) if (rank[i] == r) order[k++] = i;
     for (int j = 0; j < n; j++) {
         int i = order[j];
         if (S->nodes >= S->limit || signalled(S)) { S->aborted = 1; return 0; }
@@ -1481,6 +1482,13 @@ static int visited_add(VisitedSet *V, const Record *r, u64 key) {
 
 typedef struct { int start, count, index, move; Undo undo; } Level;
 
+/* Is ``m`` a capture or a pawn move (castling is neither): after it no earlier position
+ * comes back, and the static stage may close what lies below. */
+static inline int irreversible(const Tables *T, const Pos *P, int m) {
+    return (m >> 16 != FLAG_CASTLE) &&
+           (P->mailbox[m >> 6 & 63] >= 0 || m >> 16 == FLAG_EP || (P->mailbox[m & 63] & 15) == T->pawn);
+}
+
 static PyObject *py_explore(PyObject *self, PyObject *args) {
     Py_buffer tables, placement;
     int turn, ep, colours;
@@ -1579,12 +1587,8 @@ static PyObject *py_explore(PyObject *self, PyObject *args) {
                  * positions walked is the same in any order */
                 int k = 0;
                 for (int pass = 0; pass < 2; pass++)
-                    for (int i = 0; i < n; i++) {
-                        int m = buffer[i];
-                        int z = (m >> 16 != FLAG_CASTLE) && (P->mailbox[m >> 6 & 63] >= 0 || m >> 16 == FLAG_EP ||
-                                                             (P->mailbox[m & 63] & 15) == T->pawn);
-                        if (z != pass) moves[top + k++] = m;
-                    }
+                    for (int i = 0; i < n; i++)
+                        if (irreversible(T, P, buffer[i]) != pass) moves[top + k++] = buffer[i];
                 levels[depth].start = top;
                 levels[depth].count = n;
                 levels[depth].index = 0;
@@ -1607,8 +1611,7 @@ static PyObject *py_explore(PyObject *self, PyObject *args) {
         if (nodes >= limit) break;
         if ((nodes & 0xFFFF) == 0 && PyErr_CheckSignals() < 0) { error = 1; break; }
         int m = moves[L->start + L->index++];
-        zeroing = (m >> 16 != FLAG_CASTLE) && (P->mailbox[m >> 6 & 63] >= 0 || m >> 16 == FLAG_EP ||
-                                               (P->mailbox[m & 63] & 15) == T->pawn);
+        zeroing = irreversible(T, P, m);
         L->move = m;
         make(T, P, m, &L->undo);
         nodes++;
