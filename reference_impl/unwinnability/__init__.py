@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import enum
 import functools
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ..core import movegen
@@ -119,6 +120,14 @@ def _material_proofs(board: Board, colors: set[int], node_limit: int = MATERIAL_
 
 #: The material proofs of the positions a walk reaches: a walk meets many materials.
 _walk_material_proofs = functools.partial(_material_proofs, node_limit=WALK_MATERIAL_NODES)
+
+
+def _proofs(board: Board, colors: Sequence[int]) -> dict[int, str]:
+    """The colours among ``colors`` proven never able to mate without a search, each with
+    the stage that proved it: the static stage, then the material proof for the rest."""
+    proven = dict.fromkeys(native.static_stage(board, colors), "static")
+    proven.update(dict.fromkeys(_material_proofs(board, {c for c in colors if c not in proven}), "material"))
+    return proven
 
 
 def _native_helpmate(board: Board, color: int, limit: int) -> tuple[list[str] | None, int]:
@@ -224,11 +233,8 @@ def _schedule(board: Board, colors: tuple[int, ...], node_limit: int, stop_at_ca
     open_colors = [c for c in everyone if c not in results]
     if settled() or not any(c in open_colors for c in colors):
         return answer()
-    proven = native.static_stage(board, open_colors)
-    for color in proven:
-        results[color] = Analysis(Verdict.CANNOT, (), spent[color], "static", PROOFS["static"])
-    for color in _material_proofs(board, {c for c in open_colors if c not in proven}):
-        results[color] = Analysis(Verdict.CANNOT, (), spent[color], "material", PROOFS["material"])
+    for color, stage in _proofs(board, open_colors).items():
+        results[color] = Analysis(Verdict.CANNOT, (), spent[color], stage, PROOFS[stage])
     pending = [c for c in open_colors if c not in results]
     if node_limit <= 0:
         for color in pending:
@@ -303,8 +309,7 @@ def proven_unable(board: Board) -> set[int]:
     the material proof. Cheap enough for the check after every move."""
     if not board.has_legal_move():
         return {c for c, a in _terminal(board, (WHITE, BLACK)).items() if a.verdict is Verdict.CANNOT}
-    proven = native.static_stage(board, (WHITE, BLACK))
-    return proven | _material_proofs(board, {c for c in (WHITE, BLACK) if c not in proven})
+    return set(_proofs(board, (WHITE, BLACK)))
 
 
 def mate_found_quickly(
