@@ -210,7 +210,7 @@ CONDITIONS: dict[str, Callable[[Data, Mutant], bool]] = {
     "band_regime_same_rules": lambda d, m: _regime_rules(d, _at(d, m.path), True) == _regime_rules(d, m.value, True),
     "dropped_band_same_regime": lambda d, m: (i := _dropped(d, m)) is not None and _band_regimes(d, i, i + 1),
     "never_loses": _never_loses,
-    "rook_lands_beside_king": _data_only(lambda d: _rook_lands_beside_king(d)),
+    "rook_lands_beside_king": _data_only(_rook_lands_beside_king),
     "dropped_end_not_automatic": _dropped_end_not_automatic,
     "helpmate_draw_test": _data_only(lambda d: _get(d, "flag_fall.draw_test") == "opponent_cannot_checkmate"),
 }

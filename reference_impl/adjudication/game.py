@@ -62,9 +62,13 @@ def first_end(ends: list[tuple[str, Any]], board: Board, keys: Sequence[Hashable
     with its result; ``dead(entry)`` answers the dead-position test, ``mate`` whether
     ``board`` is checkmate when the caller knows (asked of the board otherwise)."""
     mover = 1 - board.turn
+
+    def checkmate() -> bool:
+        return board.is_checkmate() if mate is None else mate
+
     for name, entry in ends:
         if name == "checkmate":
-            holds = board.is_checkmate() if mate is None else mate
+            holds = checkmate()
         elif name == "stalemate":
             holds = board.is_stalemate()
         elif name == "dead_position":
@@ -73,7 +77,7 @@ def first_end(ends: list[tuple[str, Any]], board: Board, keys: Sequence[Hashable
             holds = rep.automatic_repetition(keys, entry)
         else:
             holds = board.halfmove_clock >= int(entry["plies"])
-            if holds and (board.is_checkmate() if mate is None else mate) and entry.get("checkmate_precedence"):
+            if holds and checkmate() and entry.get("checkmate_precedence"):
                 continue
         if holds:
             # The tables state a result for the player who gave mate and for the player
