@@ -22,6 +22,11 @@ from reference_impl.unwinnability import (
     is_dead_position,
 )
 
+from reference_impl.core.squares import parse_square, scan, square_name
+from reference_impl.unwinnability.mate import mate_on_arrival
+from reference_impl.unwinnability.search import placement_of, static_proofs
+from reference_impl.unwinnability.static import analyse_static
+
 RULES = load_ruleset("fide-2023")
 LIMIT = 20_000
 #: Helpmates with a single minor piece take a long walk to a corner (~40 plies).
@@ -112,6 +117,38 @@ def test_bishops_frozen_inside_pawn_box_dead() -> None:
     # CHA vector: each bishop is walled in by its own pawns and guards them for ever.
     b = board("8/3k4/2p1p3/2PbP3/2pBp3/2P1P3/3K4/8 w - - 0 1")
     assert is_dead_position(b, node_limit=0) is Verdict.CANNOT
+
+
+def test_fide_2023_5_2_2_king_steps_that_only_stalemate_are_dead_ends() -> None:
+    # Labelled CHA vector (line 698, "--": dead). White's king can only shuttle h3-h4.
+    # Black's king can take g2 or reach h2 only with White's king on h4, and g5 only
+    # with it on h3: each time White is stalemated at once. No other unit can ever
+    # help either side, so neither can mate; the static stage proves it without search
+    # once those three squares are dead ends for Black's king.
+    b = board("8/b7/1b5p/2b2p1P/3b1p1K/4bPp1/6P1/5kb1 b - - 0 1")
+    analysis = analyse_static(placement_of(b))
+    squares = {square_name(s) for s in scan(analysis.dead_ends[BLACK])}
+    assert {"g2", "h2", "g5"} <= squares
+    assert {square_name(s) for s in scan(analysis.king(WHITE).region)} == {"h3", "h4"}
+    assert not analysis.king(BLACK).region & analysis.dead_ends[BLACK]
+    assert is_dead_position(b, node_limit=0) is Verdict.CANNOT
+    assert static_proofs(b, (WHITE, BLACK)) == {WHITE, BLACK}
+
+
+def test_a_step_into_a_dead_end_that_uncovers_a_check_is_a_possible_mate() -> None:
+    # White: Kc8, Rh8, pawns a6 a7 b6; Black: Ka8, with no move of its own. Kc7 or Kd7
+    # opens the rook's line: mate. With every unit's region pinned to its square and
+    # the dead ends marked by hand, c7 and d7 must count as a possible mate; b8 keeps
+    # the line shut and must not.
+    b = board("k1K4R/P7/PP6/8/8/8/8/8 w - - 0 1")
+    placement = placement_of(b)
+    analysis = analyse_static(placement)
+    for unit in analysis.units:
+        unit.region = 1 << unit.square
+    analysis.dead_ends = [1 << parse_square("c7") | 1 << parse_square("d7"), 0]
+    assert mate_on_arrival(placement, analysis, WHITE)
+    analysis.dead_ends = [1 << parse_square("b8"), 0]
+    assert not mate_on_arrival(placement, analysis, WHITE)
 
 
 def test_complete_search_proves_what_static_cannot() -> None:

@@ -957,6 +957,7 @@ typedef struct { int type, color, square, royal; u64 region, reach; } StUnit;
 
 typedef struct {
     u64 frozen[2], guarded[2];
+    u64 dead_ends[2]; /* squares whose entry by this colour's king leaves the other no move */
     int n;
     StUnit u[ST_UNITS];
 } StAnalysis;
@@ -966,6 +967,7 @@ typedef struct {
     const Pos *P;
     u64 ep;       /* the e.p. target as a bit, when a capture there may be legal now */
     u64 castling; /* squares of the rooks that still hold castling rights */
+    int dead_ends; /* whether the kings' dead ends are computed */
 } StInput;
 
 static inline u64 st_attacks(const Tables *T, int t, int c, int sq, u64 occ) {
@@ -1194,6 +1196,56 @@ static void st_pawn_regions(const StInput *in, StAnalysis *A, const int *pawns, 
     }
 }
 
+/* Region and reach of a piece (not a pawn); a king also keeps out of ``avoid``. */
+static void st_flood_unit(const StInput *in, const StAnalysis *A, StUnit *u, u64 walls, u64 avoid) {
+    const Tables *T = in->T;
+    int c = u->color, t = u->type;
+    u64 seeds = 1ULL << u->square, allowed = ~walls, king_seeds = 0, rook_seeds = 0;
+    if (in->P->bb[c][T->royal]) st_castling_seeds(in, lsb(in->P->bb[c][T->royal]), &king_seeds, &rook_seeds);
+    if (u->royal) {
+        allowed &= ~A->guarded[1 - c] & ~avoid;
+        seeds |= king_seeds & allowed;
+    } else if (T->castling && t == T->rook_type && (in->castling >> u->square & 1)) {
+        seeds |= rook_seeds & allowed;
+    }
+    st_flood(T, t, c, seeds, walls, allowed, &u->region, &u->reach);
+}
+
+static const StUnit *st_king(const StAnalysis *A, int color) {
+    for (int i = 0; i < A->n; i++)
+        if (A->u[i].royal && A->u[i].color == color) return &A->u[i];
+    return NULL;
+}
+
+/* Squares the king of ``color`` may step to after which the other side has no move
+ * (static.py's _dead_ends_of). */
+static u64 st_dead_ends_of(const StInput *in, const StAnalysis *A, int color) {
+    const Tables *T = in->T;
+    int stuck = 1 - color;
+    const StUnit *mover = st_king(A, color), *king = st_king(A, stuck);
+    if (!mover || !king) return 0;
+    u64 occupied = A->frozen[stuck];
+    for (int i = 0; i < A->n; i++) {
+        const StUnit *u = &A->u[i];
+        if (u->color != stuck || u->royal) continue;
+        if (u->region != 1ULL << u->square) return 0;
+        occupied |= u->region;
+    }
+    if (in->castling & in->P->occ[stuck]) return 0; /* a castling right: another move */
+    u64 walls = A->frozen[0] | A->frozen[1], barred = occupied | A->guarded[color], ends = 0;
+    for (u64 b = mover->reach & ~(1ULL << mover->square) & ~A->frozen[color]; b; b &= b - 1) {
+        int s = lsb(b), end = 1;
+        u64 near = st_attacks(T, T->royal, color, s, ~0ULL) | 1ULL << s;
+        for (u64 k = king->region & ~(1ULL << s); k && end; k &= k - 1) {
+            int sq = lsb(k);
+            if (st_attacks(T, T->royal, stuck, sq, ~0ULL) >> s & 1) continue;
+            if (st_attacks(T, T->royal, stuck, sq, walls) & ~barred & ~near) end = 0;
+        }
+        if (end) ends |= 1ULL << s;
+    }
+    return ends;
+}
+
 static void st_regions(const StInput *in, const u64 frozen[2], StAnalysis *A) {
     const Tables *T = in->T;
     const Pos *P = in->P;
@@ -1217,19 +1269,17 @@ static void st_regions(const StInput *in, const u64 frozen[2], StAnalysis *A) {
                     pawns[np++] = A->n++;
                     continue;
                 }
-                u64 seeds = 1ULL << u->square, allowed = ~walls, king_seeds = 0, rook_seeds = 0;
-                if (P->bb[c][T->royal]) st_castling_seeds(in, lsb(P->bb[c][T->royal]), &king_seeds, &rook_seeds);
-                if (royal) {
-                    allowed &= ~A->guarded[1 - c];
-                    seeds |= king_seeds & allowed;
-                } else if (T->castling && t == T->rook_type && (in->castling >> u->square & 1)) {
-                    seeds |= rook_seeds & allowed;
-                }
-                st_flood(T, t, c, seeds, walls, allowed, &u->region, &u->reach);
+                st_flood_unit(in, A, u, walls, 0);
                 A->n++;
             }
         }
     if (np) st_pawn_regions(in, A, pawns, np, walls);
+    A->dead_ends[0] = in->dead_ends ? st_dead_ends_of(in, A, 0) : 0;
+    A->dead_ends[1] = in->dead_ends ? st_dead_ends_of(in, A, 1) : 0;
+    for (int i = 0; i < A->n; i++) {
+        StUnit *u = &A->u[i];
+        if (u->royal && (A->dead_ends[u->color] & u->region)) st_flood_unit(in, A, u, walls, A->dead_ends[u->color]);
+    }
 }
 
 static void st_thaw(const StInput *in, const StAnalysis *A, const u64 occupied_by[2], u64 result[2]) {
@@ -1240,7 +1290,7 @@ static void st_thaw(const StInput *in, const StAnalysis *A, const u64 occupied_b
     for (int i = 0; i < A->n; i++) {
         const StUnit *u = &A->u[i];
         stand[u->color] |= u->region;
-        if (u->royal) king_take[u->color] |= u->reach;
+        if (u->royal) king_take[u->color] |= u->reach & ~A->dead_ends[u->color];
         else take[u->color] |= u->reach;
     }
     result[0] = result[1] = 0;
@@ -1356,12 +1406,49 @@ static int st_mate_with_checker(const Tables *T, const StUnit *u, int s, u64 ste
     return 0;
 }
 
+/* Could a step of ``color``'s king into a dead end uncover a check? (mate.py's
+ * mate_on_arrival) */
+static int st_mate_on_arrival(const Tables *T, const Pos *P, const StAnalysis *A, int color) {
+    u64 ends = A->dead_ends[color];
+    const StUnit *king = st_king(A, color), *target = st_king(A, 1 - color);
+    if (!ends || !king || !target) return 0;
+    u64 walls = A->frozen[0] | A->frozen[1];
+    int types[ST_UNITS * 9 + MAXT];
+    u64 squares[ST_UNITS * 9 + MAXT];
+    int n = 0;
+    for (int i = 0; i < A->n; i++) {
+        const StUnit *u = &A->u[i];
+        if (u->color != color || u->royal) continue;
+        types[n] = u->type; squares[n++] = u->region;
+        if (u->type == T->pawn)
+            for (int j = 0; j < T->npromo; j++) { types[n] = T->promo[j]; squares[n++] = u->region; }
+    }
+    for (int t = 0; t < T->ntypes; t++)
+        if (t != T->royal && (P->bb[color][t] & A->frozen[color])) { types[n] = t; squares[n++] = P->bb[color][t] & A->frozen[color]; }
+    for (u64 ob = king->region; ob; ob &= ob - 1) {
+        int o = lsb(ob);
+        for (u64 sb = st_attacks(T, T->royal, color, o, walls) & ends; sb; sb &= sb - 1) {
+            int s = lsb(sb);
+            for (u64 kb = target->region & ~(1ULL << s | 1ULL << o); kb; kb &= kb - 1) {
+                int k = lsb(kb);
+                for (int i = 0; i < n; i++)
+                    for (u64 rb = squares[i] & ~(1ULL << s | 1ULL << o | 1ULL << k); rb; rb &= rb - 1) {
+                        int r = lsb(rb);
+                        if ((st_attacks(T, types[i], color, r, walls) >> k & 1) &&
+                            !(st_attacks(T, types[i], color, r, walls | 1ULL << o) >> k & 1) &&
+                            (st_attacks(T, types[i], color, r, walls | 1ULL << s) >> k & 1))
+                            return 1;
+                    }
+            }
+        }
+    }
+    return 0;
+}
+
 /* True if ``color`` provably can never checkmate (mate.py's _cannot_mate). */
 static int st_cannot_mate(const Tables *T, const StAnalysis *A, int color) {
     int loser = 1 - color;
-    const StUnit *king = NULL;
-    for (int i = 0; i < A->n && !king; i++)
-        if (A->u[i].royal && A->u[i].color == loser) king = &A->u[i];
+    const StUnit *king = st_king(A, loser);
     if (!king) return 0;
     u64 walls = A->frozen[0] | A->frozen[1];
     const StUnit *checkers[ST_UNITS];
@@ -1403,13 +1490,24 @@ static int st_cannot_mate(const Tables *T, const StAnalysis *A, int color) {
 /* The colours of ``mask`` the static stage proves can never mate (a bitmask). ``ep``
  * is the e.p. target only where a capture there is legal now. */
 static int static_stage(const Tables *T, const Pos *P, int ep, int mask) {
-    StInput in = {T, P, ep >= 0 ? 1ULL << ep : 0, P->castling};
+    StInput in = {T, P, ep >= 0 ? 1ULL << ep : 0, P->castling, 1};
     memo_bind(T);
-    StAnalysis A;
+    StAnalysis A, plain; /* with the dead ends; without them, where a step into one may mate */
+    int have_plain = 0, proven = 0;
     st_analyse(&in, &A);
-    int proven = 0;
-    for (int c = 0; c < 2; c++)
-        if ((mask >> c & 1) && st_cannot_mate(T, &A, c)) proven |= 1 << c;
+    for (int c = 0; c < 2; c++) {
+        if (!(mask >> c & 1)) continue;
+        const StAnalysis *use = &A;
+        if (st_mate_on_arrival(T, P, &A, c)) {
+            if (!have_plain) {
+                in.dead_ends = 0;
+                st_analyse(&in, &plain);
+                have_plain = 1;
+            }
+            use = &plain;
+        }
+        if (st_cannot_mate(T, use, c)) proven |= 1 << c;
+    }
     return proven;
 }
 

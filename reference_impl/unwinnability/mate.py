@@ -16,6 +16,14 @@ For a candidate ``s`` (in the loser king's region):
    units are matched one per square (a unit stands on one square at a time). The
    checker's own square ``c``, if next to ``s``, must be covered by the others or the king.
 
+A king's step into one of its dead ends (see :mod:`.static`) ends the game, so the
+position after it is checked on its own: the other side has no move there, so it is
+checkmate only if the step uncovered a check. :func:`mate_on_arrival` looks for a unit
+of the winner (on a square of its region, or a frozen one) whose line to a square of
+the loser king's region is blocked by the king's square before the step and open after.
+Where it finds one, the analysis without dead ends (which covers every reachable
+position, that one included) decides instead.
+
 Results are cached by the analysis' content: pieces wandering inside their regions give
 the same regions, so the searches ask the same question many times.
 """
@@ -23,7 +31,8 @@ the same regions, so the searches ask the same question many times.
 from __future__ import annotations
 
 from ..core.squares import BLACK, WHITE, Bitboard, scan
-from .static import Placement, StaticAnalysis, Unit, memo, piece_attacks
+from ..core.tables import PieceType
+from .static import Placement, StaticAnalysis, Unit, analyse_static, memo, piece_attacks
 
 
 def cannot_mate(placement: Placement, analysis: StaticAnalysis, color: int) -> bool:
@@ -33,12 +42,49 @@ def cannot_mate(placement: Placement, analysis: StaticAnalysis, color: int) -> b
         color,
         tuple(analysis.frozen),
         tuple(analysis.guarded),
+        tuple(analysis.dead_ends),
         tuple((u.type_index, u.color, u.royal, u.region, u.reach) for u in analysis.units),
     )
     hit = cache.get(key)
     if hit is None:
-        hit = cache[key] = _cannot_mate(placement, analysis, color)
+        if mate_on_arrival(placement, analysis, color):
+            hit = _cannot_mate(placement, analyse_static(placement, dead_ends=False), color)
+        else:
+            hit = _cannot_mate(placement, analysis, color)
+        cache[key] = hit
     return hit
+
+
+def mate_on_arrival(placement: Placement, analysis: StaticAnalysis, color: int) -> bool:
+    """Could a step of ``color``'s king into a dead end uncover a check (then it is mate)?"""
+    ends = analysis.dead_ends[color]
+    king, target = analysis.king(color), analysis.king(1 - color)
+    if not ends or king is None or target is None:
+        return False
+    tables = placement.tables
+    royal = tables.types[tables.royal]
+    walls = analysis.frozen[WHITE] | analysis.frozen[BLACK]
+    lines: list[tuple[PieceType, Bitboard]] = []  # a piece type and the squares it may check from
+    for unit in analysis.units:
+        if unit.color == color and not unit.royal:
+            lines.append((tables.types[unit.type_index], unit.region))
+            if tables.types[unit.type_index].is_pawn:
+                lines.extend((tables.types[t], unit.region) for t in tables.promotion_types)
+    for (type_index, c), bb in placement.pieces.items():
+        if c == color and type_index != tables.royal and bb & analysis.frozen[color]:
+            lines.append((tables.types[type_index], bb & analysis.frozen[color]))
+    for o in scan(king.region):
+        for s in scan(piece_attacks(royal, color, o, walls) & ends):
+            for k in scan(target.region & ~(1 << s | 1 << o)):
+                for piece, squares in lines:
+                    for r in scan(squares & ~(1 << s | 1 << o | 1 << k)):
+                        if (
+                            piece_attacks(piece, color, r, walls) >> k & 1
+                            and not piece_attacks(piece, color, r, walls | 1 << o) >> k & 1
+                            and piece_attacks(piece, color, r, walls | 1 << s) >> k & 1
+                        ):
+                            return True
+    return False
 
 
 def _matchable(squares: Bitboard, regions: list[Bitboard]) -> bool:

@@ -20,11 +20,20 @@ needs against it. It only ever supports "proven: this side cannot mate" or "no p
    stand (a least fixed point); a cone that meets the promotion rank adds the regions
    of the promoted pieces. Facing mobile pawns: an *anchored* one (it never leaves its
    file, never promotes, is never taken) stops the other's pushes at its square.
+3. *Dead ends.* When one side's only unit that may move is its king (no castling
+   right, every other unit's region its own square), some squares next to the other
+   king end the game when that king steps there: from every square the stuck king may
+   stand on (and not next to it), each of its steps is onto its own frozen unit, onto a
+   square a frozen enemy guards, or next to the arrival square. The arriving king's
+   region leaves them out, and a unit it would capture there counts as never taken:
+   the position after that move is final (stalemate, or a checkmate that :mod:`.mate`
+   checks separately, since only a discovered check can give it).
 
 Soundness: by induction over legal moves, frozen units stay put and every other unit
 stays inside its region, because each region is closed under the unit's moves with
 fewer obstacles than the real board has (for an anchored pawn: it stays on its file,
-and pawns on one file cannot pass each other). Movement comes from the ruleset's
+and pawns on one file cannot pass each other); the one exception is a king's step into
+a dead end, after which no move follows. Movement comes from the ruleset's
 compiled tables; nothing here knows the pieces.
 """
 
@@ -72,6 +81,8 @@ class StaticAnalysis:
     #: Squares each colour's frozen units attack for ever (kings never enter them).
     guarded: list[Bitboard]
     units: list[Unit] = field(default_factory=list)
+    #: Per colour, the squares whose entry by its king leaves the other side no legal move.
+    dead_ends: list[Bitboard] = field(default_factory=lambda: [0, 0])
 
     def king(self, color: int) -> Unit | None:
         return next((u for u in self.units if u.royal and u.color == color), None)
@@ -165,19 +176,20 @@ def _castling_seeds(placement: Placement, color: int, royal_sq: int) -> tuple[Bi
     return king, rook
 
 
-def analyse_static(placement: Placement) -> StaticAnalysis:
-    """Compute the frozen units and every other unit's region and reach (the greatest fixed point)."""
+def analyse_static(placement: Placement, dead_ends: bool = True) -> StaticAnalysis:
+    """Compute the frozen units and every other unit's region and reach (the greatest
+    fixed point); with ``dead_ends=False``, without the kings' dead ends."""
     occupied_by = [0, 0]
     for (_, color), bb in placement.pieces.items():
         occupied_by[color] |= bb
     frozen = list(occupied_by)
     for _ in range(_MAX_ROUNDS):
-        analysis = _regions(placement, frozen)
+        analysis = _regions(placement, frozen, dead_ends)
         thawed = _thaw(placement, analysis, occupied_by)
         if thawed == frozen:
             return analysis
         frozen = thawed
-    return _regions(placement, [0, 0])
+    return _regions(placement, [0, 0], dead_ends)
 
 
 def guarded_by(placement: Placement, color: int, frozen: Bitboard) -> Bitboard:
@@ -196,7 +208,7 @@ def guarded_by(placement: Placement, color: int, frozen: Bitboard) -> Bitboard:
     return bb
 
 
-def _regions(placement: Placement, frozen: list[Bitboard]) -> StaticAnalysis:
+def _regions(placement: Placement, frozen: list[Bitboard], dead_ends: bool = True) -> StaticAnalysis:
     """Regions and reaches of the units that are not frozen, given the frozen ones.
 
     Pieces do not depend on each other (only frozen units block them). Kings always get
@@ -206,7 +218,6 @@ def _regions(placement: Placement, frozen: list[Bitboard]) -> StaticAnalysis:
     walls = frozen[WHITE] | frozen[BLACK]
     guarded = [guarded_by(placement, c, frozen[c]) for c in (WHITE, BLACK)]
     analysis = StaticAnalysis(frozen=list(frozen), guarded=guarded)
-    kings = {c: placement.pieces.get((tables.royal, c), 0) for c in (WHITE, BLACK)}
     pawns: list[Unit] = []
     for (type_index, color), bb in sorted(placement.pieces.items()):
         piece = tables.types[type_index]
@@ -217,20 +228,70 @@ def _regions(placement: Placement, frozen: list[Bitboard]) -> StaticAnalysis:
                 unit.region = 1 << sq
                 pawns.append(unit)
                 continue
-            seeds = 1 << sq
-            allowed = ~walls
-            king_seeds, rook_seeds = (0, 0)
-            if kings[color]:
-                king_seeds, rook_seeds = _castling_seeds(placement, color, next(scan(kings[color])))
-            if piece.royal:
-                allowed &= ~guarded[1 - color]
-                seeds |= king_seeds & allowed
-            elif tables.castling is not None and type_index == tables.castling.rook_type and placement.castling >> sq & 1:
-                seeds |= rook_seeds & allowed
-            unit.region, unit.reach = _flood(tables, piece, color, seeds, walls, allowed)
+            _flood_unit(placement, analysis, unit, walls, 0)
     if pawns:
         _pawn_regions(placement, analysis, pawns, walls)
+    if dead_ends:
+        _dead_ends(placement, analysis, walls)
     return analysis
+
+
+def _flood_unit(placement: Placement, analysis: StaticAnalysis, unit: Unit, walls: Bitboard, avoid: Bitboard) -> None:
+    """Region and reach of a piece (not a pawn); a king also keeps out of ``avoid``."""
+    tables = placement.tables
+    color, sq = unit.color, unit.square
+    seeds = 1 << sq
+    allowed = ~walls
+    king_seeds, rook_seeds = (0, 0)
+    king = placement.pieces.get((tables.royal, color), 0)
+    if king:
+        king_seeds, rook_seeds = _castling_seeds(placement, color, next(scan(king)))
+    if unit.royal:
+        allowed &= ~analysis.guarded[1 - color] & ~avoid
+        seeds |= king_seeds & allowed
+    elif tables.castling is not None and unit.type_index == tables.castling.rook_type and placement.castling >> sq & 1:
+        seeds |= rook_seeds & allowed
+    unit.region, unit.reach = _flood(tables, tables.types[unit.type_index], color, seeds, walls, allowed)
+
+
+def _dead_ends(placement: Placement, analysis: StaticAnalysis, walls: Bitboard) -> None:
+    """Each king's dead ends (see the module docstring), and its region without them."""
+    ends = [_dead_ends_of(placement, analysis, c) for c in (WHITE, BLACK)]
+    analysis.dead_ends = ends
+    for unit in analysis.units:
+        if unit.royal and ends[unit.color] & unit.region:
+            _flood_unit(placement, analysis, unit, walls, ends[unit.color])
+
+
+def _dead_ends_of(placement: Placement, analysis: StaticAnalysis, color: int) -> Bitboard:
+    """Squares the king of ``color`` may step to after which the other side has no move."""
+    tables = placement.tables
+    stuck = 1 - color
+    mover, king = analysis.king(color), analysis.king(stuck)
+    if mover is None or king is None:
+        return 0
+    occupied = analysis.frozen[stuck]
+    for unit in analysis.units:
+        if unit.color == stuck and not unit.royal:
+            if unit.region != 1 << unit.square:
+                return 0
+            occupied |= unit.region
+    for (_, c), bb in placement.pieces.items():
+        if c == stuck and placement.castling & bb:
+            return 0  # a castling right: the stuck king may have another move
+    royal = tables.types[tables.royal]
+    walls = analysis.frozen[WHITE] | analysis.frozen[BLACK]
+    barred = occupied | analysis.guarded[color]
+    ends = 0
+    for s in scan(mover.reach & ~(1 << mover.square) & ~analysis.frozen[color]):
+        near = piece_attacks(royal, color, s, BB_ALL) | 1 << s
+        if all(
+            not piece_attacks(royal, stuck, k, walls) & ~barred & ~near
+            for k in scan(king.region & ~(1 << s))
+            if not piece_attacks(royal, stuck, k, BB_ALL) >> s & 1
+        ):
+            ends |= 1 << s
+    return ends
 
 
 def _facing_pairs(tables: MoveTables, pawns: list[Unit], walls: Bitboard) -> dict[int, int]:
@@ -345,7 +406,7 @@ def _thaw(placement: Placement, analysis: StaticAnalysis, occupied_by: list[Bitb
     for unit in analysis.units:
         stand[unit.color] |= unit.region
         if unit.royal:
-            king_take[unit.color] |= unit.reach
+            king_take[unit.color] |= unit.reach & ~analysis.dead_ends[unit.color]
         else:
             take[unit.color] |= unit.reach
     result = [0, 0]
