@@ -101,6 +101,17 @@ def test_fide_2023_6_9_knight_mates_king_with_own_pawn() -> None:
     assert_mating_line(fen, WHITE, result)
 
 
+def test_fide_2023_6_9_same_coloured_bishops_mate_behind_a_promoted_knight() -> None:
+    # Labelled CHA vector (line 718, "WB"): two light-squared bishops can only mate a
+    # king in a light corner whose dark neighbour holds one of its own units, and White's
+    # only unit to make one from is the e-pawn, which must promote to a knight (a queen
+    # or rook would take or guard the mating square) and walk beside the corner.
+    fen = "1k2b1b1/8/8/8/3KP3/8/8/8 w - - 0 1"
+    result = analyse(board(fen), BLACK, 10_000_000)  # the rulesets' flag-fall limit
+    assert_mating_line(fen, BLACK, result)
+    assert any(move.endswith("n") for move in result.line)  # the under-promotion
+
+
 def test_fide_2023_6_9_lone_king_cannot_mate_queen_and_rook() -> None:
     b = board("7k/8/8/8/8/8/8/RQ2K3 w - - 0 1")
     assert can_checkmate(b, BLACK, node_limit=0) is Verdict.CANNOT

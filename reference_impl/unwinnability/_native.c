@@ -550,6 +550,8 @@ typedef struct {
     u64 tt_mask;
     int generation; /* entries of earlier iterations do not count: no clearing needed */
     int corner, king_target;
+    int blocker; /* the square beside the corner on its rank, for the loser's blocker */
+    unsigned char blocker_distance[MAXT][64]; /* loser's leapers: moves to the blocker square */
     int need_loser_promotion;
     int horizon; /* beyond this many plies progress is no longer free */
     int pawn_mode; /* the loser's pawns all march on, to promote into blockers */
@@ -572,6 +574,23 @@ static int colour_bound(const Tables *T, int t, int c) {
     if (t == T->pawn || t == T->royal || T->has_leaps[t][c] || !T->ndir[t][c]) return 0;
     for (int i = 0; i < T->ndir[t][c]; i++) if ((T->dirs[t][c][i].df + T->dirs[t][c][i].dr) & 1) return 0;
     return 1;
+}
+
+/* Moves a pure leaper of type ``t`` needs from each square to ``target`` on an empty
+ * board (255: never, or not a pure leaper). */
+static void leaper_distances(const Tables *T, int t, int c, int target, unsigned char *distance) {
+    memset(distance, 255, 64);
+    if (!T->has_leaps[t][c] || T->ndir[t][c] || t == T->royal || t == T->pawn) return;
+    distance[target] = 0;
+    for (int changed = 1; changed;) {
+        changed = 0;
+        for (int sq = 0; sq < 64; sq++)
+            for (u64 b = T->leaps[t][c][sq]; b; b &= b - 1)
+                if (distance[lsb(b)] != 255 && distance[lsb(b)] + 1 < distance[sq]) {
+                    distance[sq] = (unsigned char)(distance[lsb(b)] + 1);
+                    changed = 1;
+                }
+    }
 }
 
 /* The mating picture: a corner on the loser's side whose colour suits the winner's
@@ -601,6 +620,8 @@ static void choose_targets(Search *S, int variant) {
     int toward = rank == 7 ? -1 : 1;
     S->corner = rank * 8 + file;
     S->king_target = (rank + 2 * toward) * 8 + file;
+    S->blocker = rank * 8 + (file ? file - 1 : 1);
+    for (int t = 0; t < T->ntypes; t++) leaper_distances(T, t, w ^ 1, S->blocker, S->blocker_distance[t]);
 }
 
 /* Squares a unit of type ``t`` attacks from d4 on an empty board: its reach. */
@@ -625,15 +646,41 @@ static int lone_minor(const Search *S) {
     return 0;
 }
 
-/* The winner's lone minor needs blockers, and the loser has only pawns (and units too
- * strong to serve: they would take or guard) to make them from. */
+/* The winner's units besides its king are colour-bound riders, all on one square
+ * colour: they never cover the corner's neighbours of the other colour. */
+static int bound_to_one_colour(const Search *S, int c, u64 *squares) {
+    const Tables *T = S->T;
+    const Pos *P = &S->P;
+    u64 on = 0;
+    for (int t = 0; t < T->ntypes; t++) {
+        if (t == T->royal || !P->bb[c][t]) continue;
+        if (!colour_bound(T, t, c)) return 0;
+        on |= P->bb[c][t];
+    }
+    *squares = on & LIGHT_SQUARES ? LIGHT_SQUARES : ~LIGHT_SQUARES;
+    return on && !((on & LIGHT_SQUARES) && (on & ~LIGHT_SQUARES));
+}
+
+/* The winner needs blockers the loser has only pawns to make them from: against a lone
+ * minor, when the loser's other units are too strong to serve (they would take or
+ * guard); against colour-bound riders of one colour, when the loser has no leaper and
+ * no colour-bound unit of the other colour. */
 static int loser_needs_promotion(const Search *S) {
     const Tables *T = S->T;
     const Pos *P = &S->P;
     int l = S->winner ^ 1;
-    if (!S->lone_minor || T->pawn < 0 || !P->bb[l][T->pawn]) return 0;
-    for (int t = 0; t < T->ntypes; t++)
-        if (P->bb[l][t] && t != T->royal && t != T->pawn && !strong(T, t, l)) return 0;
+    u64 colour;
+    if (T->pawn < 0 || !P->bb[l][T->pawn]) return 0;
+    if (S->lone_minor) {
+        for (int t = 0; t < T->ntypes; t++)
+            if (P->bb[l][t] && t != T->royal && t != T->pawn && !strong(T, t, l)) return 0;
+        return 1;
+    }
+    if (!bound_to_one_colour(S, S->winner, &colour)) return 0;
+    for (int t = 0; t < T->ntypes; t++) {
+        if (!P->bb[l][t] || t == T->royal || t == T->pawn) continue;
+        if (T->has_leaps[t][l] || (colour_bound(T, t, l) && (P->bb[l][t] & ~colour))) return 0;
+    }
     return 1;
 }
 
@@ -684,6 +731,8 @@ static int classify(Search *S, int m) {
      * lone minor, a unit strong enough to spoil the picture is offered to the winner */
     if (S->lone_minor && strong(T, t, P->turn))
         return attacked(T, P, to, w, P->all & ~(1ULL << from)) ? REWARD : NORMAL;
+    if (S->need_loser_promotion && S->blocker_distance[t][from] != 255) /* a leaper: to the blocker's square */
+        return S->blocker_distance[t][to] < S->blocker_distance[t][from] ? REWARD : NORMAL;
     if (closer && to != S->corner) return REWARD;
     return NORMAL;
 }
@@ -1848,6 +1897,8 @@ static PyObject *py_helpmate(PyObject *self, PyObject *args) {
                 choose_targets(S, variant & 3);
                 S->lone_minor = lone_minor(S);
                 S->need_loser_promotion = loser_needs_promotion(S);
+                if (S->need_loser_promotion && !S->lone_minor) /* the king covers the corner's other neighbours */
+                    S->king_target = S->blocker + (S->king_target - S->corner);
                 S->pawn_mode = !(variant >> 2 & 1);
                 S->waiting = variant >> 3;
                 if (S->pawn_mode && (!S->lone_minor || S->need_loser_promotion || T->pawn < 0 || !root.bb[winner ^ 1][T->pawn])) continue;
