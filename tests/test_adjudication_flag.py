@@ -125,10 +125,12 @@ def test_bad_flagged_value_is_an_error() -> None:
 def test_uscf_7_14d_dead_position_comes_before_the_material_table() -> None:
     # Labelled dead (CHA vectors): Black has bishops, so 14E has no row for it and the
     # table alone would give Black the win; but the position is dead (14D4), which
-    # precedes any flag question.
+    # precedes any flag question: the game is over before a flag can fall.
     fen = "Bb2kb2/bKp1p1p1/1pP1P1P1/1P6/p5P1/P7/8/8 b - - 0 1"
-    status = Game("uscf-7", fen).flag("white")
-    assert (status.result, status.reason) == ("1/2-1/2", "dead_position")
+    game = Game("uscf-7", fen)
+    assert (game.status().result, game.status().reason) == ("1/2-1/2", "dead_position")
+    with pytest.raises(GameEventError, match="the game is over"):
+        game.flag("white")
     assert timeout("uscf-7", fen, "white") == {"result": "1/2-1/2"}
 
 
