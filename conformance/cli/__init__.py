@@ -1,8 +1,8 @@
 """The ``arbiter`` command line: a thin shell over ``reference_impl`` and the harness.
 
-Each sub-command lives in its own module under :mod:`conformance.cli.commands` and
-exposes a click command (or group) named ``command``; they are discovered here, so a
-new command is one new file. User errors (:class:`reference_impl.errors.ArbiterError`)
+Each sub-command lives in its own module under :mod:`conformance.cli.commands`, named
+as the command, and exposes a click command (or group) named ``command``; they are
+discovered here and imported when used, so a new command is one new file. User errors (:class:`reference_impl.errors.ArbiterError`)
 are printed as one line on stderr with their exit status; no traceback.
 """
 
@@ -19,7 +19,22 @@ from reference_impl.errors import EXIT_USAGE, ArbiterError
 from . import commands as _commands
 
 
+#: The sub-command names: one module each, named as the command.
+_NAMES = sorted(info.name for info in pkgutil.iter_modules(_commands.__path__) if not info.name.startswith("_"))
+
+
 class _ArbiterGroup(click.Group):
+    """Sub-commands are imported when used, so a command starts without loading the others."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return list(_NAMES)
+
+    def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
+        if name not in _NAMES:
+            return None
+        command = getattr(importlib.import_module(f"{_commands.__name__}.{name}"), "command", None)
+        return command if isinstance(command, click.Command) else None
+
     def invoke(self, ctx: click.Context):  # type: ignore[override]
         try:
             return super().invoke(ctx)
@@ -40,16 +55,6 @@ def main() -> None:
     3 the implementation under test could not start.
     """
 
-
-def _register() -> None:
-    for info in sorted(pkgutil.iter_modules(_commands.__path__), key=lambda i: i.name):
-        module = importlib.import_module(f"{_commands.__name__}.{info.name}")
-        command = getattr(module, "command", None)
-        if isinstance(command, click.Command):
-            main.add_command(command)
-
-
-_register()
 
 
 if __name__ == "__main__":  # pragma: no cover
