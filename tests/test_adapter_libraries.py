@@ -39,6 +39,7 @@ def library(request: pytest.FixtureRequest) -> Any:
     adapter.stop()
 
 
+@pytest.mark.slow  # among the longest tests: left out of `tox -e fast`
 def test_corpus_sample_runs_without_adapter_errors(library: Any) -> None:
     """One shard in 150 of the corpus: every declared kind answered, no adapter fault,
     and the move generators agree with the corpus on legal moves, perft and status."""

@@ -42,6 +42,7 @@ FORCED = [
         (KB_V_KP, "black", "1-0", "1/2-1/2"),      # mate with the pawn as blocker | 14E2
     ],
 )
+@pytest.mark.slow  # among the longest tests: left out of `tox -e fast`
 def test_fide_2023_6_9_against_uscf_7_14e(fen: str, flagged: str, fide: str, uscf: str) -> None:
     assert timeout("fide-2023", fen, flagged) == {"result": fide}
     assert timeout("uscf-7", fen, flagged) == {"result": uscf}

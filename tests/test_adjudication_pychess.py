@@ -80,6 +80,7 @@ def _walk(seed: int) -> tuple[int, list[str]]:
     return checked, mismatches
 
 
+@pytest.mark.slow  # among the longest tests: left out of `tox -e fast`
 @pytest.mark.parametrize("block", range(4))
 def test_fide_2023_9_2_9_3_9_6_agree_with_python_chess_on_random_walks(block: int) -> None:
     total = 0

@@ -210,6 +210,7 @@ def test_truncated_gzip_keeps_the_games_before_the_damage(tmp_path: Path) -> Non
     assert 0 < len(numbers) < 400
 
 
+@pytest.mark.slow  # among the longest tests: left out of `tox -e fast`
 def test_missing_file_and_unreachable_scheduler(tmp_path: Path) -> None:
     line = one_error(arbiter("audit", str(tmp_path / "none.pgn"), "--rules", "fide"))
     assert "none.pgn" in line and "no such file" in line

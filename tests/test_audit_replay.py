@@ -41,6 +41,7 @@ def _positions(seed: int, games: int, chess960: bool) -> Iterator[tuple[chess.Bo
             pc.push(rng.choice(captures if captures and rng.random() < 0.5 else moves))
 
 
+@pytest.mark.slow  # among the longest tests: left out of `tox -e fast`
 @pytest.mark.parametrize("chess960", [False, True])
 def test_a_move_read_without_its_marks_is_the_lenient_readers_move(chess960: bool) -> None:
     positions = marked = 0

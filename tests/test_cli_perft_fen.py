@@ -36,6 +36,7 @@ def test_perft_unquoted_fen_words() -> None:
         (("perft", "startpos", "2", "--rules", "no-such-rules"), 1, "no-such-rules"),
     ],
 )
+@pytest.mark.slow  # among the longest tests: left out of `tox -e fast`
 def test_perft_bad_input_one_line_no_traceback(args, status: int, message: str) -> None:
     result = arbiter(*args)
     assert result.returncode == status

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
 from conformance.cli import main
@@ -13,6 +14,7 @@ from conformance.cli import main
 WRONG = Path(__file__).parent / "data" / "harness" / "wrong.jsonl"
 
 
+@pytest.mark.slow  # among the longest tests: left out of `tox -e fast`
 def test_run_and_perft_report_an_unknown_ruleset_alike(tmp_path: Path) -> None:
     runner = CliRunner()
     ran = runner.invoke(main, ["run", "-q", "--no-progress", "-o", "-", "--rules", "nonesuch"])

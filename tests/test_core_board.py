@@ -50,6 +50,7 @@ def _random_game(seed: int, chess960: bool, plies: int = 120) -> None:
         assert board.fen(castling="shredder", en_passant="fen") == oracle.fen(shredder=True, en_passant="fen")
 
 
+@pytest.mark.slow  # among the longest tests: left out of `tox -e fast`
 @pytest.mark.parametrize("seed", range(25))
 def test_random_games_match_python_chess(seed: int) -> None:
     _random_game(seed, chess960=False)
@@ -172,6 +173,7 @@ def _walk(fen: str, ruleset: str, depth: int) -> None:
             board.pop_code()
 
 
+@pytest.mark.slow  # among the longest tests: left out of `tox -e fast`
 @pytest.mark.parametrize(("fen", "ruleset"), _positions([*perft_file("special.perft"), *perft_file("tricky.perft")]))
 def test_codes_match_python_chess_two_plies(fen: str, ruleset: str) -> None:
     # Castling (with checks, rights, X-FEN Chess960), en passant (legal and illegal),
@@ -244,6 +246,7 @@ def _check_try_push(board: Board) -> None:
     assert accepted == legal
 
 
+@pytest.mark.slow  # among the longest tests: left out of `tox -e fast`
 @pytest.mark.parametrize(("fen", "ruleset"), _positions(perft_file("special.perft")))
 def test_try_push_code_accepts_exactly_the_legal_codes(fen: str, ruleset: str) -> None:
     # Pins, checks, e.p. (legal and not), castling and promotions: at the root and after

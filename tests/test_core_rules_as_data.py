@@ -55,6 +55,7 @@ CASES = [
 ]
 
 
+@pytest.mark.slow  # among the longest tests: left out of `tox -e fast`
 @pytest.mark.parametrize("name, overrides, allowed, positions", CASES, ids=[c[0] for c in CASES])
 def test_fide_2023_3_7_modified_pawn_table_changes_perft(name, overrides, allowed, positions) -> None:
     rules = derive_ruleset("fide-2023", overrides, id=name)
@@ -80,6 +81,7 @@ def _fairy_perft(sf, fen: str, moves: list[str], depth: int) -> int:
     return sum(_fairy_perft(sf, fen, moves + [m], depth - 1) for m in legal)
 
 
+@pytest.mark.slow  # among the longest tests: left out of `tox -e fast`
 @pytest.mark.parametrize("fen, depth", [(START, 3), ("4k3/8/8/3n4/8/2N5/8/4K3 w - - 0 1", 3)])
 def test_fide_2023_3_6_knight_as_a_1_3_leaper(fen: str, depth: int) -> None:
     sf = pytest.importorskip("pyffish")

@@ -20,6 +20,7 @@ REFUSED = [
 ]
 
 
+@pytest.mark.slow  # among the longest tests: left out of `tox -e fast`
 @pytest.mark.parametrize("fen, reason", REFUSED, ids=[r for _, r in REFUSED])
 def test_fen_check_refuses_with_the_reason(fen: str, reason: str) -> None:
     run = subprocess.run([sys.executable, "-m", "conformance.cli", "fen", "check", fen],

@@ -115,6 +115,7 @@ def test_uscf_7_14E2_knight_alone_has_no_forced_win() -> None:
         "8/8/8/4k3/8/8/8/2NNK3 w - - 0 1",       # 14E3: K+N+N v K (Stockfish: cp -43, no mate)
     ],
 )
+@pytest.mark.slow  # among the longest tests: left out of `tox -e fast`
 def test_no_forced_mate_within_the_bound_is_proven_within_budget(fen: str) -> None:
     found = forced_mate(board(fen), WHITE, MAX_PLIES, NODE_LIMIT)
     assert found.found is False and found.nodes <= NODE_LIMIT

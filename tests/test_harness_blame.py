@@ -39,6 +39,7 @@ def corpus(tmp_path: Path) -> Path:
     return path
 
 
+@pytest.mark.slow  # among the longest tests: left out of `tox -e fast`
 @pytest.mark.parametrize("jobs", [1, 2])
 @pytest.mark.parametrize("how", ["exit", "kill", "half"])
 def test_only_the_request_the_adapter_died_on_is_errored(tmp_path: Path, jobs: int, how: str) -> None:

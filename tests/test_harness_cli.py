@@ -111,6 +111,7 @@ def test_bad_fixture_line_exits_1_naming_file_and_line(tmp_path: Path) -> None:
     assert records == []  # nothing ran
 
 
+@pytest.mark.slow  # among the longest tests: left out of `tox -e fast`
 def test_fail_fast_stops_at_first_failure(tmp_path: Path) -> None:
     code, records, _ = run(tmp_path, "-f", str(DATA / "fake.jsonl"), "-a", fake_spec(), "--timeout", "1", "-x")
     results = [r for r in records if r["type"] == "result"]
@@ -194,6 +195,7 @@ def test_junit_and_html_outputs(tmp_path: Path) -> None:
     assert "w.perft.start.d1.wrong" in html.read_text()
 
 
+@pytest.mark.slow  # among the longest tests: left out of `tox -e fast`
 @pytest.mark.parametrize("jobs", ["1", "2"])
 def test_ctrl_c_writes_the_partial_report(tmp_path: Path, jobs: str) -> None:
     """Ctrl-C once fixture 150 has been reached (the fake says so through a named pipe)

@@ -56,6 +56,7 @@ def test_skipped_rows_are_listed_with_their_reason_not_as_passing() -> None:
     assert "chess.js |" not in text.split("## Not run")[0]  # no row in the table
 
 
+@pytest.mark.slow  # among the longest tests: left out of `tox -e fast`
 def test_matrix_end_to_end(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("ARBITER_NODE", str(tmp_path / "no-node"))
     out = tmp_path / "m"
@@ -81,6 +82,7 @@ def test_matrix_end_to_end(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> N
     (["-j", "0"], "-j must be at least 1"),
     (["-a", "telepathy", "--id", IDS[0]], "unknown adapter"),
 ])
+@pytest.mark.slow  # among the longest tests: left out of `tox -e fast`
 def test_usage_errors_exit_2(tmp_path: Path, args: list[str], message: str) -> None:
     result = CliRunner().invoke(main, ["matrix", "-o", str(tmp_path / "m"), *args])
     assert result.exit_code == 2 and message in result.output

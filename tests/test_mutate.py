@@ -140,6 +140,7 @@ def test_unknown_ruleset_or_kind_is_a_usage_error() -> None:
     assert "abstract" in one_error(arbiter("mutate", "--rules", "orthodox"), 2)
 
 
+@pytest.mark.slow  # among the longest tests: left out of `tox -e fast`
 def test_a_surviving_mutant_exits_1_with_json_lines(tmp_path: Path) -> None:
     mates = tmp_path / "mates.jsonl"
     mates.write_text((FIXTURES / "game_end.jsonl").read_text(encoding="utf-8").splitlines()[0] + "\n", encoding="utf-8")

@@ -58,6 +58,7 @@ def test_corpus_has_thousands_of_fixtures_for_every_notation() -> None:
         assert notations.get(notation, 0) >= 10, notation
 
 
+@pytest.mark.slow  # among the longest tests: left out of `tox -e fast`
 def test_fixtures_are_schema_valid_tagged_and_cited() -> None:
     schema = json.loads((ROOT / "conformance" / "schema" / "fixture.schema.json").read_text())
     validator = jsonschema.Draft202012Validator(schema)

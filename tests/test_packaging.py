@@ -34,6 +34,7 @@ def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return path
 
 
+@pytest.mark.slow  # among the longest tests: left out of `tox -e fast`
 def test_wheel_ships_spec_schema_and_fixtures(wheel: Path) -> None:
     names = set(zipfile.ZipFile(wheel).namelist())
     assert "reference_impl/_spec/rulesets/fide-2023.yaml" in names

@@ -39,6 +39,7 @@ def test_corpus_items_named_by_fixture_and_ruleset(pytester: pytest.Pytester) ->
     assert "arbiter::h.perft.start.d1[fide-2023-chess960]" not in text  # "*" is orthodox only
 
 
+@pytest.mark.slow  # among the longest tests: left out of `tox -e fast`
 def test_pass_fail_skip_xfail(pytester: pytest.Pytester) -> None:
     known = pytester.path / "known.yaml"
     known.write_text("fake.00.good: {reason: thought broken, versions: ['<1']}\n"

@@ -61,6 +61,7 @@ def test_yaml_limits_through_rules_validate(bad_yaml: dict[str, Path]) -> None:
     ["adjudicate", "GAME", "--rules"],
     ["convert", "--to", "uci", "e4", "--rules"],
 ])
+@pytest.mark.slow  # among the longest tests: left out of `tox -e fast`
 def test_alias_bomb_through_every_command_that_loads_rules(command: list[str], bad_yaml: dict[str, Path],
                                                            tmp_path: Path) -> None:
     game = tmp_path / "game.pgn"

@@ -81,6 +81,7 @@ def results(report: Path) -> dict[str, dict[str, Any]]:
 
 # -- 1. adapter answers, serve messages and report files through the bounded reader -------
 
+@pytest.mark.slow  # among the longest tests: left out of `tox -e fast`
 @pytest.mark.parametrize("name, raw, reason", GARBAGE, ids=[g[0] for g in GARBAGE])
 def test_garbage_answer_errors_its_fixture_and_keeps_the_others(tmp_path: Path, name: str, raw: str,
                                                                 reason: str) -> None:
@@ -96,6 +97,7 @@ def test_garbage_answer_errors_its_fixture_and_keeps_the_others(tmp_path: Path, 
     assert reason in found["f.2"]["message"] and len(found["f.2"]["message"]) < 400
 
 
+@pytest.mark.slow  # among the longest tests: left out of `tox -e fast`
 @pytest.mark.parametrize("name, raw, reason", START_GARBAGE, ids=[g[0] for g in START_GARBAGE])
 def test_garbage_answer_to_start_is_exit_3(tmp_path: Path, name: str, raw: str, reason: str) -> None:
     corpus = tmp_path / "c.jsonl"
@@ -157,6 +159,7 @@ def test_serve_never_writes_a_line_over_the_limit(tmp_path: Path) -> None:
     assert answers[3] == {"ok": True}
 
 
+@pytest.mark.slow  # among the longest tests: left out of `tox -e fast`
 @pytest.mark.parametrize("name, raw, reason", GARBAGE, ids=[g[0] for g in GARBAGE])
 @pytest.mark.parametrize("command", [["run", "merge", "-q", "-o"], ["report", "render", "-q", "--junit"]])
 def test_report_with_a_hostile_line_is_one_file_line_error(tmp_path: Path, command: list[str], name: str,
@@ -225,6 +228,7 @@ class Hang(Adapter):
 '''
 
 
+@pytest.mark.slow  # among the longest tests: left out of `tox -e fast`
 def test_hanging_module_adapter_is_cut_off_and_the_run_goes_on(tmp_path: Path) -> None:
     (tmp_path / "hangmod.py").write_text(HANGING)
     corpus = tmp_path / "c.jsonl"
@@ -264,6 +268,7 @@ TYPOS = [
 ]
 
 
+@pytest.mark.slow  # among the longest tests: left out of `tox -e fast`
 @pytest.mark.parametrize("name, line, reason, extra", TYPOS, ids=[t[0] for t in TYPOS])
 def test_fixture_typos_are_bad_input(tmp_path: Path, name: str, line: str, reason: str, extra: list[str]) -> None:
     corpus = tmp_path / "c.jsonl"

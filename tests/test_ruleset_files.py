@@ -156,6 +156,7 @@ def test_run_with_a_file_and_its_parent_runs_both(tmp_path: Path) -> None:
 
 # -- the other commands -------------------------------------------------------------------
 
+@pytest.mark.slow  # among the longest tests: left out of `tox -e fast`
 def test_perft_and_fen_check_read_the_file(tmp_path: Path) -> None:
     path = str(_file(tmp_path))
     perft = arbiter("perft", PROMOTION, "1", "--rules", path)
@@ -186,6 +187,7 @@ def test_adjudicate_reads_the_file(tmp_path: Path) -> None:
     ["fen", "check", "startpos", "--rules"],
     ["unwinnable", "4k3/8/8/8/8/8/8/4K3 w - - 0 1", "--rules"],
 ])
+@pytest.mark.slow  # among the longest tests: left out of `tox -e fast`
 def test_a_missing_or_broken_file_is_one_line_exit_1(tmp_path: Path, command: list[str]) -> None:
     missing = one_error(arbiter(*command, str(tmp_path / "nonesuch.yaml"), stdin=""))
     assert "nonesuch.yaml: no such ruleset file" in missing

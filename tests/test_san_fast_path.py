@@ -130,6 +130,7 @@ def _check(pc: chess.Board, board: Board, rng: random.Random, monkeypatch: pytes
     return fast
 
 
+@pytest.mark.slow  # among the longest tests: left out of `tox -e fast`
 @pytest.mark.parametrize("chess960", [False, True])
 def test_random_games_read_the_same_with_and_without_the_fast_path(
         chess960: bool, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -203,6 +203,7 @@ def unread(recording: Recording) -> dict[str, list[str]]:
     return out
 
 
+@pytest.mark.slow  # among the longest tests: left out of `tox -e fast`
 def test_every_leaf_of_every_ruleset_is_read_or_declared(recording: Recording) -> None:
     assert unread(recording) == {}
 

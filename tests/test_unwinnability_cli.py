@@ -198,6 +198,7 @@ def test_ctrl_c_keeps_the_sides_already_answered(monkeypatch: pytest.MonkeyPatch
         ((WINNABLE, "--time-limit", "0"), 2, "--time-limit 0 must be a positive number"),
     ],
 )
+@pytest.mark.slow  # among the longest tests: left out of `tox -e fast`
 def test_bad_input_one_line_no_traceback(args: tuple[str, ...], status: int, message: str) -> None:
     result = arbiter(*args)
     assert result.returncode == status

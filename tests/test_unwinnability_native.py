@@ -57,6 +57,7 @@ def test_native_perft_matches_perftsuite() -> None:
     assert not bad, "\n".join(bad)
 
 
+@pytest.mark.slow  # among the longest tests: left out of `tox -e fast`
 def test_native_legal_moves_equal_the_interpreters_move_for_move() -> None:
     """Same packed codes (flags included) in every position one ply from each suite's root."""
     checked = 0

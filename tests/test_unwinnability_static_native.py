@@ -50,6 +50,7 @@ def _walks(rules, count: int, seed: int) -> list[Board]:
     return boards
 
 
+@pytest.mark.slow  # among the longest tests: left out of `tox -e fast`
 @pytest.mark.parametrize("seed", range(4))
 def test_compiled_static_stage_proves_what_the_interpreters_proves(seed: int) -> None:
     boards = _walks(RULES, 400, seed)
