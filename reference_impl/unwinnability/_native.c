@@ -1273,15 +1273,13 @@ static u64 st_dead_ends_of(const StInput *in, const StAnalysis *A, int color) {
     int stuck = 1 - color;
     const StUnit *mover = st_king(A, color), *king = st_king(A, stuck);
     if (!mover || !king) return 0;
-    u64 occupied = A->frozen[stuck];
     for (int i = 0; i < A->n; i++) {
         const StUnit *u = &A->u[i];
-        if (u->color != stuck || u->royal) continue;
-        if (u->region != 1ULL << u->square) return 0;
-        occupied |= u->region;
+        if (u->color == stuck && !u->royal && u->region != 1ULL << u->square) return 0;
     }
     if (in->castling & in->P->occ[stuck]) return 0; /* a castling right: another move */
-    u64 walls = A->frozen[0] | A->frozen[1], barred = occupied | A->guarded[color], ends = 0;
+    /* only frozen units block for ever: a unit that never moves may still be taken */
+    u64 walls = A->frozen[0] | A->frozen[1], barred = A->frozen[stuck] | A->guarded[color], ends = 0;
     for (u64 b = mover->reach & ~(1ULL << mover->square) & ~A->frozen[color]; b; b &= b - 1) {
         int s = lsb(b), end = 1;
         u64 near = st_attacks(T, T->royal, color, s, ~0ULL) | 1ULL << s;

@@ -24,10 +24,11 @@ needs against it. It only ever supports "proven: this side cannot mate" or "no p
    right, every other unit's region its own square), some squares next to the other
    king end the game when that king steps there: from every square the stuck king may
    stand on (and not next to it), each of its steps is onto its own frozen unit, onto a
-   square a frozen enemy guards, or next to the arrival square. The arriving king's
-   region leaves them out, and a unit it would capture there counts as never taken:
-   the position after that move is final (stalemate, or a checkmate that :mod:`.mate`
-   checks separately, since only a discovered check can give it).
+   square a frozen enemy guards, or next to the arrival square, and its other units
+   have no move either. The arriving king's region leaves them out, and a unit it
+   would capture there counts as never taken: the position after that move is final
+   (stalemate, or a checkmate that :mod:`.mate` checks separately, since only a
+   discovered check can give it).
 
 Soundness: by induction over legal moves, frozen units stay put and every other unit
 stays inside its region, because each region is closed under the unit's moves with
@@ -270,18 +271,16 @@ def _dead_ends_of(placement: Placement, analysis: StaticAnalysis, color: int) ->
     mover, king = analysis.king(color), analysis.king(stuck)
     if mover is None or king is None:
         return 0
-    occupied = analysis.frozen[stuck]
     for unit in analysis.units:
-        if unit.color == stuck and not unit.royal:
-            if unit.region != 1 << unit.square:
-                return 0
-            occupied |= unit.region
+        if unit.color == stuck and not unit.royal and unit.region != 1 << unit.square:
+            return 0
     for (_, c), bb in placement.pieces.items():
         if c == stuck and placement.castling & bb:
             return 0  # a castling right: the stuck king may have another move
     royal = tables.types[tables.royal]
     walls = analysis.frozen[WHITE] | analysis.frozen[BLACK]
-    barred = occupied | analysis.guarded[color]
+    # only frozen units block for ever: a unit that never moves may still be taken
+    barred = analysis.frozen[stuck] | analysis.guarded[color]
     ends = 0
     for s in scan(mover.reach & ~(1 << mover.square) & ~analysis.frozen[color]):
         near = piece_attacks(royal, color, s, BB_ALL) | 1 << s
