@@ -13,8 +13,6 @@ reachable position, none of which may be a checkmate by that side.
 
 from __future__ import annotations
 
-import random
-
 import chess
 import pytest
 
@@ -29,11 +27,11 @@ pytestmark = pytest.mark.slow  # left out of `tox -e fast`
 RULES = load_ruleset("fide-2023")
 #: Enumerations larger than this are left out (most dead-end positions have 4 to 340).
 ENUMERATION_CAP = 1_000
-#: Measured with the seeds below: 75 proofs that only the dead ends make are checked by
-#: enumeration, and all 103 by the helpmate search (which, with every square a king could
-#: step to taken for a dead end, finds mates against 79 of the 203 proofs made then).
-MIN_CHECKED = 60
-MIN_SEARCHED = 90
+#: Measured with the seeds below: 94 proofs that only the dead ends make are checked by
+#: enumeration, and all 140 by the helpmate search (which, with every square a king could
+#: step to taken for a dead end, finds mates against some of the proofs made then).
+MIN_CHECKED = 80
+MIN_SEARCHED = 120
 HELPMATE_LIMIT = 20_000
 
 
@@ -65,19 +63,10 @@ def _reachable_mates(fen: str, cap: int) -> set[bool] | None:
 
 def _dead_end_cases(seed: int, count: int) -> list[tuple[str, set[int]]]:
     """Positions near the labelled vectors with the colours only the dead ends prove."""
-    from test_unwinnability_static_native import _fens
+    from test_unwinnability_static_native import _walks
 
-    rng = random.Random(seed)
-    fens = _fens()
     cases = []
-    for _ in range(count):
-        board = Board.from_fen(rng.choice(fens), RULES)
-        for _ in range(rng.randrange(0, 14)):
-            moves = board.legal_codes()
-            if not moves:
-                break
-            captures = [m for m in moves if board.is_capture_code(m)]
-            board.push_code(rng.choice(captures if captures and rng.random() < 0.6 else moves))
+    for board in _walks(RULES, count, seed):
         if not board.legal_codes():
             continue
         placement = placement_of(board)
@@ -91,7 +80,7 @@ def _dead_end_cases(seed: int, count: int) -> list[tuple[str, set[int]]]:
 def test_fide_2023_5_2_2_dead_end_proofs_hold_in_every_reachable_position() -> None:
     enumerated = searched = 0
     for seed in range(2):
-        for fen, unable in _dead_end_cases(seed, 700):
+        for fen, unable in _dead_end_cases(seed, 1200):
             board = Board.from_fen(fen, RULES)
             for color in unable:
                 result = native.helpmate(board, color, HELPMATE_LIMIT)

@@ -62,35 +62,31 @@ def test_compiled_static_stage_proves_what_the_interpreters_proves(seed: int) ->
     assert proofs > 50  # the sample exercises the proofs, not only "no proof"
 
 
-def test_compiled_static_stage_with_castling_rights_and_en_passant() -> None:
-    """Castling rights keep the king and rook mobile; a legal e.p. capture is prey."""
-    fens = [
-        "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1",
-        "4k3/8/8/8/8/8/8/R3K3 w Q - 0 1",
-        "4k3/8/8/2pP4/2P5/8/8/4K3 w - c6 0 2",
-        "4k3/8/8/3pP3/3P4/8/8/4K3 w - d6 0 2",
-        "8/8/8/2k5/3pP3/3P4/8/4K3 b - e3 0 1",
-        "4k3/1p1p1p1p/1P1P1P1P/8/8/1p1p1p1p/1P1P1P1P/4K3 w - - 0 1",
-    ]
-    for fen in fens:
-        board = Board.from_fen(fen, RULES)
-        assert native.static_stage(board, (0, 1)) == static_proofs(board, (0, 1)), fen
+#: Castling rights keep the king and rook mobile; a legal e.p. capture is prey.
+CASTLING_AND_EN_PASSANT = [
+    "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1",
+    "4k3/8/8/8/8/8/8/R3K3 w Q - 0 1",
+    "4k3/8/8/2pP4/2P5/8/8/4K3 w - c6 0 2",
+    "4k3/8/8/3pP3/3P4/8/8/4K3 w - d6 0 2",
+    "8/8/8/2k5/3pP3/3P4/8/4K3 b - e3 0 1",
+    "4k3/1p1p1p1p/1P1P1P1P/8/8/1p1p1p1p/1P1P1P1P/4K3 w - - 0 1",
+]
+#: Kings' steps that stalemate the other side (dead ends), including positions where
+#: such a step might uncover a check, so the analysis without dead ends decides.
+DEAD_ENDS = [
+    "8/b7/1b5p/2b2p1P/3b1p1K/4bPp1/6P1/5kb1 b - - 0 1",
+    "8/8/7p/5p1P/5p1K/5Pp1/6P1/5kb1 b - - 0 1",
+    "1b1k1b2/bKp1p1pB/1pP1P1P1/1P4P1/p7/P7/8/8 b - - 7 5",
+    "Bb2kb2/b1p1p1p1/KpP1P1P1/1P4P1/p7/P7/8/8 w - - 2 3",
+    "k1b5/1p1pK3/1P1P4/8/8/8/8/8 w - - 6 4",
+    "8/1p6/1Pp5/k1P5/p1P5/P1K1B3/8/4B3 b - - 1 1",
+]
 
 
-def test_compiled_static_stage_with_dead_ends() -> None:
-    """Kings' steps that stalemate the other side (dead ends), including positions where
-    such a step might uncover a check, so the analysis without dead ends decides."""
-    fens = [
-        "8/b7/1b5p/2b2p1P/3b1p1K/4bPp1/6P1/5kb1 b - - 0 1",
-        "8/8/7p/5p1P/5p1K/5Pp1/6P1/5kb1 b - - 0 1",
-        "1b1k1b2/bKp1p1pB/1pP1P1P1/1P4P1/p7/P7/8/8 b - - 7 5",
-        "Bb2kb2/b1p1p1p1/KpP1P1P1/1P4P1/p7/P7/8/8 w - - 2 3",
-        "k1b5/1p1pK3/1P1P4/8/8/8/8/8 w - - 6 4",
-        "8/1p6/1Pp5/k1P5/p1P5/P1K1B3/8/4B3 b - - 1 1",
-    ]
-    for fen in fens:
-        board = Board.from_fen(fen, RULES)
-        assert native.static_stage(board, (0, 1)) == static_proofs(board, (0, 1)), fen
+@pytest.mark.parametrize("fen", CASTLING_AND_EN_PASSANT + DEAD_ENDS)
+def test_compiled_static_stage_on_chosen_positions(fen: str) -> None:
+    board = Board.from_fen(fen, RULES)
+    assert native.static_stage(board, (0, 1)) == static_proofs(board, (0, 1))
 
 
 def test_compiled_static_stage_under_chess960_rules() -> None:
