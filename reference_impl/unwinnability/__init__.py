@@ -104,8 +104,8 @@ class Analysis:
 #: The arguments behind a ``CANNOT``, by stage.
 PROOFS = {
     "terminal": "no legal moves: the game is over (checkmate or stalemate) and no further mate can come",
-    "static": "static: every checkmate square fails a necessary condition, given the frozen units and "
-    "the regions every other unit can reach",
+    "static": "static: every checkmate square fails a necessary condition, given the frozen units, "
+    "the regions every other unit can reach and the kings' dead ends (steps that leave the other side no move)",
     "material": "material: without pawns no unit can ever be added, and no checkmate by this side exists "
     "with any part of the units on the board, each within the squares it can reach",
     "explore": "exhaustive: every position reachable from here was visited and none is this side's checkmate",
