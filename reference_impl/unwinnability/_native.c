@@ -1277,7 +1277,7 @@ static u64 st_dead_ends_of(const StInput *in, const StAnalysis *A, int color) {
         const StUnit *u = &A->u[i];
         if (u->color == stuck && !u->royal && u->region != 1ULL << u->square) return 0;
     }
-    if (in->castling & in->P->occ[stuck]) return 0; /* a castling right: another move */
+    if (in->castling) return 0; /* a castling right: another move for the stuck side, or a rook that checks on arrival */
     /* only frozen units block for ever: a unit that never moves may still be taken */
     u64 walls = A->frozen[0] | A->frozen[1], barred = A->frozen[stuck] | A->guarded[color], ends = 0;
     for (u64 b = mover->reach & ~(1ULL << mover->square) & ~A->frozen[color]; b; b &= b - 1) {

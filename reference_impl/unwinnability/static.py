@@ -21,7 +21,7 @@ needs against it. It only ever supports "proven: this side cannot mate" or "no p
    of the promoted pieces. Facing mobile pawns: an *anchored* one (it never leaves its
    file, never promotes, is never taken) stops the other's pushes at its square.
 3. *Dead ends.* When one side's only unit that may move is its king (no castling
-   right, every other unit's region its own square), some squares next to the other
+   right on the board, every other unit's region its own square), some squares next to the other
    king end the game when that king steps there: from every square the stuck king may
    stand on (and not next to it), each of its steps is onto its own frozen unit, onto a
    square a frozen enemy guards, or next to the arrival square, and its other units
@@ -274,9 +274,8 @@ def _dead_ends_of(placement: Placement, analysis: StaticAnalysis, color: int) ->
     for unit in analysis.units:
         if unit.color == stuck and not unit.royal and unit.region != 1 << unit.square:
             return 0
-    for (_, c), bb in placement.pieces.items():
-        if c == stuck and placement.castling & bb:
-            return 0  # a castling right: the stuck king may have another move
+    if placement.castling:
+        return 0  # a castling right: another move for the stuck side, or a rook that checks on arrival
     royal = tables.types[tables.royal]
     walls = analysis.frozen[WHITE] | analysis.frozen[BLACK]
     # only frozen units block for ever: a unit that never moves may still be taken
