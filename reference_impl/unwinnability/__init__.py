@@ -66,6 +66,11 @@ QUICK_PROBE_NODES = 2_000
 #: verdict rests on it.
 FIRST_WALK_SHARE = 0.05
 FIRST_HELPMATE_SHARE = 0.2
+#: The first helpmate search is tried with this part of its share before the rest: the
+#: compiled search's iteration shares grow with its budget, and a mate its small shares
+#: find is found sooner on a small budget (K+B against K+Q+P: 184,553 moves on 200,000,
+#: 1,264,553 on 2,000,000).
+FIRST_HELPMATE_TRIAL = 0.1
 #: Partial positions the material proof may visit for each material a walk reaches (the
 #: question's own material gets the proof's full budget).
 WALK_MATERIAL_NODES = 600
@@ -202,8 +207,9 @@ def _schedule(board: Board, colors: tuple[int, ...], node_limit: int, stop_at_ca
     """The schedule, per colour asked (``node_limit`` each): a short compiled helpmate
     probe (ordinary game positions end here); the static stage and the material proof;
     a short compiled exhaustive walk of the reachable space; a short compiled helpmate
-    search; the walk again with the bulk; the helpmate search with what is left (see
-    FIRST_WALK_SHARE). ``node_limit=0`` runs the static stage alone.
+    search (a tenth of its share first, see FIRST_HELPMATE_TRIAL); the walk again with
+    the bulk; the helpmate search with what is left (see FIRST_WALK_SHARE).
+    ``node_limit=0`` runs the static stage alone.
 
     Once a colour asked is still open after its probe, the probes, the static stage and
     the walks run for both colours, asked or not (one walk serves every colour still
@@ -252,7 +258,11 @@ def _schedule(board: Board, colors: tuple[int, ...], node_limit: int, stop_at_ca
         still = [c for c in pending if c not in results]
         for color in asked:
             if color not in results and not settled():
-                _helpmate(board, color, min(first_helpmate, node_limit - spent[color]), results, spent)
+                budget = min(first_helpmate, node_limit - spent[color])
+                trial = int(budget * FIRST_HELPMATE_TRIAL)
+                _helpmate(board, color, trial, results, spent)
+                if color not in results:
+                    _helpmate(board, color, budget - trial, results, spent)
         second_walk = node_limit - probed - first_walk - first_helpmate
         if second_walk > first_walk and any(c not in results for c in asked) and not settled():
             _walk(board, still, second_walk, node_limit, colors, results, spent)
