@@ -1,8 +1,9 @@
 """The compiled static stage against its specification, the interpreter's.
 
-``_native.c`` carries a port of :mod:`reference_impl.unwinnability.static` and
-:mod:`.mate` (frozen units, regions, the conditions of a mate square), because the
-exhaustive walk asks it after every capture and pawn move. Every ``CANNOT`` it gives is a
+``csrc/static_stage.c`` (compiled into ``_native``) carries a port of
+:mod:`reference_impl.unwinnability.static` and :mod:`.mate` (frozen units, regions, dead
+ends, the conditions of a mate square), because the exhaustive walk asks it after every
+capture and pawn move. Every ``CANNOT`` it gives is a
 proof only if it answers exactly what the Python stage answers: on the labelled
 positions, the Lichess sample and positions a few random moves (captures preferred)
 away from them, both must prove the same colours.

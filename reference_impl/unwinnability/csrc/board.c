@@ -1,0 +1,493 @@
+/* Bits, the compiled tables, positions and legal move generation.
+ * Part of _native.c, one compilation unit that includes this file after the parts it
+ * uses. */
+
+typedef uint64_t u64;
+
+#define VERSION 2
+#define MAXT 16
+#define MAXDIR 16
+#define MAXRAYS 64
+#define MAXMOVES 320
+#define MAXPLY 1200
+#define HEADER 33
+#define MIN_SHARE 1000
+#define FLAG_NORMAL 0
+#define FLAG_CASTLE 1
+#define FLAG_EP 2
+#define FLAG_DOUBLE 3
+#define NONE (-1)
+
+typedef struct { int df, dr; } Dir;
+
+typedef struct {
+    int ntypes, royal, pawn, en_passant;
+    int npromo, promo[8];
+    int castling, rook_type, empty_king_path, empty_rook_path;
+    int safe_from, safe_path, safe_to, rook_removed;
+    int nsides, side_king[2], side_kto[2], side_rto[2];
+    int push_delta[2];
+    u64 rights_lost_from; /* castling.rights_lost.by: a move from these squares loses the right there */
+    int rights_lost_by_king;
+    u64 leaps[MAXT][2][64];
+    u64 leaps_to[MAXT][2][64];
+    int has_leaps[MAXT][2];
+    int ndir[MAXT][2];
+    Dir dirs[MAXT][2][MAXDIR];
+    /* reverse riders: for colour c, directions d such that some type of c rides d */
+    int nrev[2];
+    Dir rev[2][MAXT * MAXDIR];
+    unsigned rev_types[2][MAXT * MAXDIR];
+    /* every distinct rider direction, with its ray from each square: the squares a step
+     * at a time along it, in order of increasing index when ``ascending`` */
+    int nrays;
+    Dir ray_dir[MAXRAYS];
+    int ray_ascending[MAXRAYS];
+    u64 ray[MAXRAYS][64];
+    int ray_shift[MAXRAYS];  /* one step along the ray for a whole set of squares: */
+    u64 ray_source[MAXRAYS]; /* (set & source) shifted left by shift (right if negative) */
+    int dir_ray[MAXT][2][MAXDIR]; /* the ray of each piece direction */
+    int rev_ray[2][MAXT * MAXDIR];  /* the ray of each reverse direction */
+    u64 pawn_push[2][64], pawn_double[2][64], pawn_cap[2][64], pawn_cap_from[2][64];
+    u64 promo_rank[2];
+    u64 zobrist[2][MAXT][64], zobrist_turn, zobrist_castle[64], zobrist_ep[64];
+    u64 id; /* a digest of the packed tables: memoised static results belong to one move layer */
+} Tables;
+
+typedef struct {
+    u64 bb[2][MAXT];
+    u64 occ[2];
+    u64 all;
+    signed char mailbox[64];
+    int turn;
+    u64 castling;
+    int ep;
+    u64 key;
+} Pos;
+
+typedef struct {
+    int move, captured, ep;
+    u64 castling, key;
+} Undo;
+
+/* ---------------------------------------------------------------- bits */
+
+static inline int lsb(u64 b) { return __builtin_ctzll(b); }
+static inline int popcount(u64 b) { return __builtin_popcountll(b); }
+static inline int file_of(int sq) { return sq & 7; }
+static inline int rank_of(int sq) { return sq >> 3; }
+static inline int square_step(int sq, Dir d) {
+    int f = file_of(sq) + d.df, r = rank_of(sq) + d.dr;
+    return (f < 0 || f > 7 || r < 0 || r > 7) ? NONE : r * 8 + f;
+}
+static inline int distance(int a, int b) {
+    int df = abs(file_of(a) - file_of(b)), dr = abs(rank_of(a) - rank_of(b));
+    return df > dr ? df : dr;
+}
+
+/* ---------------------------------------------------------------- tables */
+
+static u64 splitmix(u64 *state) {
+    u64 z = (*state += 0x9E3779B97F4A7C15ULL);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+    return z ^ (z >> 31);
+}
+
+/* The index of direction ``d``'s ray, made on first use; -1 if there are too many. */
+static int ray_of(Tables *T, Dir d) {
+    for (int k = 0; k < T->nrays; k++)
+        if (T->ray_dir[k].df == d.df && T->ray_dir[k].dr == d.dr) return k;
+    if (T->nrays == MAXRAYS || (d.df == 0 && d.dr == 0)) return -1;
+    int k = T->nrays++;
+    T->ray_dir[k] = d;
+    T->ray_ascending[k] = d.dr > 0 || (d.dr == 0 && d.df > 0);
+    T->ray_shift[k] = d.dr * 8 + d.df;
+    T->ray_source[k] = 0;
+    for (int sq = 0; sq < 64; sq++)
+        if (square_step(sq, d) != NONE) T->ray_source[k] |= 1ULL << sq;
+    for (int sq = 0; sq < 64; sq++) {
+        u64 r = 0;
+        for (int s = square_step(sq, d); s != NONE; s = square_step(s, d)) r |= 1ULL << s;
+        T->ray[k][sq] = r;
+    }
+    return k;
+}
+
+/* The first occupied square along ray ``k`` from ``sq`` (NONE if the ray is empty). */
+static inline int first_on_ray(const Tables *T, int k, int sq, u64 occ) {
+    u64 b = T->ray[k][sq] & occ;
+    if (!b) return NONE;
+    return T->ray_ascending[k] ? lsb(b) : 63 - __builtin_clzll(b);
+}
+
+static int load_tables(Tables *T, const u64 *data, Py_ssize_t n) {
+    if (n < HEADER || data[0] != VERSION) return 0;
+    memset(T, 0, sizeof(*T));
+    T->ntypes = (int)data[1];
+    T->royal = (int)data[2];
+    T->pawn = (int)(int64_t)data[3];
+    T->en_passant = (int)data[4];
+    T->npromo = (int)data[5];
+    if (T->ntypes < 1 || T->ntypes > MAXT || T->npromo > 8) return 0;
+    for (int i = 0; i < 8; i++) T->promo[i] = (int)data[6 + i];
+    T->castling = (int)data[14];
+    T->rook_type = (int)data[15];
+    T->empty_king_path = (int)data[16];
+    T->empty_rook_path = (int)data[17];
+    T->safe_from = (int)data[18];
+    T->safe_path = (int)data[19];
+    T->safe_to = (int)data[20];
+    T->rook_removed = (int)data[21];
+    T->nsides = (int)data[22];
+    if (T->nsides > 2) return 0;
+    for (int s = 0; s < 2; s++) {
+        T->side_king[s] = (int)data[23 + 3 * s];
+        T->side_kto[s] = (int)data[24 + 3 * s];
+        T->side_rto[s] = (int)data[25 + 3 * s];
+    }
+    T->push_delta[0] = (int)(int64_t)data[29];
+    T->push_delta[1] = (int)(int64_t)data[30];
+    T->rights_lost_from = data[31];
+    T->rights_lost_by_king = (int)data[32];
+    u64 id = 0x243F6A8885A308D3ULL;
+    for (Py_ssize_t i = 0; i < n; i++) id = (id ^ data[i]) * 0x100000001B3ULL + (id >> 29);
+    T->id = id;
+    Py_ssize_t at = HEADER;
+    Py_ssize_t need = HEADER + (Py_ssize_t)T->ntypes * 2 * (64 + 1 + 2 * MAXDIR) + 2 * (3 * 64 + 1);
+    if (n != need) return 0;
+    for (int t = 0; t < T->ntypes; t++)
+        for (int c = 0; c < 2; c++) {
+            for (int sq = 0; sq < 64; sq++) {
+                T->leaps[t][c][sq] = data[at + sq];
+                if (data[at + sq]) T->has_leaps[t][c] = 1;
+            }
+            at += 64;
+            T->ndir[t][c] = (int)data[at++];
+            if (T->ndir[t][c] > MAXDIR) return 0;
+            for (int i = 0; i < MAXDIR; i++) {
+                T->dirs[t][c][i].df = (int)(int64_t)data[at + 2 * i];
+                T->dirs[t][c][i].dr = (int)(int64_t)data[at + 2 * i + 1];
+            }
+            at += 2 * MAXDIR;
+        }
+    for (int c = 0; c < 2; c++) {
+        memcpy(T->pawn_push[c], data + at, 64 * sizeof(u64)); at += 64;
+        memcpy(T->pawn_double[c], data + at, 64 * sizeof(u64)); at += 64;
+        memcpy(T->pawn_cap[c], data + at, 64 * sizeof(u64)); at += 64;
+        T->promo_rank[c] = data[at++];
+    }
+    /* reverse tables: who attacks a square */
+    for (int t = 0; t < T->ntypes; t++)
+        for (int c = 0; c < 2; c++)
+            for (int from = 0; from < 64; from++) {
+                u64 b = T->leaps[t][c][from];
+                while (b) { int to = lsb(b); b &= b - 1; T->leaps_to[t][c][to] |= 1ULL << from; }
+            }
+    for (int c = 0; c < 2; c++)
+        for (int from = 0; from < 64; from++) {
+            u64 b = T->pawn_cap[c][from];
+            while (b) { int to = lsb(b); b &= b - 1; T->pawn_cap_from[c][to] |= 1ULL << from; }
+        }
+    for (int c = 0; c < 2; c++) {
+        T->nrev[c] = 0;
+        for (int t = 0; t < T->ntypes; t++)
+            for (int i = 0; i < T->ndir[t][c]; i++) {
+                Dir d = T->dirs[t][c][i];
+                int k;
+                for (k = 0; k < T->nrev[c]; k++)
+                    if (T->rev[c][k].df == -d.df && T->rev[c][k].dr == -d.dr) break;
+                if (k == T->nrev[c]) {
+                    T->rev[c][k].df = -d.df;
+                    T->rev[c][k].dr = -d.dr;
+                    T->rev_types[c][k] = 0;
+                    T->nrev[c]++;
+                }
+                T->rev_types[c][k] |= 1u << t;
+            }
+    }
+    for (int t = 0; t < T->ntypes; t++)
+        for (int c = 0; c < 2; c++)
+            for (int i = 0; i < T->ndir[t][c]; i++)
+                if ((T->dir_ray[t][c][i] = ray_of(T, T->dirs[t][c][i])) < 0) return 0;
+    for (int c = 0; c < 2; c++)
+        for (int k = 0; k < T->nrev[c]; k++)
+            if ((T->rev_ray[c][k] = ray_of(T, T->rev[c][k])) < 0) return 0;
+    u64 seed = 0x5EED5EEDULL;
+    for (int c = 0; c < 2; c++)
+        for (int t = 0; t < MAXT; t++)
+            for (int sq = 0; sq < 64; sq++) T->zobrist[c][t][sq] = splitmix(&seed);
+    T->zobrist_turn = splitmix(&seed);
+    for (int sq = 0; sq < 64; sq++) T->zobrist_castle[sq] = splitmix(&seed);
+    for (int sq = 0; sq < 64; sq++) T->zobrist_ep[sq] = splitmix(&seed);
+    return 1;
+}
+
+/* ---------------------------------------------------------------- position */
+
+static inline void put(const Tables *T, Pos *P, int sq, int c, int t) {
+    u64 bit = 1ULL << sq;
+    P->bb[c][t] |= bit; P->occ[c] |= bit; P->all |= bit;
+    P->mailbox[sq] = (signed char)(c << 4 | t);
+    P->key ^= T->zobrist[c][t][sq];
+}
+
+static inline void take(const Tables *T, Pos *P, int sq) {
+    int code = P->mailbox[sq], c = code >> 4, t = code & 15;
+    u64 bit = 1ULL << sq;
+    P->bb[c][t] ^= bit; P->occ[c] ^= bit; P->all ^= bit;
+    P->mailbox[sq] = -1;
+    P->key ^= T->zobrist[c][t][sq];
+}
+
+static u64 rider_attacks(const Tables *T, int t, int c, int sq, u64 occ) {
+    u64 a = 0;
+    for (int i = 0; i < T->ndir[t][c]; i++) {
+        int k = T->dir_ray[t][c][i];
+        int stop = first_on_ray(T, k, sq, occ);
+        a |= stop == NONE ? T->ray[k][sq] : T->ray[k][sq] & ~T->ray[k][stop];
+    }
+    return a;
+}
+
+static inline u64 attacks(const Tables *T, int t, int c, int sq, u64 occ) {
+    if (t == T->pawn) return T->pawn_cap[c][sq];
+    return T->leaps[t][c][sq] | (T->ndir[t][c] ? rider_attacks(T, t, c, sq, occ) : 0);
+}
+
+/* Is ``sq`` attacked by colour ``by``, with ``occ`` as the blocking occupancy? */
+static int attacked(const Tables *T, const Pos *P, int sq, int by, u64 occ) {
+    if (T->pawn >= 0 && (T->pawn_cap_from[by][sq] & P->bb[by][T->pawn] & occ)) return 1;
+    for (int t = 0; t < T->ntypes; t++)
+        if (t != T->pawn && T->has_leaps[t][by] && (T->leaps_to[t][by][sq] & P->bb[by][t] & occ)) return 1;
+    for (int k = 0; k < T->nrev[by]; k++) {
+        int s = first_on_ray(T, T->rev_ray[by][k], sq, occ);
+        if (s == NONE) continue;
+        int code = P->mailbox[s];
+        if (code >= 0 && (code >> 4) == by && (T->rev_types[by][k] >> (code & 15) & 1)) return 1;
+    }
+    return 0;
+}
+
+static inline int king_square(const Tables *T, const Pos *P, int c) {
+    u64 b = P->bb[c][T->royal];
+    return b ? 63 - __builtin_clzll(b) : NONE;
+}
+
+static inline int in_check(const Tables *T, const Pos *P) {
+    int k = king_square(T, P, P->turn);
+    return k != NONE && attacked(T, P, k, P->turn ^ 1, P->all);
+}
+
+static u64 ep_key(const Tables *T, const Pos *P) {
+    /* the e.p. square counts for identity only where a pawn could take there */
+    if (P->ep < 0 || T->pawn < 0) return 0;
+    return (T->pawn_cap_from[P->turn][P->ep] & P->bb[P->turn][T->pawn]) ? T->zobrist_ep[P->ep] : 0;
+}
+
+static u64 full_key(const Tables *T, const Pos *P) {
+    u64 k = 0;
+    for (int sq = 0; sq < 64; sq++)
+        if (P->mailbox[sq] >= 0) k ^= T->zobrist[P->mailbox[sq] >> 4][P->mailbox[sq] & 15][sq];
+    return k;
+}
+
+static inline u64 identity(const Tables *T, const Pos *P) {
+    u64 k = P->key ^ (P->turn ? T->zobrist_turn : 0) ^ ep_key(T, P);
+    u64 c = P->castling;
+    while (c) { k ^= T->zobrist_castle[lsb(c)]; c &= c - 1; }
+    return k;
+}
+
+static const u64 HOME_RANK[2] = {0xFFULL, 0xFFULL << 56};
+
+static int castling_side(const Tables *T, int king_side) {
+    for (int s = 0; s < T->nsides; s++)
+        if (T->side_king[s] == king_side) return s;
+    return NONE;
+}
+
+static void make(const Tables *T, Pos *P, int m, Undo *u) {
+    int from = m & 63, to = m >> 6 & 63, promo = m >> 12 & 15, flag = m >> 16;
+    int c = P->turn;
+    int t = P->mailbox[from] & 15;
+    u->move = m;
+    u->captured = flag == FLAG_CASTLE ? -1 : P->mailbox[to];
+    u->castling = P->castling;
+    u->ep = P->ep;
+    u->key = P->key;
+    int back = from & ~7;
+    if (flag == FLAG_CASTLE) {
+        int s = castling_side(T, to > from);
+        take(T, P, from);
+        take(T, P, to);
+        put(T, P, back + T->side_kto[s], c, t);
+        put(T, P, back + T->side_rto[s], c, T->rook_type);
+        P->castling &= ~HOME_RANK[c];
+    } else {
+        if (u->captured >= 0) take(T, P, to);
+        take(T, P, from);
+        put(T, P, to, c, promo ? promo - 1 : t);
+        if (flag == FLAG_EP) take(T, P, to + T->push_delta[c ^ 1]);
+        if (t == T->royal && T->rights_lost_by_king) P->castling &= ~HOME_RANK[c];
+        u64 lost_to = u->captured >= 0 ? ~0ULL : T->rights_lost_from; /* a captured rook always loses it */
+        P->castling &= ~((1ULL << from & T->rights_lost_from) | (1ULL << to & lost_to));
+    }
+    P->ep = flag == FLAG_DOUBLE ? to - T->push_delta[c] : -1;
+    P->turn = c ^ 1;
+}
+
+static void unmake(const Tables *T, Pos *P, const Undo *u) {
+    int m = u->move;
+    int from = m & 63, to = m >> 6 & 63, promo = m >> 12 & 15, flag = m >> 16;
+    int c = P->turn ^ 1;
+    P->turn = c;
+    if (flag == FLAG_CASTLE) {
+        int back = from & ~7;
+        int s = castling_side(T, to > from);
+        take(T, P, back + T->side_kto[s]);
+        take(T, P, back + T->side_rto[s]);
+        put(T, P, from, c, T->royal);
+        put(T, P, to, c, T->rook_type);
+    } else {
+        int t = P->mailbox[to] & 15;
+        take(T, P, to);
+        put(T, P, from, c, promo ? T->pawn : t);
+        if (u->captured >= 0) put(T, P, to, u->captured >> 4, u->captured & 15);
+        if (flag == FLAG_EP) put(T, P, to + T->push_delta[c ^ 1], c ^ 1, T->pawn);
+    }
+    P->castling = u->castling;
+    P->ep = u->ep;
+    P->key = u->key;
+}
+
+/* ---------------------------------------------------------------- move generation */
+
+static inline u64 span(int a, int b) {
+    int lo = a < b ? a : b, hi = a < b ? b : a;
+    return hi > lo ? (((1ULL << hi) - 1) & ~((2ULL << lo) - 1)) : 0;
+}
+
+static int castling_moves(const Tables *T, const Pos *P, int *out, int n) {
+    if (!T->castling) return n;
+    int c = P->turn, king = king_square(T, P, c);
+    if (king == NONE) return n;
+    if (T->safe_from && attacked(T, P, king, c ^ 1, P->all)) return n;
+    u64 rights = P->castling & P->occ[c] & P->bb[c][T->rook_type];
+    int back = king & ~7;
+    while (rights) {
+        int rook = lsb(rights); rights &= rights - 1;
+        if ((rook & ~7) != back) continue;
+        int s = castling_side(T, rook > king);
+        if (s == NONE) continue;
+        int kto = back + T->side_kto[s], rto = back + T->side_rto[s];
+        u64 others = P->all & ~(1ULL << king) & ~(1ULL << rook);
+        u64 empty = 0;
+        if (T->empty_king_path) empty |= span(king, kto) | 1ULL << kto;
+        if (T->empty_rook_path) empty |= span(rook, rto) | 1ULL << rto;
+        if (others & empty) continue;
+        u64 lifted = T->rook_removed ? others : others | 1ULL << rook;
+        u64 safe = 0;
+        if (T->safe_path) safe |= span(king, kto);
+        if (T->safe_to) safe |= 1ULL << kto;
+        if (T->safe_from) safe |= 1ULL << king;
+        int bad = 0;
+        while (safe && !bad) { int sq = lsb(safe); safe &= safe - 1; bad = attacked(T, P, sq, c ^ 1, lifted); }
+        if (bad) continue;
+        /* never into check: the king on kto with the rook on rto */
+        Pos after = *P;
+        Undo u;
+        make(T, &after, king | rook << 6 | FLAG_CASTLE << 16, &u);
+        if (attacked(T, &after, kto, c ^ 1, after.all)) continue;
+        out[n++] = king | rook << 6 | FLAG_CASTLE << 16;
+    }
+    return n;
+}
+
+/* Pseudo-legal moves (castling already legal); returns the count. */
+static int pseudo_moves(const Tables *T, const Pos *P, int *out) {
+    int n = 0, c = P->turn;
+    u64 own = P->occ[c], enemy = P->occ[c ^ 1], occ = P->all;
+    for (int t = 0; t < T->ntypes; t++) {
+        u64 pieces = P->bb[c][t];
+        while (pieces) {
+            int sq = lsb(pieces); pieces &= pieces - 1;
+            if (t == T->pawn) {
+                u64 push = T->pawn_push[c][sq] & ~occ;
+                u64 targets = push | (T->pawn_cap[c][sq] & enemy);
+                u64 dbl = push ? (T->pawn_double[c][sq] & ~occ) : 0;
+                while (targets) {
+                    int to = lsb(targets); targets &= targets - 1;
+                    if (T->promo_rank[c] >> to & 1) {
+                        for (int i = 0; i < T->npromo; i++) out[n++] = sq | to << 6 | (T->promo[i] + 1) << 12;
+                    } else out[n++] = sq | to << 6;
+                }
+                if (dbl) out[n++] = sq | lsb(dbl) << 6 | FLAG_DOUBLE << 16;
+                if (P->ep >= 0 && T->en_passant && (T->pawn_cap[c][sq] >> P->ep & 1)) {
+                    int victim = P->ep + T->push_delta[c ^ 1];
+                    if (victim >= 0 && victim < 64 && P->mailbox[victim] == ((c ^ 1) << 4 | T->pawn))
+                        out[n++] = sq | P->ep << 6 | FLAG_EP << 16;
+                }
+            } else {
+                u64 targets = attacks(T, t, c, sq, occ) & ~own;
+                while (targets) { int to = lsb(targets); targets &= targets - 1; out[n++] = sq | to << 6; }
+            }
+        }
+    }
+    return castling_moves(T, P, out, n);
+}
+
+/* Own units that alone stand between colour ``c``'s king and an enemy rider riding
+ * toward it: only they can uncover a check by moving. */
+static u64 pinned(const Tables *T, const Pos *P, int c, int king) {
+    u64 result = 0;
+    int by = c ^ 1;
+    for (int k = 0; k < T->nrev[by]; k++) {
+        int ray = T->rev_ray[by][k];
+        int first = first_on_ray(T, ray, king, P->all);
+        if (first == NONE || (P->mailbox[first] >> 4) != c) continue;
+        int second = first_on_ray(T, ray, first, P->all);
+        if (second == NONE) continue;
+        int code = P->mailbox[second];
+        if ((code >> 4) == by && (T->rev_types[by][k] >> (code & 15) & 1)) result |= 1ULL << first;
+    }
+    return result;
+}
+
+/* Legal moves. Out of check, a move of a unit that is neither the king nor pinned, other
+ * than en passant (two squares empty), cannot expose the king; every other move is made
+ * and the king's square tested. */
+static int legal_moves(const Tables *T, Pos *P, int *out) {
+    int pseudo[MAXMOVES];
+    int n = pseudo_moves(T, P, pseudo), k = 0, c = P->turn;
+    int own_king = king_square(T, P, c);
+    u64 must_test = ~0ULL;
+    if (own_king != NONE && !attacked(T, P, own_king, c ^ 1, P->all))
+        must_test = pinned(T, P, c, own_king) | 1ULL << own_king;
+    for (int i = 0; i < n; i++) {
+        int m = pseudo[i];
+        if (m >> 16 == FLAG_CASTLE) { out[k++] = m; continue; }
+        if (!(must_test >> (m & 63) & 1) && m >> 16 != FLAG_EP) { out[k++] = m; continue; }
+        Undo u;
+        make(T, P, m, &u);
+        int king = king_square(T, P, c);
+        int ok = king == NONE || !attacked(T, P, king, c ^ 1, P->all);
+        unmake(T, P, &u);
+        if (ok) out[k++] = m;
+    }
+    return k;
+}
+
+static u64 perft(const Tables *T, Pos *P, int depth) {
+    int moves[MAXMOVES];
+    int n = legal_moves(T, P, moves);
+    if (depth <= 1) return depth == 1 ? (u64)n : 1;
+    u64 total = 0;
+    for (int i = 0; i < n; i++) {
+        Undo u;
+        make(T, P, moves[i], &u);
+        total += perft(T, P, depth - 1);
+        unmake(T, P, &u);
+    }
+    return total;
+}

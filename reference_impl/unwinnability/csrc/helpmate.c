@@ -1,0 +1,286 @@
+/* The goal-directed depth-first helpmate search.
+ * Part of _native.c, one compilation unit that includes this file after the parts it
+ * uses. */
+
+/* ---------------------------------------------------------------- helpmate search */
+
+/*
+ * A depth-limited depth-first search for a checkmate by ``winner`` with both sides
+ * cooperating, by iterative deepening. The depth a move costs depends on whether it
+ * makes progress toward a mating picture: the loser's king in a chosen corner, the
+ * winner's king two squares in front of it, the loser's other units next to the corner
+ * as self-blockers, the winner's pawns promoting and its units taking what is in the
+ * way. Progress costs no depth, an ordinary move one ply (none right after progress),
+ * a move that undoes the picture (a loser's capture) three. Lines of pure progress are
+ * thus followed far beyond the nominal depth, which is how long helpmates are found.
+ * Moves are tried progress first. A transposition table keeps, per position, the most
+ * depth already searched below it.
+ */
+
+enum { NORMAL = 0, REWARD = 1, PUNISH = 2 };
+
+typedef struct { u64 key; int left, generation; } TTEntry;
+
+typedef struct {
+    const Tables *T;
+    Pos P;
+    int winner;
+    long long nodes, limit, local_nodes, local_limit;
+    int max_depth, interrupted, aborted;
+    int starved; /* the iteration ran out of its own share before its depth did */
+    int line[MAXPLY];
+    int ply;
+    TTEntry *tt;
+    u64 tt_mask;
+    int generation; /* entries of earlier iterations do not count: no clearing needed */
+    int corner, king_target;
+    int blocker; /* the square beside the corner on its rank, for the loser's blocker */
+    unsigned char blocker_distance[MAXT][64]; /* loser's leapers: moves to the blocker square */
+    int need_loser_promotion;
+    int horizon; /* beyond this many plies progress is no longer free */
+    int pawn_mode; /* the loser's pawns all march on, to promote into blockers */
+    int lone_minor; /* the winner has its king and one short-range or colour-bound unit */
+    int waiting; /* the winner's free replies to progress only wait (see holds) */
+    int signalled; /* a signal (Ctrl-C) arrived: stop and let Python raise it */
+} Search;
+
+/* Every 2^16 nodes, let Python's signal handlers run (Ctrl-C stops a long search). */
+static inline int signalled(Search *S) {
+    if ((S->nodes & 0xFFFF) == 0 && !S->signalled && PyErr_CheckSignals() < 0) S->signalled = 1;
+    return S->signalled;
+}
+
+/* Squares whose file and rank add up odd (b1, a2, ...): the light squares. */
+#define LIGHT_SQUARES 0x55AA55AA55AA55AAULL
+
+/* Does colour ``c`` have a piece that moves like a bishop only (a colour-bound rider)? */
+static int colour_bound(const Tables *T, int t, int c) {
+    if (t == T->pawn || t == T->royal || T->has_leaps[t][c] || !T->ndir[t][c]) return 0;
+    for (int i = 0; i < T->ndir[t][c]; i++) if ((T->dirs[t][c][i].df + T->dirs[t][c][i].dr) & 1) return 0;
+    return 1;
+}
+
+/* Moves a pure leaper of type ``t`` needs from each square to ``target`` on an empty
+ * board (255: never, or not a pure leaper). */
+static void leaper_distances(const Tables *T, int t, int c, int target, unsigned char *distance) {
+    memset(distance, 255, 64);
+    if (!T->has_leaps[t][c] || T->ndir[t][c] || t == T->royal || t == T->pawn) return;
+    distance[target] = 0;
+    for (int changed = 1; changed;) {
+        changed = 0;
+        for (int sq = 0; sq < 64; sq++)
+            for (u64 b = T->leaps[t][c][sq]; b; b &= b - 1)
+                if (distance[lsb(b)] != 255 && distance[lsb(b)] + 1 < distance[sq]) {
+                    distance[sq] = (unsigned char)(distance[lsb(b)] + 1);
+                    changed = 1;
+                }
+    }
+}
+
+/* The mating picture: a corner on the loser's side whose colour suits the winner's
+ * colour-bound pieces (or, failing those, the loser's, which must then block). */
+static void choose_targets(Search *S, int variant) {
+    const Tables *T = S->T;
+    const Pos *P = &S->P;
+    int w = S->winner, l = w ^ 1;
+    u64 light = LIGHT_SQUARES;
+    int winner_bound_dark = 0, winner_bound_light = 0, loser_bound_light = 0, loser_bound_dark = 0;
+    for (int t = 0; t < T->ntypes; t++) {
+        if (colour_bound(T, t, w)) {
+            if (P->bb[w][t] & ~light) winner_bound_dark = 1;
+            if (P->bb[w][t] & light) winner_bound_light = 1;
+        }
+        if (colour_bound(T, t, l)) {
+            if (P->bb[l][t] & ~light) loser_bound_dark = 1;
+            if (P->bb[l][t] & light) loser_bound_light = 1;
+        }
+    }
+    int dark = winner_bound_dark || (!winner_bound_light && loser_bound_light && !loser_bound_dark);
+    if (variant & 1) dark = !dark;
+    int rank = (w == 0) ? 7 : 0;           /* the loser's home side */
+    if (variant & 2) rank = 7 - rank;
+    /* h8 and a1 are dark; on rank 8 the dark corner is h, on rank 1 it is a */
+    int file = (rank == 7) == dark ? 7 : 0;
+    int toward = rank == 7 ? -1 : 1;
+    S->corner = rank * 8 + file;
+    S->king_target = (rank + 2 * toward) * 8 + file;
+    S->blocker = rank * 8 + (file ? file - 1 : 1);
+    for (int t = 0; t < T->ntypes; t++) leaper_distances(T, t, w ^ 1, S->blocker, S->blocker_distance[t]);
+}
+
+/* Squares a unit of type ``t`` attacks from d4 on an empty board: its reach. */
+static inline int reach(const Tables *T, int t, int c) {
+    return popcount(T->leaps[t][c][27]) + popcount(rider_attacks(T, t, c, 27, 0));
+}
+
+/* A unit that, next to the loser's king, would take or guard whatever mates it (a rook
+ * or more): as the loser's, it spoils a lone minor's picture instead of blocking. */
+static inline int strong(const Tables *T, int t, int c) {
+    return t != T->royal && t != T->pawn && reach(T, t, c) >= 14;
+}
+
+static int lone_minor(const Search *S) {
+    const Tables *T = S->T;
+    const Pos *P = &S->P;
+    int w = S->winner;
+    if (popcount(P->occ[w]) != 2 || (T->pawn >= 0 && P->bb[w][T->pawn])) return 0;
+    for (int t = 0; t < T->ntypes; t++)
+        if (P->bb[w][t] && t != T->royal)
+            return reach(T, t, w) <= 13; /* a short-range or colour-bound unit */
+    return 0;
+}
+
+/* The winner's units besides its king are colour-bound riders, all on one square
+ * colour: they never cover the corner's neighbours of the other colour. */
+static int bound_to_one_colour(const Search *S, int c, u64 *squares) {
+    const Tables *T = S->T;
+    const Pos *P = &S->P;
+    u64 on = 0;
+    for (int t = 0; t < T->ntypes; t++) {
+        if (t == T->royal || !P->bb[c][t]) continue;
+        if (!colour_bound(T, t, c)) return 0;
+        on |= P->bb[c][t];
+    }
+    *squares = on & LIGHT_SQUARES ? LIGHT_SQUARES : ~LIGHT_SQUARES;
+    return on && !((on & LIGHT_SQUARES) && (on & ~LIGHT_SQUARES));
+}
+
+/* The winner needs blockers the loser has only pawns to make them from: against a lone
+ * minor, when the loser's other units are too strong to serve (they would take or
+ * guard); against colour-bound riders of one colour, when the loser has no leaper and
+ * no colour-bound unit of the other colour. */
+static int loser_needs_promotion(const Search *S) {
+    const Tables *T = S->T;
+    const Pos *P = &S->P;
+    int l = S->winner ^ 1;
+    u64 colour;
+    if (T->pawn < 0 || !P->bb[l][T->pawn]) return 0;
+    if (S->lone_minor) {
+        for (int t = 0; t < T->ntypes; t++)
+            if (P->bb[l][t] && t != T->royal && t != T->pawn && !strong(T, t, l)) return 0;
+        return 1;
+    }
+    if (!bound_to_one_colour(S, S->winner, &colour)) return 0;
+    for (int t = 0; t < T->ntypes; t++) {
+        if (!P->bb[l][t] || t == T->royal || t == T->pawn) continue;
+        if (T->has_leaps[t][l] || (colour_bound(T, t, l) && (P->bb[l][t] & ~colour))) return 0;
+    }
+    return 1;
+}
+
+/* Does a rider of type ``t`` on ``sq`` see the corner along an empty board? */
+static inline int eyes(const Search *S, int t, int c, int sq) {
+    const Tables *T = S->T;
+    return (int)((attacks(T, t, c, sq, S->P.all & ~(1ULL << S->corner)) >> S->corner) & 1);
+}
+
+static int classify(Search *S, int m) {
+    const Tables *T = S->T;
+    Pos *P = &S->P;
+    int from = m & 63, to = m >> 6 & 63, flag = m >> 16, promo = m >> 12 & 15;
+    int t = P->mailbox[from] & 15;
+    int capture = flag == FLAG_EP || (flag != FLAG_CASTLE && P->mailbox[to] >= 0);
+    int w = S->winner;
+    int closer = distance(to, S->corner) < distance(from, S->corner);
+    if (P->turn == w) {
+        if (promo) return REWARD;
+        if (capture) {
+            /* against a lone minor the loser's units are wanted as blockers, except those
+             * strong enough to take or guard the mating square */
+            int victim = flag == FLAG_EP ? T->pawn : P->mailbox[to] & 15;
+            return !S->lone_minor || strong(T, victim, w ^ 1) ? REWARD : NORMAL;
+        }
+        if (t == T->pawn) {
+            int rank = w == 0 ? rank_of(from) : 7 - rank_of(from);
+            return rank >= 2 ? REWARD : NORMAL;
+        }
+        if (t == T->royal) return distance(to, S->king_target) < distance(from, S->king_target) ? REWARD : NORMAL;
+        if (T->has_leaps[t][w]) return closer ? REWARD : NORMAL;
+        if (S->lone_minor && eyes(S, t, w, to) && !eyes(S, t, w, from)) return REWARD;
+        return NORMAL;
+    }
+    if (capture && !(t == T->royal && closer)) return PUNISH;
+    if (t == T->royal) return closer ? REWARD : NORMAL;
+    if (t == T->pawn) {
+        /* pawns become blockers: by promoting (not to the strongest piece, which could
+         * spoil the picture) or by walking up to the corner */
+        if (promo) {
+            int strong = popcount(rider_attacks(T, promo - 1, P->turn, 27, 0)) >= 14;
+            return strong ? NORMAL : REWARD;
+        }
+        if (S->need_loser_promotion || (S->lone_minor && (closer || S->pawn_mode))) return REWARD;
+        return NORMAL;
+    }
+    /* the loser's other units gather next to the corner, as self-blockers; against a
+     * lone minor, a unit strong enough to spoil the picture is offered to the winner */
+    if (S->lone_minor && strong(T, t, P->turn))
+        return attacked(T, P, to, w, P->all & ~(1ULL << from)) ? REWARD : NORMAL;
+    if (S->need_loser_promotion && S->blocker_distance[t][from] != 255) /* a leaper: to the blocker's square */
+        return S->blocker_distance[t][to] < S->blocker_distance[t][from] ? REWARD : NORMAL;
+    if (closer && to != S->corner) return REWARD;
+    return NORMAL;
+}
+
+/* May ``m`` be the free reply to progress? In waiting mode (against a lone minor) the
+ * winner's free replies only wait: its king stays near its square and its minor keeps
+ * eyeing the corner, so that free replies leaving the picture do not let the progress
+ * lines branch without end. */
+static int holds(Search *S, int m) {
+    const Tables *T = S->T;
+    const Pos *P = &S->P;
+    if (!S->waiting || P->turn != S->winner) return 1;
+    int from = m & 63, to = m >> 6 & 63, t = P->mailbox[from] & 15;
+    if (t == T->royal) return distance(to, S->king_target) <= 2;
+    if (T->has_leaps[t][S->winner]) return distance(to, S->corner) <= 3;
+    return eyes(S, t, S->winner, to);
+}
+
+static int search(Search *S, int depth, int progressed) {
+    const Tables *T = S->T;
+    Pos *P = &S->P;
+    int moves[MAXMOVES];
+    int n = legal_moves(T, P, moves);
+    if (n == 0) return P->turn != S->winner && in_check(T, P);
+    if (depth >= S->max_depth || S->ply >= MAXPLY - 1) { S->interrupted = 1; return 0; }
+    u64 key = identity(T, P);
+    int left = S->max_depth - depth;
+    TTEntry *e = &S->tt[key & S->tt_mask];
+    if (e->key == key && e->generation == S->generation && e->left >= left) return 0;
+    e->key = key;
+    e->left = left;
+    e->generation = S->generation;
+    int kind[MAXMOVES], rank[MAXMOVES];
+    int order[MAXMOVES];
+    int k = 0;
+    /* progress first (in waiting mode the kings' progress before the other units': a king
+     * walking to its square is the spine of a mating picture), then the ordinary moves,
+     * then the rest */
+    for (int i = 0; i < n; i++) {
+        kind[i] = classify(S, moves[i]);
+        rank[i] = kind[i] == REWARD ? (S->waiting && (P->mailbox[moves[i] & 63] & 15) != T->royal)
+                  : kind[i] == NORMAL ? 2 : 3;
+    }
+    for (int r = 0; r < 4; r++)
+        for (int i = 0; i < n; i++) if (rank[i] == r) order[k++] = i;
+    for (int j = 0; j < n; j++) {
+        int i = order[j];
+        if (S->nodes >= S->limit || signalled(S)) { S->aborted = 1; return 0; }
+        if (S->local_nodes >= S->local_limit) { S->interrupted = S->starved = 1; return 0; }
+        int next = depth + 1;
+        if (S->ply >= S->horizon) next = kind[i] == PUNISH ? depth + 3 : depth + 1;
+        else if (kind[i] == REWARD) next = depth;
+        else if (kind[i] == PUNISH) next = depth + 3;
+        else if (progressed && holds(S, moves[i])) next = depth;
+        Undo u;
+        make(T, P, moves[i], &u);
+        S->nodes++;
+        S->local_nodes++;
+        S->line[S->ply++] = moves[i];
+        int found = search(S, next, kind[i] == REWARD && S->ply <= S->horizon);
+        if (found) return 1;
+        S->ply--;
+        unmake(T, P, &u);
+        if (S->aborted) return 0;
+    }
+    return 0;
+}

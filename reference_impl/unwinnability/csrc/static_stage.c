@@ -1,0 +1,582 @@
+/* The static stage (static.py and mate.py, compiled).
+ * Part of _native.c, one compilation unit that includes this file after the parts it
+ * uses. */
+
+/* ---------------------------------------------------------------- static stage */
+
+/*
+ * The static stage of reference_impl.unwinnability.static and .mate, compiled: frozen
+ * units (a greatest fixed point), the region and reach of every other unit, and the
+ * necessary conditions of a checkmate square checked against them. The Python modules
+ * are its specification, with the reasoning that makes it a proof; a test runs both on
+ * many positions and requires the same answers. Only ever "proven: cannot mate".
+ */
+
+#define ST_ROUNDS 64
+#define ST_UNITS 64 /* one unit per occupied square at most */
+
+typedef struct { int type, color, square, royal; u64 region, reach; } StUnit;
+
+typedef struct {
+    u64 frozen[2], guarded[2];
+    u64 dead_ends[2]; /* squares whose entry by this colour's king leaves the other no move */
+    int n;
+    StUnit u[ST_UNITS];
+} StAnalysis;
+
+typedef struct {
+    const Tables *T;
+    const Pos *P;
+    u64 ep;       /* the e.p. target as a bit, when a capture there may be legal now */
+    u64 castling; /* squares of the rooks that still hold castling rights */
+    int dead_ends; /* whether the kings' dead ends are computed */
+} StInput;
+
+static inline u64 st_attacks(const Tables *T, int t, int c, int sq, u64 occ) {
+    return T->leaps[t][c][sq] | (T->ndir[t][c] ? rider_attacks(T, t, c, sq, occ) : 0);
+}
+
+/* Flood fills and pawn cones recur all through a walk (pieces wandering inside their
+ * regions give the same questions): they are memoised on their exact inputs, for the
+ * move layer the memo was filled for. */
+#define MEMO_BITS 16
+typedef struct { u64 key[4]; u64 region, reach; } MemoEntry;
+static MemoEntry *memo_table;
+static u64 memo_tables_id;
+
+static void memo_bind(const Tables *T) {
+    if (!memo_table) {
+        memo_table = calloc((size_t)1 << MEMO_BITS, sizeof(MemoEntry));
+        memo_tables_id = T->id;
+    }
+    if (memo_table && memo_tables_id != T->id) {
+        memset(memo_table, 0, sizeof(MemoEntry) << MEMO_BITS);
+        memo_tables_id = T->id;
+    }
+}
+
+static inline MemoEntry *memo_slot(const u64 key[4]) {
+    if (!memo_table) return NULL;
+    u64 h = key[0] * 0x9E3779B97F4A7C15ULL;
+    h = (h ^ key[1]) * 0xBF58476D1CE4E5B9ULL;
+    h = (h ^ key[2]) * 0x94D049BB133111EBULL;
+    h = (h ^ key[3]) * 0x9E3779B97F4A7C15ULL;
+    return &memo_table[(h >> 40) & (((u64)1 << MEMO_BITS) - 1)];
+}
+
+static void st_flood_uncached(const Tables *T, int t, int c, u64 seeds, u64 walls, u64 allowed, u64 *region, u64 *reach);
+
+/* The flood from a set of seeds is the union of the floods from each (the closure of a
+ * union is the union of the closures), so it is memoised per seed square: those recur. */
+static void st_flood(const Tables *T, int t, int c, u64 seeds, u64 walls, u64 allowed, u64 *region, u64 *reach) {
+    u64 reg = 0, rch = 0;
+    for (; seeds; seeds &= seeds - 1) {
+        int sq = lsb(seeds);
+        if (reg >> sq & 1) continue; /* already inside the union: its flood adds nothing */
+        /* key[0]: a tag bit (an empty slot never matches), kind 0, type, colour, seed */
+        u64 key[4] = {1ULL << 63 | (u64)t << 8 | (u64)c << 16 | (u64)sq << 24, walls, allowed, 0};
+        MemoEntry *e = memo_slot(key);
+        u64 r, a;
+        if (e && !memcmp(e->key, key, sizeof(key))) {
+            r = e->region;
+            a = e->reach;
+        } else {
+            st_flood_uncached(T, t, c, 1ULL << sq, walls, allowed, &r, &a);
+            if (e) { memcpy(e->key, key, sizeof(key)); e->region = r; e->reach = a; }
+        }
+        reg |= r;
+        rch |= a;
+    }
+    *region = reg;
+    *reach = rch;
+}
+
+static inline u64 ray_step(const Tables *T, int k, u64 set) {
+    int shift = T->ray_shift[k];
+    set &= T->ray_source[k];
+    return shift >= 0 ? set << shift : set >> -shift;
+}
+
+/* Everything a unit of type ``t`` attacks from any square of ``from`` (riders stopped by
+ * ``occ``): the union of st_attacks over the set, a step at a time along each ray. */
+static u64 set_attacks(const Tables *T, int t, int c, u64 from, u64 occ) {
+    u64 a = 0;
+    if (T->has_leaps[t][c])
+        for (u64 b = from; b; b &= b - 1) a |= T->leaps[t][c][lsb(b)];
+    for (int i = 0; i < T->ndir[t][c]; i++) {
+        int k = T->dir_ray[t][c][i];
+        for (u64 g = ray_step(T, k, from); g; g = ray_step(T, k, g & ~occ)) a |= g;
+    }
+    return a;
+}
+
+static void st_flood_uncached(const Tables *T, int t, int c, u64 seeds, u64 walls, u64 allowed, u64 *region, u64 *reach) {
+    u64 reg = seeds, rch = 0, frontier = seeds;
+    while (frontier) {
+        u64 a = set_attacks(T, t, c, frontier, walls);
+        rch |= a;
+        u64 fresh = a & allowed;
+        frontier = fresh & ~reg;
+        reg |= fresh;
+    }
+    *region = reg;
+    *reach = rch;
+}
+
+static void st_pawn_cone(const Tables *T, int c, int sq, u64 walls, u64 prey, u64 block, u64 *region, u64 *reach) {
+    u64 reg = 1ULL << sq, rch = 0, frontier = reg;
+    while (frontier) {
+        u64 fresh = 0;
+        for (u64 b = frontier; b; b &= b - 1) {
+            int s = lsb(b);
+            if (T->promo_rank[c] >> s & 1) continue;
+            u64 captures = T->pawn_cap[c][s];
+            rch |= captures;
+            u64 push = T->pawn_push[c][s] & ~walls & ~block;
+            if (push) fresh |= push | (T->pawn_double[c][s] & ~walls & ~block);
+            fresh |= captures & prey & ~walls;
+        }
+        frontier = fresh & ~reg;
+        reg |= fresh;
+    }
+    *region = reg;
+    *reach = rch;
+}
+
+static void st_castling_seeds(const StInput *in, int royal_sq, u64 *king, u64 *rook) {
+    const Tables *T = in->T;
+    int rank = royal_sq >> 3;
+    *king = *rook = 0;
+    if (!T->castling || !(in->castling & (0xFFULL << (8 * rank)))) return;
+    for (int s = 0; s < T->nsides; s++) {
+        *king |= 1ULL << (rank * 8 + T->side_kto[s]);
+        *rook |= 1ULL << (rank * 8 + T->side_rto[s]);
+    }
+}
+
+static u64 st_guarded_by(const StInput *in, int c, u64 frozen) {
+    const Tables *T = in->T;
+    u64 bb = 0;
+    for (int t = 0; t < T->ntypes; t++)
+        for (u64 b = in->P->bb[c][t] & frozen; b; b &= b - 1) {
+            int sq = lsb(b);
+            bb |= t == T->pawn ? T->pawn_cap[c][sq] : st_attacks(T, t, c, sq, ~0ULL);
+        }
+    return bb;
+}
+
+static void st_pawn_unit(const Tables *T, StUnit *u, u64 walls, u64 prey, u64 block) {
+    /* key[0]: tag bit, kind 1, colour, square; ``block`` is at most one square */
+    u64 key[4] = {1ULL << 63 | 1 | (u64)u->color << 16 | (u64)u->square << 24 | (u64)(block ? 64 + lsb(block) : 0) << 32,
+                  walls, prey, 0};
+    MemoEntry *e = memo_slot(key);
+    if (e && !memcmp(e->key, key, sizeof(key))) {
+        u->region = e->region;
+        u->reach = e->reach;
+        return;
+    }
+    u64 region, reach;
+    st_pawn_cone(T, u->color, u->square, walls, prey, block, &region, &reach);
+    u64 promotion = region & T->promo_rank[u->color];
+    if (promotion)
+        for (int i = 0; i < T->npromo; i++) {
+            u64 r, a;
+            st_flood(T, T->promo[i], u->color, promotion, walls, ~walls, &r, &a);
+            region |= r;
+            reach |= a;
+        }
+    u->region = region;
+    u->reach = reach;
+    if (e) { memcpy(e->key, key, sizeof(key)); e->region = region; e->reach = reach; }
+}
+
+/* Facing mobile pawns: partner[i] is the unit index of pawn i's partner, or -1. */
+static void st_facing_pairs(const Tables *T, const StAnalysis *A, const int *pawns, int np, u64 walls, int *partner) {
+    int ahead_of[ST_UNITS];
+    for (int i = 0; i < np; i++) {
+        ahead_of[i] = -1;
+        const StUnit *u = &A->u[pawns[i]];
+        int sq = u->square;
+        for (;;) {
+            u64 ahead = T->pawn_push[u->color][sq];
+            if (!ahead) break;
+            sq = 63 - __builtin_clzll(ahead);
+            if (walls >> sq & 1) break;
+            int other = -1;
+            for (int j = 0; j < np; j++)
+                if (A->u[pawns[j]].square == sq) other = j;
+            if (other >= 0) {
+                if (A->u[pawns[other]].color != u->color) ahead_of[i] = other;
+                break;
+            }
+        }
+    }
+    for (int i = 0; i < np; i++) partner[i] = ahead_of[i] >= 0 && ahead_of[ahead_of[i]] == i ? ahead_of[i] : -1;
+}
+
+static void st_pawn_regions(const StInput *in, StAnalysis *A, const int *pawns, int np, u64 walls) {
+    const Tables *T = in->T;
+    int partner[ST_UNITS], anchored[ST_UNITS];
+    st_facing_pairs(T, A, pawns, np, walls, partner);
+    for (int i = 0; i < np; i++) anchored[i] = partner[i] >= 0;
+    for (;;) {
+        for (int i = 0; i < np; i++) {
+            A->u[pawns[i]].region = 1ULL << A->u[pawns[i]].square;
+            A->u[pawns[i]].reach = 0;
+        }
+        for (;;) {
+            u64 stand[2] = {in->ep, in->ep};
+            for (int i = 0; i < A->n; i++)
+                if (!A->u[i].royal) stand[A->u[i].color] |= A->u[i].region;
+            int changed = 0;
+            for (int i = 0; i < np; i++) {
+                StUnit *u = &A->u[pawns[i]];
+                u64 before = u->region;
+                u64 block = partner[i] >= 0 && anchored[partner[i]] ? 1ULL << A->u[pawns[partner[i]]].square : 0;
+                st_pawn_unit(T, u, walls, stand[1 - u->color] | A->frozen[1 - u->color], block);
+                changed |= u->region != before;
+            }
+            if (!changed) break;
+        }
+        /* anchored pawns whose cone shows they may leave the file or be taken */
+        u64 take[2] = {0, 0};
+        for (int i = 0; i < A->n; i++) {
+            const StUnit *u = &A->u[i];
+            take[u->color] |= u->royal ? u->reach & ~A->guarded[1 - u->color] : u->reach;
+        }
+        int adrift = 0;
+        for (int i = 0; i < np; i++) {
+            if (!anchored[i]) continue;
+            const StUnit *u = &A->u[pawns[i]];
+            u64 file = 0x0101010101010101ULL << (u->square & 7);
+            if ((u->region & ~file) || (u->region & T->promo_rank[u->color]) || (u->region & take[1 - u->color])) {
+                anchored[i] = 0;
+                adrift = 1;
+            }
+        }
+        if (!adrift) return;
+    }
+}
+
+/* Region and reach of a piece (not a pawn); a king also keeps out of ``avoid``. */
+static void st_flood_unit(const StInput *in, const StAnalysis *A, StUnit *u, u64 walls, u64 avoid) {
+    const Tables *T = in->T;
+    int c = u->color, t = u->type;
+    u64 seeds = 1ULL << u->square, allowed = ~walls, king_seeds = 0, rook_seeds = 0;
+    if (in->P->bb[c][T->royal]) st_castling_seeds(in, lsb(in->P->bb[c][T->royal]), &king_seeds, &rook_seeds);
+    if (u->royal) {
+        allowed &= ~A->guarded[1 - c] & ~avoid;
+        seeds |= king_seeds & allowed;
+    } else if (T->castling && t == T->rook_type && (in->castling >> u->square & 1)) {
+        seeds |= rook_seeds & allowed;
+    }
+    st_flood(T, t, c, seeds, walls, allowed, &u->region, &u->reach);
+}
+
+static const StUnit *st_king(const StAnalysis *A, int color) {
+    for (int i = 0; i < A->n; i++)
+        if (A->u[i].royal && A->u[i].color == color) return &A->u[i];
+    return NULL;
+}
+
+/* Squares the king of ``color`` may step to after which the other side has no move
+ * (static.py's _dead_ends_of). */
+static u64 st_dead_ends_of(const StInput *in, const StAnalysis *A, int color) {
+    const Tables *T = in->T;
+    int stuck = 1 - color;
+    const StUnit *mover = st_king(A, color), *king = st_king(A, stuck);
+    if (!mover || !king) return 0;
+    for (int i = 0; i < A->n; i++) {
+        const StUnit *u = &A->u[i];
+        if (u->color == stuck && !u->royal && u->region != 1ULL << u->square) return 0;
+    }
+    if (in->castling) return 0; /* a castling right: another move for the stuck side, or a rook that checks on arrival */
+    /* only frozen units block for ever: a unit that never moves may still be taken */
+    u64 walls = A->frozen[0] | A->frozen[1], barred = A->frozen[stuck] | A->guarded[color], ends = 0;
+    for (u64 b = mover->reach & ~(1ULL << mover->square) & ~A->frozen[color]; b; b &= b - 1) {
+        int s = lsb(b), end = 1;
+        u64 near = st_attacks(T, T->royal, color, s, ~0ULL) | 1ULL << s;
+        for (u64 k = king->region & ~(1ULL << s); k && end; k &= k - 1) {
+            int sq = lsb(k);
+            if (st_attacks(T, T->royal, stuck, sq, ~0ULL) >> s & 1) continue;
+            if (st_attacks(T, T->royal, stuck, sq, walls) & ~barred & ~near) end = 0;
+        }
+        if (end) ends |= 1ULL << s;
+    }
+    return ends;
+}
+
+static void st_regions(const StInput *in, const u64 frozen[2], StAnalysis *A) {
+    const Tables *T = in->T;
+    const Pos *P = in->P;
+    u64 walls = frozen[0] | frozen[1];
+    A->frozen[0] = frozen[0];
+    A->frozen[1] = frozen[1];
+    A->guarded[0] = st_guarded_by(in, 0, frozen[0]);
+    A->guarded[1] = st_guarded_by(in, 1, frozen[1]);
+    A->n = 0;
+    int pawns[ST_UNITS], np = 0;
+    for (int t = 0; t < T->ntypes; t++)
+        for (int c = 0; c < 2; c++) {
+            int royal = t == T->royal;
+            u64 bb = royal ? P->bb[c][t] : P->bb[c][t] & ~frozen[c];
+            for (; bb; bb &= bb - 1) {
+                StUnit *u = &A->u[A->n];
+                u->type = t; u->color = c; u->square = lsb(bb); u->royal = royal;
+                if (t == T->pawn) {
+                    u->region = 1ULL << u->square;
+                    u->reach = 0;
+                    pawns[np++] = A->n++;
+                    continue;
+                }
+                st_flood_unit(in, A, u, walls, 0);
+                A->n++;
+            }
+        }
+    if (np) st_pawn_regions(in, A, pawns, np, walls);
+    A->dead_ends[0] = in->dead_ends ? st_dead_ends_of(in, A, 0) : 0;
+    A->dead_ends[1] = in->dead_ends ? st_dead_ends_of(in, A, 1) : 0;
+    for (int i = 0; i < A->n; i++) {
+        StUnit *u = &A->u[i];
+        if (u->royal && (A->dead_ends[u->color] & u->region)) st_flood_unit(in, A, u, walls, A->dead_ends[u->color]);
+    }
+}
+
+static void st_thaw(const StInput *in, const StAnalysis *A, const u64 occupied_by[2], u64 result[2]) {
+    const Tables *T = in->T;
+    const Pos *P = in->P;
+    u64 walls = A->frozen[0] | A->frozen[1];
+    u64 stand[2] = {0, 0}, take[2] = {0, 0}, king_take[2] = {0, 0};
+    for (int i = 0; i < A->n; i++) {
+        const StUnit *u = &A->u[i];
+        stand[u->color] |= u->region;
+        if (u->royal) king_take[u->color] |= u->reach & ~A->dead_ends[u->color];
+        else take[u->color] |= u->reach;
+    }
+    result[0] = result[1] = 0;
+    for (int t = 0; t < T->ntypes; t++)
+        for (int c = 0; c < 2; c++) {
+            int enemy = 1 - c, royal = t == T->royal;
+            for (u64 b = P->bb[c][t] & A->frozen[c]; b; b &= b - 1) {
+                int sq = lsb(b);
+                if ((in->castling & (0xFFULL << (sq & ~7))) && (royal || (in->castling >> sq & 1))) continue;
+                if (royal) {
+                    if (st_attacks(T, t, c, sq, walls) & ~A->frozen[c] & ~A->guarded[enemy]) continue;
+                    result[c] |= 1ULL << sq;
+                    continue;
+                }
+                if (take[enemy] >> sq & 1) continue;
+                if ((king_take[enemy] >> sq & 1) && !(A->guarded[c] >> sq & 1)) continue;
+                if (t == T->pawn) {
+                    if (T->pawn_push[c][sq] & ~walls) continue;
+                    u64 captures = T->pawn_cap[c][sq];
+                    if (captures & (stand[enemy] | occupied_by[enemy])) continue;
+                    if (captures & in->ep) continue;
+                } else if (st_attacks(T, t, c, sq, walls) & ~A->frozen[c]) {
+                    continue;
+                }
+                result[c] |= 1ULL << sq;
+            }
+        }
+}
+
+/* The greatest fixed point of the frozen units. */
+static void st_analyse(const StInput *in, StAnalysis *A) {
+    u64 occupied_by[2] = {in->P->occ[0], in->P->occ[1]};
+    u64 frozen[2] = {occupied_by[0], occupied_by[1]};
+    for (int round = 0; round < ST_ROUNDS; round++) {
+        st_regions(in, frozen, A);
+        u64 thawed[2];
+        st_thaw(in, A, occupied_by, thawed);
+        if (thawed[0] == frozen[0] && thawed[1] == frozen[1]) return;
+        frozen[0] = thawed[0];
+        frozen[1] = thawed[1];
+    }
+    u64 none[2] = {0, 0};
+    st_regions(in, none, A);
+}
+
+/* Can each square of ``squares`` get its own unit whose region holds it? */
+static int st_assign(int sq, const u64 *regions, int n, int *owner, int *seen) {
+    for (int i = 0; i < n; i++)
+        if ((regions[i] >> sq & 1) && !seen[i]) {
+            seen[i] = 1;
+            if (owner[i] < 0 || st_assign(owner[i], regions, n, owner, seen)) {
+                owner[i] = sq;
+                return 1;
+            }
+        }
+    return 0;
+}
+
+static int st_matchable(u64 squares, const u64 *regions, int n) {
+    if (!squares) return 1;
+    int count = 0; /* one unit per square (counted without popcount, which may be a call) */
+    for (u64 b = squares; b && count <= n; b &= b - 1) count++;
+    if (count > n) return 0;
+    u64 any = 0;
+    for (int i = 0; i < n; i++) any |= regions[i];
+    if (squares & ~any) return 0; /* a square no unit can reach */
+    int owner[ST_UNITS];
+    for (int i = 0; i < n; i++) owner[i] = -1;
+    for (; squares; squares &= squares - 1) {
+        int seen[ST_UNITS] = {0};
+        if (!st_assign(lsb(squares), regions, n, owner, seen)) return 0;
+    }
+    return 1;
+}
+
+static int st_king_can_cover(const Tables *T, int color, u64 region, u64 near, u64 needed, u64 walls) {
+    for (u64 b = region & ~near; b; b &= b - 1)
+        if (!(needed & ~st_attacks(T, T->royal, color, lsb(b), walls))) return 1;
+    return 0;
+}
+
+static int st_mate_with_checker(const Tables *T, const StUnit *u, int s, u64 steps, u64 uncovered, u64 king_region,
+                                const u64 *blockers, int nb, u64 walls, int color) {
+    u64 attack_sets[64];
+    int from[64], n = 0;
+    if (u->type == T->pawn) {
+        attack_sets[0] = u->reach;
+        from[0] = -1;
+        n = 1;
+    } else {
+        for (u64 b = u->region & ~(1ULL << s); b; b &= b - 1) {
+            int c = lsb(b);
+            u64 a = st_attacks(T, u->type, color, c, walls);
+            if (a >> s & 1) { attack_sets[n] = a; from[n] = c; n++; }
+        }
+    }
+    for (int i = 0; i < n; i++) {
+        int c = from[i];
+        u64 escapes = uncovered & ~attack_sets[i];
+        if (c >= 0 && (steps >> c & 1)) escapes |= uncovered & 1ULL << c;
+        u64 near = steps | 1ULL << s | (c >= 0 ? 1ULL << c : 0);
+        if (!king_region) {
+            if (c >= 0 && (escapes >> c & 1)) continue;
+            if (st_matchable(escapes, blockers, nb)) return 1;
+            continue;
+        }
+        for (u64 b = king_region & ~near; b; b &= b - 1) {
+            u64 rest = escapes & ~st_attacks(T, T->royal, color, lsb(b), walls);
+            if (c >= 0 && (rest >> c & 1)) continue;
+            if (st_matchable(rest, blockers, nb)) return 1;
+        }
+    }
+    return 0;
+}
+
+/* Could a step of ``color``'s king into a dead end uncover a check? (mate.py's
+ * mate_on_arrival) */
+static int st_mate_on_arrival(const Tables *T, const Pos *P, const StAnalysis *A, int color) {
+    u64 ends = A->dead_ends[color];
+    const StUnit *king = st_king(A, color), *target = st_king(A, 1 - color);
+    if (!ends || !king || !target) return 0;
+    u64 walls = A->frozen[0] | A->frozen[1];
+    int types[ST_UNITS * 9 + MAXT];
+    u64 squares[ST_UNITS * 9 + MAXT];
+    int n = 0;
+    for (int i = 0; i < A->n; i++) {
+        const StUnit *u = &A->u[i];
+        if (u->color != color || u->royal) continue;
+        types[n] = u->type; squares[n++] = u->region;
+        if (u->type == T->pawn)
+            for (int j = 0; j < T->npromo; j++) { types[n] = T->promo[j]; squares[n++] = u->region; }
+    }
+    for (int t = 0; t < T->ntypes; t++)
+        if (t != T->royal && (P->bb[color][t] & A->frozen[color])) { types[n] = t; squares[n++] = P->bb[color][t] & A->frozen[color]; }
+    for (u64 ob = king->region; ob; ob &= ob - 1) {
+        int o = lsb(ob);
+        for (u64 sb = st_attacks(T, T->royal, color, o, walls) & ends; sb; sb &= sb - 1) {
+            int s = lsb(sb);
+            for (u64 kb = target->region & ~(1ULL << s | 1ULL << o); kb; kb &= kb - 1) {
+                int k = lsb(kb);
+                for (int i = 0; i < n; i++)
+                    for (u64 rb = squares[i] & ~(1ULL << s | 1ULL << o | 1ULL << k); rb; rb &= rb - 1) {
+                        int r = lsb(rb);
+                        if ((st_attacks(T, types[i], color, r, walls) >> k & 1) &&
+                            !(st_attacks(T, types[i], color, r, walls | 1ULL << o) >> k & 1) &&
+                            (st_attacks(T, types[i], color, r, walls | 1ULL << s) >> k & 1))
+                            return 1;
+                    }
+            }
+        }
+    }
+    return 0;
+}
+
+/* True if ``color`` provably can never checkmate (mate.py's _cannot_mate). */
+static int st_cannot_mate(const Tables *T, const StAnalysis *A, int color) {
+    int loser = 1 - color;
+    const StUnit *king = st_king(A, loser);
+    if (!king) return 0;
+    u64 walls = A->frozen[0] | A->frozen[1];
+    const StUnit *checkers[ST_UNITS];
+    u64 blockers[ST_UNITS];
+    int nc = 0, nb = 0;
+    u64 own_king_region = 0;
+    for (int i = 0; i < A->n; i++) {
+        const StUnit *u = &A->u[i];
+        if (u->color == color) {
+            if (u->royal) own_king_region |= u->region;
+            else checkers[nc++] = u;
+        } else if (!u->royal) {
+            blockers[nb++] = u->region;
+        }
+    }
+    u64 fixed_cover = A->guarded[color], fixed_block = A->frozen[loser];
+    u64 all_reach = 0, block_union = 0;
+    for (int i = 0; i < nc; i++) all_reach |= checkers[i]->reach;
+    for (int i = 0; i < nb; i++) block_union |= blockers[i];
+    for (u64 b = king->region & all_reach; b; b &= b - 1) {
+        int s = lsb(b);
+        u64 steps = st_attacks(T, T->royal, loser, s, walls);
+        u64 open_steps = steps & ~(fixed_cover | fixed_block);
+        u64 bare = open_steps & ~(all_reach | block_union);
+        if (bare && !st_king_can_cover(T, color, own_king_region, steps | 1ULL << s, bare, walls)) continue;
+        for (int i = 0; i < nc; i++) {
+            if (!(checkers[i]->reach >> s & 1)) continue;
+            u64 others = 0;
+            for (int j = 0; j < nc; j++)
+                if (j != i) others |= checkers[j]->reach;
+            if (st_mate_with_checker(T, checkers[i], s, steps, open_steps & ~others, own_king_region, blockers, nb,
+                                     walls, color))
+                return 0;
+        }
+    }
+    return 1;
+}
+
+/* The colours of ``mask`` the static stage proves can never mate (a bitmask). ``ep``
+ * is the e.p. target only where a capture there is legal now. */
+static int static_stage(const Tables *T, const Pos *P, int ep, int mask) {
+    StInput in = {T, P, ep >= 0 ? 1ULL << ep : 0, P->castling, 1};
+    memo_bind(T);
+    StAnalysis A, plain; /* with the dead ends; without them, where a step into one may mate */
+    int have_plain = 0, proven = 0;
+    st_analyse(&in, &A);
+    for (int c = 0; c < 2; c++) {
+        if (!(mask >> c & 1)) continue;
+        const StAnalysis *use = &A;
+        if (st_mate_on_arrival(T, P, &A, c)) {
+            if (!have_plain) {
+                in.dead_ends = 0;
+                st_analyse(&in, &plain);
+                have_plain = 1;
+            }
+            use = &plain;
+        }
+        if (st_cannot_mate(T, use, c)) proven |= 1 << c;
+    }
+    return proven;
+}
+
+/* The e.p. square if a legal capture there exists now, else -1. */
+static int legal_ep(const Tables *T, Pos *P) {
+    if (P->ep < 0) return -1;
+    int moves[MAXMOVES];
+    int n = legal_moves(T, P, moves);
+    for (int i = 0; i < n; i++)
+        if (moves[i] >> 16 == FLAG_EP) return P->ep;
+    return -1;
+}
