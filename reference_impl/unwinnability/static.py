@@ -257,15 +257,16 @@ def _flood_unit(placement: Placement, analysis: StaticAnalysis, unit: Unit, wall
 
 def _dead_ends(placement: Placement, analysis: StaticAnalysis, walls: Bitboard) -> None:
     """Each king's dead ends (see the module docstring), and its region without them."""
-    ends = [_dead_ends_of(placement, analysis, c) for c in (WHITE, BLACK)]
+    ends = [_dead_ends_of(placement, analysis, c, walls) for c in (WHITE, BLACK)]
     analysis.dead_ends = ends
     for unit in analysis.units:
         if unit.royal and ends[unit.color] & unit.region:
             _flood_unit(placement, analysis, unit, walls, ends[unit.color])
 
 
-def _dead_ends_of(placement: Placement, analysis: StaticAnalysis, color: int) -> Bitboard:
-    """Squares the king of ``color`` may step to after which the other side has no move."""
+def _dead_ends_of(placement: Placement, analysis: StaticAnalysis, color: int, walls: Bitboard) -> Bitboard:
+    """Squares the king of ``color`` may step to after which the other side has no move
+    (``walls``: the frozen units)."""
     tables = placement.tables
     stuck = 1 - color
     mover, king = analysis.king(color), analysis.king(stuck)
@@ -277,7 +278,6 @@ def _dead_ends_of(placement: Placement, analysis: StaticAnalysis, color: int) ->
     if placement.castling:
         return 0  # a castling right: another move for the stuck side, or a rook that checks on arrival
     royal = tables.types[tables.royal]
-    walls = analysis.frozen[WHITE] | analysis.frozen[BLACK]
     # only frozen units block for ever: a unit that never moves may still be taken
     barred = analysis.frozen[stuck] | analysis.guarded[color]
     ends = 0

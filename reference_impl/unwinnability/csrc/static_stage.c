@@ -280,8 +280,8 @@ static const StUnit *st_king(const StAnalysis *A, int color) {
 }
 
 /* Squares the king of ``color`` may step to after which the other side has no move
- * (static.py's _dead_ends_of). */
-static u64 st_dead_ends_of(const StInput *in, const StAnalysis *A, int color) {
+ * (static.py's _dead_ends_of; ``walls``: the frozen units). */
+static u64 st_dead_ends_of(const StInput *in, const StAnalysis *A, int color, u64 walls) {
     const Tables *T = in->T;
     int stuck = 1 - color;
     const StUnit *mover = st_king(A, color), *king = st_king(A, stuck);
@@ -292,7 +292,7 @@ static u64 st_dead_ends_of(const StInput *in, const StAnalysis *A, int color) {
     }
     if (in->castling) return 0; /* a castling right: another move for the stuck side, or a rook that checks on arrival */
     /* only frozen units block for ever: a unit that never moves may still be taken */
-    u64 walls = A->frozen[0] | A->frozen[1], barred = A->frozen[stuck] | A->guarded[color], ends = 0;
+    u64 barred = A->frozen[stuck] | A->guarded[color], ends = 0;
     for (u64 b = mover->reach & ~(1ULL << mover->square) & ~A->frozen[color]; b; b &= b - 1) {
         int s = lsb(b), end = 1;
         u64 near = st_attacks(T, T->royal, color, s, ~0ULL) | 1ULL << s;
@@ -334,8 +334,8 @@ static void st_regions(const StInput *in, const u64 frozen[2], StAnalysis *A) {
             }
         }
     if (np) st_pawn_regions(in, A, pawns, np, walls);
-    A->dead_ends[0] = in->dead_ends ? st_dead_ends_of(in, A, 0) : 0;
-    A->dead_ends[1] = in->dead_ends ? st_dead_ends_of(in, A, 1) : 0;
+    A->dead_ends[0] = in->dead_ends ? st_dead_ends_of(in, A, 0, walls) : 0;
+    A->dead_ends[1] = in->dead_ends ? st_dead_ends_of(in, A, 1, walls) : 0;
     for (int i = 0; i < A->n; i++) {
         StUnit *u = &A->u[i];
         if (u->royal && (A->dead_ends[u->color] & u->region)) st_flood_unit(in, A, u, walls, A->dead_ends[u->color]);
