@@ -28,6 +28,8 @@
  *   this file            reading the tables and the position from Python
  *   csrc/static_stage.c  the static stage (static.py and mate.py, compiled)
  *   csrc/explore.c       the exhaustive exploration (explore)
+ *   this file            the helpmate driver and its entry point
+ *   csrc/batch.c         the batch: FEN text to verdict for many positions
  *   this file            the other Python entry points
  */
 
@@ -143,40 +145,19 @@ done:
     return result;
 }
 
-/* helpmate(tables, placement, turn, castling, ep, winner, node_limit, local_limit, max_depth, tt_bits, horizon, depth_first_limit)
- * -> (status, line, nodes): status 1 mate found (line), 0 the whole reachable space was
- * searched without a mate, -1 the node limit ran out. */
-static PyObject *py_helpmate(PyObject *self, PyObject *args) {
-    Py_buffer tables, placement;
-    int turn, ep, winner, max_iter_depth, tt_bits;
-    unsigned long long castling;
-    long long limit, local_limit;
-    int horizon;
-    long long depth_first_limit;
-    if (!PyArg_ParseTuple(args, "y*y*iKiiLLiiiL", &tables, &placement, &turn, &castling, &ep, &winner,
-                          &limit, &local_limit, &max_iter_depth, &tt_bits, &horizon, &depth_first_limit))
-        return NULL;
-    PyObject *result = NULL;
-    Search *S = calloc(1, sizeof(Search));
-    Tables *T = NULL;
-    if (tt_bits < 10) tt_bits = 10;
-    if (tt_bits > 26) tt_bits = 26;
-    TTEntry *tt = NULL;
-    if (!S) { PyErr_NoMemory(); goto done; }
-    T = read_input(&tables, &placement, turn, castling, ep, &S->P);
-    if (!T) goto done;
-    if (winner & ~1) {
-        PyErr_SetString(PyExc_ValueError, "winner must be 0 (white) or 1 (black)");
-        goto done;
-    }
-    tt = calloc((size_t)1 << tt_bits, sizeof(TTEntry));
-    if (!tt) { PyErr_NoMemory(); goto done; }
-    S->T = T;
-    S->winner = winner;
+/* The helpmate search's schedule for ``S`` (its tables, position, winner, horizon and
+ * transposition table set; ``S->generation`` carried on from any earlier search that
+ * used the same table, so that none of its entries counts): the depth-first search by
+ * iterative deepening over the mating pictures, then the best-first search with what
+ * is left. Returns 1 with the line in S->line[0..S->ply), 0 when the whole reachable
+ * space was searched without a mate, -1 when the node limit ran out; S->signalled when
+ * a signal stopped it (the exception is set). Shared by py_helpmate and the batch, so
+ * that both give the same answers. */
+static int run_helpmate(Search *S, long long limit, long long local_limit, int max_iter_depth,
+                        long long depth_first_limit) {
+    const Tables *T = S->T;
+    int winner = S->winner;
     S->limit = depth_first_limit < limit ? depth_first_limit : limit;
-    S->horizon = horizon;
-    S->tt = tt;
-    S->tt_mask = ((u64)1 << tt_bits) - 1;
     int status = -1, found = 0;
     Pos root = S->P;
     /* Four mating pictures (corner colour, home side), tried in turn per depth; against
@@ -226,8 +207,45 @@ static PyObject *py_helpmate(PyObject *self, PyObject *args) {
         int r = best_first(S, S->limit - S->nodes);
         if (r == 1) found = 1;
     }
-    if (found) status = 1;
-    else if (status != 0) status = -1;
+    if (found) return 1;
+    return status == 0 ? 0 : -1;
+}
+
+/* helpmate(tables, placement, turn, castling, ep, winner, node_limit, local_limit, max_depth, tt_bits, horizon, depth_first_limit)
+ * -> (status, line, nodes): status 1 mate found (line), 0 the whole reachable space was
+ * searched without a mate, -1 the node limit ran out. */
+static PyObject *py_helpmate(PyObject *self, PyObject *args) {
+    Py_buffer tables, placement;
+    int turn, ep, winner, max_iter_depth, tt_bits;
+    unsigned long long castling;
+    long long limit, local_limit;
+    int horizon;
+    long long depth_first_limit;
+    if (!PyArg_ParseTuple(args, "y*y*iKiiLLiiiL", &tables, &placement, &turn, &castling, &ep, &winner,
+                          &limit, &local_limit, &max_iter_depth, &tt_bits, &horizon, &depth_first_limit))
+        return NULL;
+    PyObject *result = NULL;
+    Search *S = calloc(1, sizeof(Search));
+    Tables *T = NULL;
+    if (tt_bits < 10) tt_bits = 10;
+    if (tt_bits > 26) tt_bits = 26;
+    TTEntry *tt = NULL;
+    if (!S) { PyErr_NoMemory(); goto done; }
+    T = read_input(&tables, &placement, turn, castling, ep, &S->P);
+    if (!T) goto done;
+    if (winner & ~1) {
+        PyErr_SetString(PyExc_ValueError, "winner must be 0 (white) or 1 (black)");
+        goto done;
+    }
+    tt = calloc((size_t)1 << tt_bits, sizeof(TTEntry));
+    if (!tt) { PyErr_NoMemory(); goto done; }
+    S->T = T;
+    S->winner = winner;
+    S->horizon = horizon;
+    S->tt = tt;
+    S->tt_mask = ((u64)1 << tt_bits) - 1;
+    int status = run_helpmate(S, limit, local_limit, max_iter_depth, depth_first_limit);
+    int found = status == 1;
     if (S->signalled) goto done; /* the exception is set */
     PyObject *line = PyList_New(found ? S->ply : 0);
     if (!line) goto done;
@@ -242,12 +260,17 @@ done:
     return result;
 }
 
+#include "csrc/batch.c"
+
 static PyMethodDef methods[] = {
     {"perft", py_perft, METH_VARARGS, "perft(tables, placement, turn, castling, ep, depth) -> leaf count"},
     {"legal_moves", py_legal_moves, METH_VARARGS, "legal_moves(tables, placement, turn, castling, ep) -> packed moves"},
     {"helpmate", py_helpmate, METH_VARARGS,
      "helpmate(tables, placement, turn, castling, ep, winner, node_limit, local_limit, max_depth, tt_bits, horizon, depth_first_limit)"
      " -> (status, line, nodes)"},
+    {"batch", py_batch, METH_VARARGS,
+     "batch(tables, fen_info, items, side, full, probe, local, max_depth, tt_bits, horizon, depth_first)"
+     " -> (answers, exception)"},
     {"static_stage", py_static_stage, METH_VARARGS,
      "static_stage(tables, placement, turn, castling, ep, colours) -> proven colours mask"},
     {"explore", py_explore, METH_VARARGS,
