@@ -45,6 +45,7 @@ import gc
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from ..core.board import Board
 from ..errors import FenError
@@ -59,7 +60,11 @@ QUICK_PROBE_NODES = 0
 #: that Ctrl-C loses at most what one call was doing.
 CHUNK = 512
 
-_VERDICTS = {"can": Verdict.CAN, "cannot": Verdict.CANNOT, "open": Verdict.UNDETERMINED}
+#: The compiled answers' verdicts and stages (native.BATCH_VERDICTS, BATCH_STAGES) here.
+_VERDICTS = (Verdict.CAN, Verdict.CANNOT, Verdict.UNDETERMINED)
+_STAGES = native.BATCH_STAGES
+_PROOFS = tuple(PROOFS.get(stage, "") for stage in _STAGES)
+_OPEN = 2
 
 
 @contextmanager
@@ -78,9 +83,8 @@ def _no_gc() -> Iterator[None]:
 def _analysis(answer: native.BatchAnswer) -> Analysis:
     """A compiled answer as :func:`analyse` writes it (``UNDETERMINED`` for an open one)."""
     verdict = _VERDICTS[answer.verdict]
-    proof = PROOFS[answer.stage] if verdict is Verdict.CANNOT else ""
-    stage = answer.stage if verdict is not Verdict.UNDETERMINED else "none"
-    return Analysis(verdict, answer.line or (), answer.nodes, stage, proof)
+    proof = _PROOFS[answer.stage] if verdict is Verdict.CANNOT else ""
+    return Analysis(verdict, tuple(answer.line or ()), answer.nodes, _STAGES[answer.stage], proof)
 
 
 def _compiled(template: Board, items: list[native.BatchItem], side: int | None, quick: bool,
@@ -147,10 +151,9 @@ def analyse_many(items: Sequence[tuple[Board, int]], node_limit: int, *, verify:
 # --- numbered lines of FEN text -----------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class LineAnswer:
-    """The answer for input line ``number`` (1-based): its FEN (the six fields) and the
-    colour asked."""
+class LineAnswer(NamedTuple):
+    """The answer for input line ``number`` (1-based): its FEN (the six fields), the
+    colour asked and the :class:`Analysis` (a tuple: they are made by the thousand)."""
 
     number: int
     fen: str
@@ -218,14 +221,15 @@ def _run_chunk(template: Board, chunk: Sequence[tuple[int, str]], side: int | No
         if answer is None:
             break  # stopped before its second pass
         color = answer.side
-        analysis = _analysis(answer)
-        if analysis.verdict is Verdict.UNDETERMINED and not quick:
+        if answer.verdict == _OPEN and not quick:
             if stopped is not None:
                 break
             board = boards.get(index) or Board.from_fen(_fen_of(text), template.rules)
             analysis = analyse(board, color, node_limit)
-        elif verify and analysis.line:
-            _replay(boards.get(index) or Board.from_fen(_fen_of(text), template.rules), analysis.line, color)
+        else:
+            analysis = _analysis(answer)
+            if verify and analysis.line:
+                _replay(boards.get(index) or Board.from_fen(_fen_of(text), template.rules), analysis.line, color)
         yield LineAnswer(number, _fen_of(text), color, analysis)
     if stopped is not None:
         raise stopped

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import struct
 from dataclasses import dataclass
-from typing import Callable, Iterable
+from typing import Callable, Iterable, NamedTuple
 
 from ..core.board import Board
 from ..core.fen import _initial_squares
@@ -199,23 +199,24 @@ def pack_fen_info(board: Board) -> bytes:
 #: A position for :func:`batch`: a FEN (read by the compiled reader when plain) or a
 #: board already validated by the interpreter.
 BatchItem = str | Board
-#: :func:`batch`'s verdicts and stages, by the compiled module's numbers.
+#: :func:`batch`'s verdicts and stages, indexed by the compiled module's numbers.
 BATCH_VERDICTS = ("can", "cannot", "open")
 BATCH_STAGES = ("terminal", "static", "helpmate", "none")
 
 
-@dataclass(frozen=True)
-class BatchAnswer:
-    """One answer of :func:`batch`: ``verdict`` ``can`` (``line`` in UCI, replayed by the
-    compiled generator; empty when the position is already the winner's checkmate),
+class BatchAnswer(NamedTuple):
+    """One answer of :func:`batch` (a tuple: they are made by the thousand).
+    ``verdict``: an index of :data:`BATCH_VERDICTS`: ``can`` (``line`` in UCI, replayed by
+    the compiled generator; empty when the position is already the winner's checkmate),
     ``cannot`` (``stage`` ``terminal`` or ``static``) or ``open`` (not decided by the
-    stages run); ``side`` the colour asked; ``nodes`` the moves the probe made."""
+    stages run); ``side`` the colour asked; ``nodes`` the moves the probe made;
+    ``stage`` an index of :data:`BATCH_STAGES`."""
 
-    verdict: str
+    verdict: int
     side: int
-    line: tuple[str, ...] | None
+    line: list[str] | None
     nodes: int
-    stage: str
+    stage: int
 
 
 def batch(
@@ -238,9 +239,8 @@ def batch(
         pack_tables(template.tables), pack_fen_info(template), positions, -1 if side is None else side,
         int(full), *_search_parameters(probe)
     )
-    out = [None if a is None else BatchAnswer(BATCH_VERDICTS[a[0]], a[1], None if a[2] is None else tuple(a[2]),
-                                              a[3], BATCH_STAGES[a[4]]) for a in answers]
-    return out, stopped
+    make = BatchAnswer._make
+    return [None if a is None else make(a) for a in answers], stopped
 
 
 @dataclass(frozen=True)

@@ -175,9 +175,9 @@ static int plain_castling(const Tables *T, const FenInfo *F, const char *f, Py_s
 }
 
 /* reachable.check_checks, the cases it accepts that are sure: nobody checks the side
- * not to move; at most one unit checks the side to move, not a pawn, and some empty
- * square lets that unit have arrived where it stands. */
-static int plain_checks(const Tables *T, const Pos *P) {
+ * not to move; at most one unit checks the side to move, and some empty square lets
+ * that unit have arrived where it stands (a pawn by a push or a capture). */
+static int plain_checks(const Tables *T, const FenInfo *F, const Pos *P) {
     int us = P->turn, them = us ^ 1;
     int ours = king_square(T, P, us), theirs = king_square(T, P, them);
     if (attacked(T, P, theirs, us, P->all)) return 0;
@@ -188,7 +188,12 @@ static int plain_checks(const Tables *T, const Pos *P) {
             if (attacks(T, t, them, lsb(b), P->all) >> ours & 1) checkers |= 1ULL << lsb(b);
     if (popcount(checkers) != 1) return 0;
     int at = lsb(checkers), t = P->mailbox[at] & 15;
-    if (t == T->pawn) return 0;
+    if (t == T->pawn) { /* its push or capture onto that square (never from a forbidden rank) */
+        u64 open = ~P->all & ~F->forbidden_pawn[them];
+        int back = at - T->push_delta[them];
+        if (T->pawn_cap_from[them][at] & open) return 1;
+        return back >= 0 && back < 64 && (open >> back & 1) && (T->pawn_push[them][back] >> at & 1);
+    }
     for (u64 empty = ~P->all; empty; empty &= empty - 1)
         if (attacks(T, t, them, lsb(empty), P->all) >> at & 1) return 1;
     return 0;
@@ -216,7 +221,7 @@ static int plain_fen(const Tables *T, const FenInfo *F, const char *s, Py_ssize_
     long long halfmove, fullmove;
     if (!plain_number(field[4], length[4], &halfmove) || !plain_number(field[5], length[5], &fullmove)) return 0;
     if (fullmove < 1 || halfmove > 2 * (fullmove - 1) + P->turn) return 0;
-    return plain_checks(T, P);
+    return plain_checks(T, F, P);
 }
 
 /* ---------------------------------------------------------------- the line */
