@@ -220,8 +220,9 @@ class BatchAnswer(NamedTuple):
 
 
 def batch(
-    template: Board, items: list[BatchItem], side: int | None, *, probe: int, full: bool
-) -> tuple[list[BatchAnswer | None], BaseException | None]:
+    template: Board, items: list[BatchItem], side: int | None, *, probe: int, full: bool,
+    proofs: tuple[str, str, str, str] | None = None,
+) -> tuple[list[BatchAnswer | str | None], BaseException | None]:
     """Answer "can ``side`` (the side not to move when None) still checkmate?" for each
     item in one compiled call: the Laws' answer when there is no legal move, then the
     helpmate probe with ``probe`` nodes (``full``: the first probe of the full analysis,
@@ -231,16 +232,20 @@ def batch(
     ``template`` gives the ruleset. A FEN the compiled reader is not sure of (see
     ``csrc/batch.c``) answers None: the interpreter must validate it and pass the board.
     Returns the answers in order and, if a signal (Ctrl-C) stopped the call, its
-    exception, to raise once the answers made are used; the answers then stop short."""
+    exception, to raise once the answers made are used; the answers then stop short.
+
+    With ``proofs`` (each of :data:`BATCH_STAGES`' proof as JSON text, ``null`` where
+    none) the final answer to a FEN is its JSON Lines text from ``"fen"`` on (the same as
+    ``json.dumps`` of the object ``arbiter unwinnable --batch`` prints), not a tuple."""
     positions: list[str | tuple[bytes, int, int, int]] = [
         item if isinstance(item, str) else _position(item) for item in items
     ]
     answers, stopped = _native.batch(
         pack_tables(template.tables), pack_fen_info(template), positions, -1 if side is None else side,
-        int(full), *_search_parameters(probe)
+        int(full), proofs, *_search_parameters(probe)
     )
     make = BatchAnswer._make
-    return [None if a is None else make(a) for a in answers], stopped
+    return [a if a is None or a.__class__ is str else make(a) for a in answers], stopped
 
 
 @dataclass(frozen=True)

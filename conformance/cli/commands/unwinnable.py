@@ -356,25 +356,13 @@ def _read_lines(source: str) -> tuple[list[tuple[int, str]], list[batch_analysis
     return lines, bad
 
 
-def _answer_json(answer: batch_analysis.LineAnswer) -> str:
-    """One output line (written by hand: the same JSON as json.dumps of the object, at a
-    fraction of the cost per line)."""
-    found = answer.analysis
-    verdict = found.verdict
-    line = json.dumps(list(found.line)) if verdict is Verdict.CAN else "null"
-    proof = json.dumps(found.proof) if found.proof else "null"
-    return (f'{{"input_line": {answer.number}, "fen": {json.dumps(answer.fen)}, "side": "{SIDES[answer.color]}", '
-            f'"verdict": "{verdict.value}", "line_uci": {line}, "proof": {proof}, "nodes": {found.nodes}}}')
-
-
 def _batch_task(rules_id: str, lines: list[tuple[int, str]], side: int | None, quick: bool, node_limit: int,
                 verify: bool) -> list[str | tuple[int, str]]:
     """A worker's share: the JSON text of each answer, (number, message) for each bad line."""
     template = Board(load_rules(rules_id))
-    out: list[str | tuple[int, str]] = []
-    for item in batch_analysis.run_lines(template, lines, side, quick=quick, node_limit=node_limit, verify=verify):
-        out.append(_answer_json(item) if isinstance(item, batch_analysis.LineAnswer) else (item.number, item.message))
-    return out
+    return [item if isinstance(item, str) else (item.number, item.message)
+            for item in batch_analysis.json_lines(template, lines, side, quick=quick, node_limit=node_limit,
+                                                  verify=verify)]
 
 
 def _ignore_sigint() -> None:
@@ -391,9 +379,19 @@ def run_batch(source: str, side_name: str | None, rules_id: str, node_limit: int
     if node_limit is None:
         node_limit = int(table(rules, "flag_fall", "node_limit"))
     side = None if side_name is None else SIDES.index(side_name)
-    # The answers hold no reference cycles, and a short-lived process: the cyclic
-    # collector's passes over the growing heap would cost more than the answers.
+    # The answers hold no reference cycles: the cyclic collector's passes over the
+    # growing heap would cost more than the answers.
+    enabled = gc.isenabled()
     gc.disable()
+    try:
+        _batch(source, side, rules, rules_id, node_limit, quick, jobs, verify)
+    finally:
+        if enabled:
+            gc.enable()
+
+
+def _batch(source: str, side: int | None, rules: Any, rules_id: str, node_limit: int, quick: bool, jobs: int,
+           verify: bool) -> None:
     lines, unreadable = _read_lines(source)
     errors = {e.number: e.message for e in unreadable}
     bad = 0
@@ -417,12 +415,12 @@ def run_batch(source: str, side_name: str | None, rules_id: str, node_limit: int
     try:
         if jobs == 1:
             template = Board(rules)
-            for item in batch_analysis.run_lines(template, lines, side, quick=quick, node_limit=node_limit,
-                                                 verify=verify):
-                emit_errors_before(item.number)
-                if isinstance(item, batch_analysis.LineAnswer):
-                    emit(_answer_json(item))
+            for item in batch_analysis.json_lines(template, lines, side, quick=quick, node_limit=node_limit,
+                                                  verify=verify):
+                if isinstance(item, str):
+                    emit(item)
                 else:
+                    emit_errors_before(item.number)
                     emit((item.number, item.message))
         else:
             interrupted = _run_batch_pool(rules_id, lines, side, quick, node_limit, verify, jobs, emit,

@@ -199,10 +199,10 @@ static int plain_checks(const Tables *T, const FenInfo *F, const Pos *P) {
     return 0;
 }
 
-/* Read ``s`` into ``P`` if it is a plain FEN (see the top of this file); 0 if not sure. */
-static int plain_fen(const Tables *T, const FenInfo *F, const char *s, Py_ssize_t n, Pos *P) {
-    const char *field[6];
-    Py_ssize_t length[6];
+/* Read ``s`` into ``P`` if it is a plain FEN (see the top of this file), its six fields
+ * into ``field`` and ``length``; 0 if not sure. */
+static int plain_fen(const Tables *T, const FenInfo *F, const char *s, Py_ssize_t n, Pos *P, const char *field[6],
+                     Py_ssize_t length[6]) {
     if (!fen_fields(s, n, field, length)) return 0;
     memset(P, 0, sizeof(*P));
     memset(P->mailbox, -1, sizeof(P->mailbox));
@@ -332,17 +332,76 @@ static PyObject *batch_one(const Tables *T, const FenInfo *F, const BatchMode *M
         return Py_BuildValue("(iiOLi)", BATCH_CANNOT, side, Py_None, nodes, BATCH_STAGE_STATIC);
     return Py_BuildValue("(iiOLi)", BATCH_OPEN, side, Py_None, nodes, BATCH_STAGE_NONE);
 }
-/* batch(tables, fen_info, items, side, full, probe, local, max_depth, tt_bits, horizon, depth_first)
+/* ---------------------------------------------------------------- the output line */
+
+static const char *const VERDICT_JSON[3] = {"can", "cannot", "undetermined"};
+static const char *const SIDE_JSON[2] = {"white", "black"};
+
+/* ``answer`` as the end of its JSON Lines object, from "fen" on (the caller puts the line
+ * number in front): the same text as json.dumps of the object, written here because a
+ * screening answer costs less than formatting it in Python. ``proofs`` holds each
+ * stage's proof as JSON text ("null" where none). NULL with an exception on failure. */
+static PyObject *answer_text(PyObject *answer, const char *field[6], const Py_ssize_t length[6], PyObject *proofs) {
+    int verdict = (int)PyLong_AsLong(PyTuple_GET_ITEM(answer, 0));
+    int side = (int)PyLong_AsLong(PyTuple_GET_ITEM(answer, 1));
+    PyObject *line = PyTuple_GET_ITEM(answer, 2);
+    long long nodes = PyLong_AsLongLong(PyTuple_GET_ITEM(answer, 3));
+    int stage = (int)PyLong_AsLong(PyTuple_GET_ITEM(answer, 4));
+    Py_ssize_t proof_length;
+    const char *proof = verdict == BATCH_CANNOT ? PyUnicode_AsUTF8AndSize(PyTuple_GET_ITEM(proofs, stage), &proof_length)
+                                                : "null";
+    if (!proof) return NULL;
+    if (verdict != BATCH_CANNOT) proof_length = 4;
+    Py_ssize_t plies = line != Py_None ? PyList_GET_SIZE(line) : 0;
+    size_t size = 160 + (size_t)proof_length + 10 * (size_t)plies;
+    for (int k = 0; k < 6; k++) size += 2 * (size_t)length[k] + 1;
+    char *out = malloc(size), *at = out;
+    if (!out) return PyErr_NoMemory();
+    at += sprintf(at, "\"fen\": \"");
+    for (int k = 0; k < 6; k++) {
+        if (k) *at++ = ' ';
+        for (Py_ssize_t i = 0; i < length[k]; i++) {
+            if (field[k][i] == '"' || field[k][i] == '\\') *at++ = '\\';
+            *at++ = field[k][i];
+        }
+    }
+    at += sprintf(at, "\", \"side\": \"%s\", \"verdict\": \"%s\", \"line_uci\": ", SIDE_JSON[side & 1],
+                  VERDICT_JSON[verdict]);
+    if (verdict == BATCH_CAN && line != Py_None) {
+        *at++ = '[';
+        for (Py_ssize_t i = 0; i < plies; i++) {
+            Py_ssize_t n;
+            const char *uci = PyUnicode_AsUTF8AndSize(PyList_GET_ITEM(line, i), &n);
+            if (!uci || n > 6) { free(out); return uci ? PyErr_Format(PyExc_ValueError, "long move") : NULL; }
+            at += sprintf(at, i ? ", \"%s\"" : "\"%s\"", uci);
+        }
+        *at++ = ']';
+    } else {
+        at += sprintf(at, "null");
+    }
+    at += sprintf(at, ", \"proof\": ");
+    memcpy(at, proof, (size_t)proof_length);
+    at += proof_length;
+    at += sprintf(at, ", \"nodes\": %lld}", nodes);
+    PyObject *text = PyUnicode_FromStringAndSize(out, at - out);
+    free(out);
+    return text;
+}
+
+/* batch(tables, fen_info, items, side, full, proofs, probe, local, max_depth, tt_bits, horizon, depth_first)
  * -> (answers, exception): an answer per item, in order, as long as no signal came
  * (the exception it raised is handed back, not set). An item is a FEN (str; its
  * answer None when it is not plain) or a position already validated, (placement,
- * turn, castling, ep) as the other entry points take it. */
+ * turn, castling, ep) as the other entry points take it. With ``proofs`` (a tuple of
+ * each stage's proof as JSON text, not None), a final answer to a FEN is its output
+ * text (answer_text) instead of the tuple. */
 static PyObject *py_batch(PyObject *self, PyObject *args) {
     Py_buffer tables, info;
     PyObject *items;
     BatchMode M;
     int tt_bits;
-    if (!PyArg_ParseTuple(args, "y*y*O!iiLLiiiL", &tables, &info, &PyList_Type, &items, &M.side, &M.full,
+    PyObject *proofs;
+    if (!PyArg_ParseTuple(args, "y*y*O!iiOLLiiiL", &tables, &info, &PyList_Type, &items, &M.side, &M.full, &proofs,
                           &M.probe, &M.local, &M.max_depth, &tt_bits, &M.horizon, &M.depth_first))
         return NULL;
     PyObject *answers = NULL, *result = NULL;
@@ -354,7 +413,8 @@ static PyObject *py_batch(PyObject *self, PyObject *args) {
     TTEntry *tt = M.probe > 0 ? calloc((size_t)1 << tt_bits, sizeof(TTEntry)) : NULL;
     if (!T || !F || !S || (M.probe > 0 && !tt)) { PyErr_NoMemory(); goto done; }
     if (tables.len % 8 || !load_tables(T, (const u64 *)tables.buf, tables.len / 8) || info.len % 8 ||
-        !load_fen_info(F, (const u64 *)info.buf, info.len / 8) || M.side < -1 || M.side > 1) {
+        !load_fen_info(F, (const u64 *)info.buf, info.len / 8) || M.side < -1 || M.side > 1 ||
+        (proofs != Py_None && (!PyTuple_Check(proofs) || PyTuple_GET_SIZE(proofs) != 4))) {
         PyErr_SetString(PyExc_ValueError, "malformed tables, FEN information or side");
         goto done;
     }
@@ -368,11 +428,14 @@ static PyObject *py_batch(PyObject *self, PyObject *args) {
         if (PyErr_CheckSignals() < 0) break;
         PyObject *item = PyList_GET_ITEM(items, i), *answer;
         Pos P;
-        if (PyUnicode_Check(item)) {
-            Py_ssize_t length;
-            const char *text = PyUnicode_AsUTF8AndSize(item, &length);
+        const char *field[6];
+        Py_ssize_t length[6];
+        int fen = PyUnicode_Check(item);
+        if (fen) {
+            Py_ssize_t size;
+            const char *text = PyUnicode_AsUTF8AndSize(item, &size);
             if (!text) goto done;
-            if (!plain_fen(T, F, text, length, &P)) {
+            if (!plain_fen(T, F, text, size, &P, field, length)) {
                 if (PyList_Append(answers, Py_None) < 0) goto done;
                 continue;
             }
@@ -389,6 +452,12 @@ static PyObject *py_batch(PyObject *self, PyObject *args) {
         if (!answer) {
             if (S->signalled) break;
             goto done;
+        }
+        if (fen && proofs != Py_None && !(M.full && PyLong_AsLong(PyTuple_GET_ITEM(answer, 0)) == BATCH_OPEN)) {
+            PyObject *text = answer_text(answer, field, length, proofs);
+            Py_DECREF(answer);
+            if (!text) goto done;
+            answer = text;
         }
         int appended = PyList_Append(answers, answer);
         Py_DECREF(answer);
