@@ -43,7 +43,7 @@ each as a subprocess, full and quick mode, and prints positions per CPU-second o
 one-position input: start-up aside), the ratios, how many each decided, our verdicts CHA's
 column contradicts, and, outside the timing, every ``can`` line replayed by python-chess::
 
-    python benchmarks/bench_unwinnability.py --against-cha [--lichess FILE] [--cha PATH] [-j N]
+    python benchmarks/bench_unwinnability.py --against-cha [--lichess FILE] [--cha PATH] [-j N] [--repeat 5]
 """
 
 from __future__ import annotations
@@ -52,6 +52,7 @@ import argparse
 import json
 import os
 import resource
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -224,11 +225,14 @@ def _child_cpu(command: list[str], stdin_path: Path) -> tuple[float, bytes]:
     return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime), done.stdout
 
 
-def _net_cpu(command: list[str], feed: Path, one: Path) -> tuple[float, bytes]:
-    """CPU of ``command`` on ``feed`` minus its CPU on the one-position ``one``."""
-    start_up, _ = _child_cpu(command, one)
-    total, output = _child_cpu(command, feed)
-    return max(total - start_up, 1e-9), output
+def _net_cpu(command: list[str], feed: Path, one: Path, repeat: int) -> tuple[float, bytes]:
+    """CPU of ``command`` on ``feed`` minus its CPU on the one-position ``one``, each the
+    median of ``repeat`` runs (the start-up's CPU varies from run to run by more than a
+    screening pass costs)."""
+    start_up = statistics.median(_child_cpu(command, one)[0] for _ in range(repeat))
+    runs = [_child_cpu(command, feed) for _ in range(repeat)]
+    total = statistics.median(cpu for cpu, _ in runs)
+    return max(total - start_up, 1e-9), runs[0][1]
 
 
 def _cha_verdicts(output: bytes, n: int, quick: bool) -> list[str | None]:
@@ -240,7 +244,7 @@ def _cha_verdicts(output: bytes, n: int, quick: bool) -> list[str | None]:
     return [line.split()[0] for line in lines]
 
 
-def bench_against_cha(path: Path, cha: Path, jobs: int) -> None:
+def bench_against_cha(path: Path, cha: Path, jobs: int, repeat: int) -> None:
     if not cha.is_file():
         raise SystemExit(f"bench_unwinnability: no CHA binary at {cha} (--cha PATH or ARBITER_CHA)")
     rows = load_lichess(path, None)
@@ -252,17 +256,18 @@ def bench_against_cha(path: Path, cha: Path, jobs: int) -> None:
         one.write_text(fens[0] + "\n")
         ours = [*ARBITER, "unwinnable", "--batch", "-", "-j", str(jobs)]
         runs = {
-            "CHA full": _net_cpu([str(cha)], feed, one),
-            "CHA quick": _net_cpu([str(cha), "-quick"], feed, one),
-            "ours full": _net_cpu(ours, feed, one),
-            "ours quick": _net_cpu([*ours, "--quick"], feed, one),
+            "CHA full": _net_cpu([str(cha)], feed, one, 1),
+            "CHA quick": _net_cpu([str(cha), "-quick"], feed, one, repeat),
+            "ours full": _net_cpu(ours, feed, one, 1),
+            "ours quick": _net_cpu([*ours, "--quick"], feed, one, repeat),
         }
     rate = {name: n / cpu for name, (cpu, _) in runs.items()}
     cha_full = _cha_verdicts(runs["CHA full"][1], n, quick=False)
     cha_quick_unwinnable = sum(1 for line in _cha_verdicts(runs["CHA quick"][1], n, quick=True) if line == "unwinnable")
     answers = {name: [json.loads(line) for line in runs[name][1].decode().splitlines()]
                for name in ("ours full", "ours quick")}
-    print(f"{n:,} positions from {path.name}; CPU time per program with its start-up on one position subtracted")
+    print(f"{n:,} positions from {path.name}; CPU time per program with its start-up on one position subtracted "
+          f"(quick modes: medians of {repeat} runs)")
     for name in runs:
         cpu = runs[name][0]
         if name == "CHA full":
@@ -366,10 +371,12 @@ def main() -> None:
                         help=f"CHA's binary [default: $ARBITER_CHA or {CHA_DEFAULT.relative_to(ROOT.parent)} "
                         "beside the repository]")
     parser.add_argument("-j", "--jobs", type=int, default=1, help="--against-cha: our worker processes")
+    parser.add_argument("--repeat", type=int, default=5,
+                        help="--against-cha: runs of each quick mode (and of its start-up) whose median counts")
     args = parser.parse_args()
     if args.against_cha:
         cha = args.cha or Path(os.environ.get("ARBITER_CHA", CHA_DEFAULT))
-        bench_against_cha(args.lichess or SHARED_LICHESS, cha, args.jobs)
+        bench_against_cha(args.lichess or SHARED_LICHESS, cha, args.jobs, args.repeat)
         return
     if args.lichess is not None or args.nodes:
         path = args.lichess or SAMPLE

@@ -311,13 +311,34 @@ static PyObject *batch_probe(const Tables *T, const FenInfo *F, const BatchMode 
     return Py_BuildValue("(iiNLi)", BATCH_CAN, side, line, S->nodes, BATCH_STAGE_HELPMATE);
 }
 
+/* Has the side to move a legal move? legal_moves' test, stopping at the first. */
+static int has_legal_move(const Tables *T, Pos *P) {
+    int pseudo[MAXMOVES];
+    int n = pseudo_moves(T, P, pseudo), c = P->turn;
+    int own_king = king_square(T, P, c);
+    u64 must_test = ~0ULL;
+    if (own_king != NONE && !attacked(T, P, own_king, c ^ 1, P->all))
+        must_test = pinned(T, P, c, own_king) | 1ULL << own_king;
+    for (int i = 0; i < n; i++) {
+        int m = pseudo[i];
+        if (m >> 16 == FLAG_CASTLE) return 1;
+        if (!(must_test >> (m & 63) & 1) && m >> 16 != FLAG_EP) return 1;
+        Undo u;
+        make(T, P, m, &u);
+        int king = king_square(T, P, c);
+        int ok = king == NONE || !attacked(T, P, king, c ^ 1, P->all);
+        unmake(T, P, &u);
+        if (ok) return 1;
+    }
+    return 0;
+}
+
 /* One position's answer as (verdict, side, line or None, nodes, stage): the Laws' answer
  * without a legal move; the probe (full mode: only it); the static stage. NULL with an
  * exception set on failure (a proposed line the generator rejects is a RuntimeError). */
 static PyObject *batch_one(const Tables *T, const FenInfo *F, const BatchMode *M, Search *S, Pos *P) {
     int side = M->side >= 0 ? M->side : P->turn ^ 1;
-    int moves[MAXMOVES];
-    if (legal_moves(T, P, moves) == 0) {
+    if (!has_legal_move(T, P)) {
         int mated = in_check(T, P) ? P->turn : -1;
         if (mated >= 0 && side != mated) return Py_BuildValue("(ii[]ii)", BATCH_CAN, side, 0, BATCH_STAGE_TERMINAL);
         return Py_BuildValue("(iiOii)", BATCH_CANNOT, side, Py_None, 0, BATCH_STAGE_TERMINAL);
