@@ -64,6 +64,34 @@ static int parse_position(const Tables *T, Pos *P, Py_buffer *placement, int tur
     return 1;
 }
 
+/* load_tables, remembering the last tables loaded (a copy of their packed form and the
+ * result): every call of a run passes the same packed move layer, and building the
+ * Tables costs more than a short search; an equal packed form gives an equal copy. */
+static u64 *last_packed;
+static Py_ssize_t last_packed_n;
+static Tables *last_tables;
+
+static int load_tables_cached(Tables *T, const u64 *data, Py_ssize_t n) {
+    if (last_tables && n == last_packed_n && !memcmp(data, last_packed, (size_t)n * sizeof(u64))) {
+        memcpy(T, last_tables, sizeof(Tables));
+        return 1;
+    }
+    if (!load_tables(T, data, n)) return 0;
+    u64 *packed = malloc((size_t)n * sizeof(u64));
+    Tables *kept = malloc(sizeof(Tables));
+    if (packed && kept) {
+        memcpy(packed, data, (size_t)n * sizeof(u64));
+        memcpy(kept, T, sizeof(Tables));
+        free(last_packed);
+        free(last_tables);
+        last_packed = packed, last_packed_n = n, last_tables = kept;
+    } else {
+        free(packed);
+        free(kept);
+    }
+    return 1;
+}
+
 /* The tables and the position every entry point receives, read into a new Tables
  * (freed by the caller) and ``P``; NULL with the Python exception set if malformed. */
 static Tables *read_input(Py_buffer *tables, Py_buffer *placement, int turn, unsigned long long castling, int ep,
@@ -73,7 +101,7 @@ static Tables *read_input(Py_buffer *tables, Py_buffer *placement, int turn, uns
         PyErr_NoMemory();
         return NULL;
     }
-    if (tables->len % 8 || !load_tables(T, (const u64 *)tables->buf, tables->len / 8) ||
+    if (tables->len % 8 || !load_tables_cached(T, (const u64 *)tables->buf, tables->len / 8) ||
         !parse_position(T, P, placement, turn, castling, ep)) {
         free(T);
         PyErr_SetString(PyExc_ValueError, "malformed tables or position");
@@ -211,6 +239,30 @@ static int run_helpmate(Search *S, long long limit, long long local_limit, int m
     return status == 0 ? 0 : -1;
 }
 
+/* One transposition table for every helpmate search of the process, grown to the largest
+ * asked for, and its generation: each search starts from the generation the last one
+ * ended with, so that no entry of an earlier search counts (the search only uses
+ * entries of its own iterations), exactly as in a fresh table, without clearing or
+ * allocating one per search (the page faults of a fresh table cost more than a short
+ * search). Cleared when the generation nears its limit. NULL if out of memory. */
+static TTEntry *shared_tt;
+static size_t shared_tt_entries;
+static int shared_generation;
+
+static TTEntry *transposition_table(int tt_bits) {
+    size_t need = (size_t)1 << tt_bits;
+    if (need > shared_tt_entries) {
+        free(shared_tt);
+        shared_tt = calloc(need, sizeof(TTEntry));
+        shared_tt_entries = shared_tt ? need : 0;
+        shared_generation = 0;
+    } else if (shared_generation > (1 << 30)) {
+        memset(shared_tt, 0, shared_tt_entries * sizeof(TTEntry));
+        shared_generation = 0;
+    }
+    return shared_tt;
+}
+
 /* helpmate(tables, placement, turn, castling, ep, winner, node_limit, local_limit, max_depth, tt_bits, horizon, depth_first_limit)
  * -> (status, line, nodes): status 1 mate found (line), 0 the whole reachable space was
  * searched without a mate, -1 the node limit ran out. */
@@ -237,14 +289,16 @@ static PyObject *py_helpmate(PyObject *self, PyObject *args) {
         PyErr_SetString(PyExc_ValueError, "winner must be 0 (white) or 1 (black)");
         goto done;
     }
-    tt = calloc((size_t)1 << tt_bits, sizeof(TTEntry));
+    tt = transposition_table(tt_bits);
     if (!tt) { PyErr_NoMemory(); goto done; }
     S->T = T;
     S->winner = winner;
     S->horizon = horizon;
     S->tt = tt;
     S->tt_mask = ((u64)1 << tt_bits) - 1;
+    S->generation = shared_generation;
     int status = run_helpmate(S, limit, local_limit, max_iter_depth, depth_first_limit);
+    shared_generation = S->generation;
     int found = status == 1;
     if (S->signalled) goto done; /* the exception is set */
     PyObject *line = PyList_New(found ? S->ply : 0);
@@ -252,7 +306,6 @@ static PyObject *py_helpmate(PyObject *self, PyObject *args) {
     for (int i = 0; found && i < S->ply; i++) PyList_SET_ITEM(line, i, PyLong_FromLong(S->line[i]));
     result = Py_BuildValue("(iNL)", status, line, S->nodes);
 done:
-    free(tt);
     free(T);
     free(S);
     PyBuffer_Release(&tables);

@@ -10,6 +10,7 @@ anything reports it, and the tests compare its perft counts with the interpreter
 from __future__ import annotations
 
 import struct
+from array import array
 from dataclasses import dataclass
 from typing import Callable, Iterable, NamedTuple
 
@@ -104,7 +105,8 @@ def pack_tables(tables: MoveTables) -> bytes:
 
 
 def _position(board: Board) -> tuple[bytes, int, int, int]:
-    placement = bytes(0xFF if code < 0 else code for code in board.mailbox)
+    # the mailbox's codes (colour << 4 | type, -1 for empty) as signed bytes: empty is 0xFF
+    placement = array("b", board.mailbox).tobytes()
     return placement, board.turn, board.castling_rights, board.ep_square
 
 

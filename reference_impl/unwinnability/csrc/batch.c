@@ -286,7 +286,6 @@ static PyObject *batch_probe(const Tables *T, const FenInfo *F, const BatchMode 
                              int side, long long *nodes) {
     TTEntry *tt = S->tt;
     u64 tt_mask = S->tt_mask;
-    int generation = S->generation; /* carried on: no entry of an earlier position counts */
     memset(S, 0, sizeof(*S));
     S->T = T;
     S->P = *P;
@@ -294,8 +293,9 @@ static PyObject *batch_probe(const Tables *T, const FenInfo *F, const BatchMode 
     S->horizon = M->horizon;
     S->tt = tt;
     S->tt_mask = tt_mask;
-    S->generation = generation;
+    S->generation = shared_generation; /* no entry of an earlier search counts */
     int status = run_helpmate(S, M->probe, M->local, M->max_depth, M->depth_first);
+    shared_generation = S->generation;
     *nodes = S->nodes;
     if (S->signalled) return NULL;
     if (status != 1) {
@@ -431,9 +431,9 @@ static PyObject *py_batch(PyObject *self, PyObject *args) {
     Search *S = calloc(1, sizeof(Search));
     if (tt_bits < 10) tt_bits = 10;
     if (tt_bits > 26) tt_bits = 26;
-    TTEntry *tt = M.probe > 0 ? calloc((size_t)1 << tt_bits, sizeof(TTEntry)) : NULL;
+    TTEntry *tt = M.probe > 0 ? transposition_table(tt_bits) : NULL;
     if (!T || !F || !S || (M.probe > 0 && !tt)) { PyErr_NoMemory(); goto done; }
-    if (tables.len % 8 || !load_tables(T, (const u64 *)tables.buf, tables.len / 8) || info.len % 8 ||
+    if (tables.len % 8 || !load_tables_cached(T, (const u64 *)tables.buf, tables.len / 8) || info.len % 8 ||
         !load_fen_info(F, (const u64 *)info.buf, info.len / 8) || M.side < -1 || M.side > 1 ||
         (proofs != Py_None && (!PyTuple_Check(proofs) || PyTuple_GET_SIZE(proofs) != 4))) {
         PyErr_SetString(PyExc_ValueError, "malformed tables, FEN information or side");
@@ -502,7 +502,6 @@ static PyObject *py_batch(PyObject *self, PyObject *args) {
     answers = NULL;
 done:
     Py_XDECREF(answers);
-    free(tt);
     free(S);
     free(F);
     free(T);
