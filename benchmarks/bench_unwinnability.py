@@ -235,13 +235,15 @@ def _net_cpu(command: list[str], feed: Path, one: Path, repeat: int) -> tuple[fl
     return max(total - start_up, 1e-9), runs[0][1]
 
 
-def _cha_verdicts(output: bytes, n: int, quick: bool) -> list[str | None]:
-    """CHA's verdict per input position (``winnable``/``unwinnable``/``undetermined``);
-    quick mode prints only its unwinnable lines (by FEN), the rest is None."""
-    lines = [line for line in output.decode().splitlines() if not line.startswith("Analyzed")]
-    if not quick:
-        return [line.split()[0] for line in lines][:n]
-    return [line.split()[0] for line in lines]
+#: The first word of CHA's answer lines (its banner and closing line are not answers).
+CHA_VERDICTS = ("winnable", "unwinnable", "undetermined")
+
+
+def _cha_verdicts(output: bytes) -> list[str]:
+    """CHA's answers in its output order: per input position in full mode, only the
+    unwinnable ones in quick mode (the rest it calls "probably winnable")."""
+    words = (line.split(maxsplit=1)[0] for line in output.decode().splitlines() if line.strip())
+    return [word for word in words if word in CHA_VERDICTS]
 
 
 def bench_against_cha(path: Path, cha: Path, jobs: int, repeat: int) -> None:
@@ -262,8 +264,10 @@ def bench_against_cha(path: Path, cha: Path, jobs: int, repeat: int) -> None:
             "ours quick": _net_cpu([*ours, "--quick"], feed, one, repeat),
         }
     rate = {name: n / cpu for name, (cpu, _) in runs.items()}
-    cha_full = _cha_verdicts(runs["CHA full"][1], n, quick=False)
-    cha_quick_unwinnable = sum(1 for line in _cha_verdicts(runs["CHA quick"][1], n, quick=True) if line == "unwinnable")
+    cha_full = _cha_verdicts(runs["CHA full"][1])
+    if len(cha_full) != n:
+        raise SystemExit(f"bench_unwinnability: CHA answered {len(cha_full)} of {n} positions")
+    cha_quick_unwinnable = _cha_verdicts(runs["CHA quick"][1]).count("unwinnable")
     answers = {name: [json.loads(line) for line in runs[name][1].decode().splitlines()]
                for name in ("ours full", "ours quick")}
     print(f"{n:,} positions from {path.name}; CPU time per program with its start-up on one position subtracted "
