@@ -212,7 +212,8 @@ def run_lines(
 
     Each answer is yielded as soon as it and those before it are made; a line that is
     empty or not a valid FEN yields a :class:`LineError` and the others still run. On
-    Ctrl-C the answers already made are yielded before :class:`KeyboardInterrupt`."""
+    Ctrl-C the answers already made are yielded (in order, leaving out the lines not
+    answered) before :class:`KeyboardInterrupt`."""
     for start in range(0, len(lines), CHUNK):
         yield from _run_chunk(template, lines[start:start + CHUNK], side, quick, node_limit, verify)
 
@@ -257,9 +258,13 @@ def _run_chunk(template: Board, chunk: Sequence[tuple[int, str]], side: int | No
         color = answer.side
         if answer.verdict == _OPEN and not quick:
             if stopped is not None:
-                break
+                continue  # Ctrl-C came: the answers already made follow, this one is not
             board = boards.get(index) or Board.from_fen(_fen_of(text), template.rules)
-            analysis = analyse(board, color, node_limit)
+            try:
+                analysis = analyse(board, color, node_limit)
+            except KeyboardInterrupt as interrupt:
+                stopped = interrupt
+                continue
         else:
             analysis = _analysis(answer)
             if verify and analysis.line:

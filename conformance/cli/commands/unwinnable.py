@@ -318,8 +318,11 @@ overrides). --quick screens: "cannot" only with a proof, "can" only
 with a line, everything else "undetermined". A bad line (empty, not
 UTF-8, not a valid FEN) is a one-line error on stderr naming the
 line; the other lines still run and the exit status is then 1."""
-#: Lines per task handed to a worker process with -j.
-BATCH_TASK_LINES = 2048
+#: Lines per task handed to a worker process with -j: small enough that Ctrl-C finds
+#: most tasks finished (their answers are printed), large enough to cost little to send.
+BATCH_TASK_LINES = 256
+#: How often the -j loop looks for Ctrl-C while it waits for a task.
+TASK_POLL_SECONDS = 0.05
 
 
 def _read_lines(source: str) -> tuple[list[tuple[int, str]], list[batch_analysis.LineError]]:
@@ -447,26 +450,32 @@ def _run_batch_pool(rules_id: str, lines: list[tuple[int, str]], side: int | Non
     tasks = [lines[i:i + BATCH_TASK_LINES] for i in range(0, len(lines), BATCH_TASK_LINES)]
     pool = context.Pool(min(jobs, max(len(tasks), 1)), initializer=_ignore_sigint)
     pending = [pool.apply_async(_batch_task, (rules_id, task, side, quick, node_limit, verify)) for task in tasks]
-    done = 0
+    # Ctrl-C sets a flag the loop looks at between tasks, never an exception in the
+    # middle of printing one (which would print a line twice or lose it).
+    stop: list[int] = []
+    previous = signal.signal(signal.SIGINT, lambda *_: stop.append(1))
 
-    def flush(result: list[str | tuple[int, str]], first: int) -> None:
-        emit_errors_before(first)
-        for item in result:
+    def flush(index: int) -> None:
+        emit_errors_before(tasks[index][0][0])
+        for item in pending[index].get():
             if not isinstance(item, str):
                 emit_errors_before(item[0])
             emit(item)
 
     try:
-        for done, (task, waiting) in enumerate(zip(tasks, pending)):
-            flush(waiting.get(), task[0][0])
+        for index in range(len(tasks)):
+            while not stop and not pending[index].ready():
+                pending[index].wait(TASK_POLL_SECONDS)
+            if stop:
+                for later in range(index, len(tasks)):  # the tasks already finished, in order
+                    if pending[later].ready():
+                        flush(later)
+                return True
+            flush(index)
         pool.close()
         return False
-    except KeyboardInterrupt:
-        for task, waiting in list(zip(tasks, pending))[done:]:
-            if waiting.ready():
-                flush(waiting.get(), task[0][0])
-        return True
     finally:
+        signal.signal(signal.SIGINT, previous)
         pool.terminate()
         pool.join()
 
