@@ -171,8 +171,9 @@ CASTLING_BASES = [
 @pytest.mark.parametrize("ruleset", ["fide-2023", "fide-2023-chess960"])
 def test_fuzzed_fens_the_reader_accepts_the_interpreter_accepts_as_the_same_position(ruleset):
     """Whatever the compiled reader takes as plain (an answer, not None) the interpreter's
-    validator accepts, and it is the same position: the compiled probe from the text
-    and from the interpreter's board make the same moves."""
+    validator accepts, and it is the same position: the same placement, side to move,
+    castling rights and en passant square as the interpreter's board, and the compiled
+    probe from the text and from that board make the same moves."""
     rules = load_ruleset(ruleset)
     template = Board(rules)
     fuzzed = _fuzzed(26, [row.fen for row in ROWS] + CASTLING_BASES)
@@ -190,6 +191,7 @@ def test_fuzzed_fens_the_reader_accepts_the_interpreter_accepts_as_the_same_posi
         if answer is None:
             continue
         plain += 1
+        assert native.read_fen(template, text) == native._position(board), text
         (again,), _ = native.batch(template, [board], None, probe=COMPARE_PROBE, full=True)
         assert answer == again, text
     assert plain > accepted // 2  # the reader is not merely refusing everything

@@ -324,6 +324,8 @@ static PyMethodDef methods[] = {
     {"batch", py_batch, METH_VARARGS,
      "batch(tables, fen_info, items, side, full, probe, local, max_depth, tt_bits, horizon, depth_first)"
      " -> (answers, exception)"},
+    {"read_fen", py_read_fen, METH_VARARGS,
+     "read_fen(tables, fen_info, text) -> (placement, turn, castling, ep) of a plain FEN, or None"},
     {"static_stage", py_static_stage, METH_VARARGS,
      "static_stage(tables, placement, turn, castling, ep, colours) -> proven colours mask"},
     {"explore", py_explore, METH_VARARGS,

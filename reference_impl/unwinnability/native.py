@@ -198,6 +198,12 @@ def pack_fen_info(board: Board) -> bytes:
     return packed
 
 
+def read_fen(template: Board, text: str) -> tuple[bytes, int, int, int] | None:
+    """The position the compiled FEN reader makes of ``text`` (as :func:`_position`
+    writes a board), or None when it leaves the FEN to the interpreter."""
+    return _native.read_fen(pack_tables(template.tables), pack_fen_info(template), text)
+
+
 #: A position for :func:`batch`: a FEN (read by the compiled reader when plain) or a
 #: board already validated by the interpreter.
 BatchItem = str | Board

@@ -509,3 +509,39 @@ done:
     PyBuffer_Release(&info);
     return result;
 }
+
+/* read_fen(tables, fen_info, text) -> (placement, turn, castling, ep) of a plain FEN, or
+ * None when the reader is not sure (the tests compare it with the interpreter's board). */
+static PyObject *py_read_fen(PyObject *self, PyObject *args) {
+    Py_buffer tables, info;
+    const char *text;
+    Py_ssize_t size;
+    if (!PyArg_ParseTuple(args, "y*y*s#", &tables, &info, &text, &size)) return NULL;
+    PyObject *result = NULL;
+    Tables *T = malloc(sizeof(Tables));
+    FenInfo *F = malloc(sizeof(FenInfo));
+    if (!T || !F) { PyErr_NoMemory(); goto done; }
+    if (tables.len % 8 || !load_tables_cached(T, (const u64 *)tables.buf, tables.len / 8) || info.len % 8 ||
+        !load_fen_info(F, (const u64 *)info.buf, info.len / 8)) {
+        PyErr_SetString(PyExc_ValueError, "malformed tables or FEN information");
+        goto done;
+    }
+    Pos P;
+    const char *field[6];
+    Py_ssize_t length[6];
+    if (!plain_fen(T, F, text, size, &P, field, length)) {
+        result = Py_None;
+        Py_INCREF(result);
+        goto done;
+    }
+    unsigned char placement[64];
+    for (int sq = 0; sq < 64; sq++) placement[sq] = (unsigned char)P.mailbox[sq];
+    result = Py_BuildValue("(y#iKi)", (const char *)placement, (Py_ssize_t)64, P.turn,
+                           (unsigned long long)P.castling, P.ep);
+done:
+    free(F);
+    free(T);
+    PyBuffer_Release(&tables);
+    PyBuffer_Release(&info);
+    return result;
+}
