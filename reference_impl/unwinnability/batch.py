@@ -133,9 +133,11 @@ def screen(items: Sequence[tuple[Board, int]]) -> list[Analysis]:
 
 
 def analyse_many(items: Sequence[tuple[Board, int]], node_limit: int, *, verify: bool = False) -> list[Analysis]:
-    """:func:`analyse` for each (board, colour) with ``node_limit``: the screening first,
-    then the full analysis (compiled first probe, then :func:`analyse`) for every item it
-    leaves ``UNDETERMINED``. ``verify``: replay every line with the interpreter too."""
+    """:func:`analyse`'s verdict and line for each (board, colour) with ``node_limit``:
+    the screening first, then the full analysis (compiled first probe, then
+    :func:`analyse`) for every item it leaves ``UNDETERMINED``. A ``CANNOT`` the
+    screening proved carries its nodes (0), not those :func:`analyse` would have spent
+    on its probe first. ``verify``: replay every line with the interpreter too."""
     out = screen(items)
     pending = [i for i, a in enumerate(out) if a.verdict is Verdict.UNDETERMINED]
     with _no_gc():
