@@ -233,9 +233,9 @@ def batch(
 ) -> tuple[list[BatchAnswer | str | None], BaseException | None]:
     """Answer "can ``side`` (the side not to move when None) still checkmate?" for each
     item in one compiled call: the Laws' answer when there is no legal move, then the
-    helpmate probe with ``probe`` nodes (``full``: the first probe of the full analysis,
-    same search and parameters as :func:`helpmate`, so the same line and nodes), or
-    (``full=False``) the static stage and, with ``probe`` > 0, a probe of that size.
+    helpmate probe with ``probe`` nodes (the same search and parameters as
+    :func:`helpmate`, so the same line and nodes; none when ``probe`` is 0), then, unless
+    ``full`` (the full analysis's first stage: the probe alone), the static stage.
 
     ``template`` gives the ruleset. A FEN the compiled reader is not sure of (see
     ``csrc/batch.c``) answers None: the interpreter must validate it and pass the board.

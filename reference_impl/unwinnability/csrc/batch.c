@@ -5,9 +5,10 @@
  * uses (board.c, helpmate.c, best_first.c, static_stage.c and the helpmate driver).
  *
  * Per position: the FEN is read when it is *plain* (below); the Laws' answer when the
- * side to move has no legal move; then either the static stage (screening) or the first
- * helpmate probe of the full analysis (the same search with the same parameters as
- * analyse()'s, so the same line and node count). A mating line is replayed here with the
+ * side to move has no legal move; then the helpmate probe if one is asked for (in full
+ * mode the first probe of the full analysis: the same search with the same parameters
+ * as analyse()'s, so the same line and node count), and in screening mode the static
+ * stage. A mating line is replayed here with the
  * compiled legal-move generator (each move must be in the legal list, the end must be
  * the winner's checkmate) and written in UCI.
  *
