@@ -322,7 +322,7 @@ static PyMethodDef methods[] = {
      "helpmate(tables, placement, turn, castling, ep, winner, node_limit, local_limit, max_depth, tt_bits, horizon, depth_first_limit)"
      " -> (status, line, nodes)"},
     {"batch", py_batch, METH_VARARGS,
-     "batch(tables, fen_info, items, side, full, probe, local, max_depth, tt_bits, horizon, depth_first)"
+     "batch(tables, fen_info, items, side, full, proofs, probe, local, max_depth, tt_bits, horizon, depth_first)"
      " -> (answers, exception)"},
     {"read_fen", py_read_fen, METH_VARARGS,
      "read_fen(tables, fen_info, text) -> (placement, turn, castling, ep) of a plain FEN, or None"},
