@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import multiprocessing
 import time
-from collections import deque
+from collections import Counter, deque
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Iterator
@@ -19,7 +19,7 @@ from reference_impl.errors import EXIT_ADAPTER, ArbiterError
 from reference_impl.notation.pgn import decode_lines, iter_games
 from reference_impl.rules.loader import load_ruleset
 
-from .judge import GameAudit, audit_game
+from .judge import GameAudit, audit_game, site_host
 from .sources import Damage, Partition, partition_lines
 
 #: Partitions in flight per worker (one running, one waiting).
@@ -47,6 +47,10 @@ class PartResult:
     audits: list[GameAudit] = field(default_factory=list)
     cpu: float = 0.0
     failure: str | None = None
+    #: games per server (:func:`~.judge.site_host` of the Site tag)
+    sites: dict[str, int] = field(default_factory=dict)
+    #: time forfeits judged by the flag-fall rule, per server
+    flag_falls: dict[str, int] = field(default_factory=dict)
     #: read back from the output file of an interrupted run, not audited again
     resumed: bool = False
 
@@ -57,18 +61,22 @@ def audit_partition(part: Partition, rules: str) -> PartResult:
     Game numbers in the result count from 1 within the partition."""
     began = time.process_time()
     ruleset = load_ruleset(rules)
-    games, kept = 0, []
+    games, kept, sites, flag_falls = 0, [], Counter(), Counter()
+    failure = None
     try:
         for pgn in iter_games(decode_lines(partition_lines(part))):
             games += 1
             found = audit_game(pgn, ruleset)
+            host = site_host(pgn.tags.get("Site"))
+            sites[host] += 1
+            if found.flag_fall:
+                flag_falls[host] += 1
             if found.findings or found.error or found.undetermined:
                 kept.append(found)
     except OSError as error:
-        return PartResult(part.path, part.number, part.start, part.end, part.size, games, kept,
-                          time.process_time() - began, f"{part.path}: {error.strerror or error}")
+        failure = f"{part.path}: {error.strerror or error}"
     return PartResult(part.path, part.number, part.start, part.end, part.size, games, kept,
-                      time.process_time() - began)
+                      time.process_time() - began, failure, dict(sites), dict(flag_falls))
 
 
 #: What a runner takes: partitions to audit; damage and resumed results pass through.

@@ -7,9 +7,10 @@ Records, one per line, in the order of the partitions:
   "reason", "proof"}`` for each disagreement (``game``: 1-based within the file);
 * ``{"type": "error", "file", "game", "message"}`` for a game that could not be read;
 * ``{"type": "damage", "file", "at", "message"}`` for a truncated or corrupt file;
-* ``{"type": "partition", "file", "number", "start", "end", "size", "games", ...}`` after
-  each partition's records: the partition is done;
-* ``{"type": "summary", ...}`` at the end.
+* ``{"type": "partition", "file", "number", "start", "end", "size", "games", "sites",
+  "flag_falls", ...}`` after each partition's records: the partition is done (``sites``:
+  games per server, the Site tag's host; ``flag_falls``: time forfeits judged, per server);
+* ``{"type": "summary", ..., "flag_falls", "sites": {host: {"games", "flag_falls"}}}`` at the end.
 
 An interrupted audit resumes from its file: the records after the last ``partition``
 line are dropped (they belong to a partition not finished), the finished partitions are
@@ -49,11 +50,21 @@ class Summary:
     damaged: int = 0
     undetermined: int = 0
     cpu: float = 0.0
+    #: games per server (the Site tag's host)
+    sites: Counter = field(default_factory=Counter)
+    #: time forfeits judged by the flag-fall rule, per server
+    flag_falls: Counter = field(default_factory=Counter)
+
+    def count_sites(self, sites: dict[str, int], flag_falls: dict[str, int]) -> None:
+        self.sites.update(sites)
+        self.flag_falls.update(flag_falls)
 
     def as_dict(self) -> dict[str, Any]:
         return {"games": self.games, "bytes": self.size, "findings": {k: self.findings[k] for k in KINDS},
                 "errors": self.errors, "damaged_files": self.damaged, "undetermined": self.undetermined,
-                "cpu_seconds": round(self.cpu, 3)}
+                "cpu_seconds": round(self.cpu, 3), "flag_falls": sum(self.flag_falls.values()),
+                "sites": {host: {"games": n, "flag_falls": self.flag_falls[host]}
+                          for host, n in self.sites.most_common()}}
 
 
 class Numbering:
@@ -74,6 +85,7 @@ class Numbering:
         s.games += item.games
         s.size += item.size
         s.cpu += item.cpu
+        s.count_sites(item.sites, item.flag_falls)
         out: list[dict[str, Any]] = []
         for audit in item.audits:
             number = first + audit.game - 1
@@ -89,7 +101,8 @@ class Numbering:
             out.append({"type": "error", "file": item.path, "game": None, "message": item.failure})
         out.append({"type": "partition", "file": item.path, "number": item.number, "start": item.start,
                     "end": item.end, "size": item.size, "games": item.games, "cpu": round(item.cpu, 4),
-                    "undetermined": sum(a.undetermined for a in item.audits)})
+                    "undetermined": sum(a.undetermined for a in item.audits), "sites": item.sites,
+                    "flag_falls": item.flag_falls})
         return out
 
     def resumed(self, records: list[dict[str, Any]]) -> PartResult:
@@ -106,6 +119,7 @@ class Numbering:
         s.games += int(part["games"])
         s.size += int(part["size"])
         s.cpu += float(part.get("cpu") or 0.0)
+        s.count_sites(part.get("sites") or {}, part.get("flag_falls") or {})
         return PartResult(part["file"], int(part["number"]), int(part["start"]), int(part["end"]),
                           int(part["size"]), int(part["games"]), resumed=True)
 
