@@ -19,6 +19,7 @@ import click
 
 from reference_impl.errors import EXIT_FAILURE, ArbiterError, UsageError, quote
 
+from ...audit import html as audit_html
 from ...audit.execute import CONNECT_TIMEOUT, Item, PartResult, connect, run_dask, run_local
 from ...audit.judge import KINDS
 from ...audit.log import AuditLog, Numbering
@@ -97,10 +98,13 @@ class _Progress:
               help="Seconds to wait for the scheduler.")
 @click.option("--partition-bytes", type=int, default=PARTITION_BYTES, show_default=True,
               help="Bytes of PGN text per task.")
+@click.option("--html", "html_path", type=click.Path(path_type=Path, dir_okay=False), default=None,
+              help="Also write the findings and summaries as a static HTML page.")
 @click.option("--progress/--no-progress", default=None, help="Progress display [default: on a terminal].")
 @click.pass_context
 def command(ctx: click.Context, files: tuple[Path, ...], rules: str, jobs: str, out: Path | None,
-            scheduler: str | None, connect_timeout: float, partition_bytes: int, progress: bool | None) -> None:
+            scheduler: str | None, connect_timeout: float, partition_bytes: int, html_path: Path | None,
+            progress: bool | None) -> None:
     """Audit every game of FILES (PGN, .pgn.gz, .pgn.bz2, .pgn.zst) under a ruleset."""
     from reference_impl.rules.loader import load_ruleset
 
@@ -113,6 +117,7 @@ def command(ctx: click.Context, files: tuple[Path, ...], rules: str, jobs: str, 
     client = connect(scheduler, connect_timeout) if scheduler else None
     log = AuditLog(out, header) if out is not None else None
     numbering = Numbering()
+    kept = [{"type": "audit", **header}] if html_path is not None and log is None else None  # the page's records
     items = _items(paths, partition_bytes, log, numbering)
     results = run_dask(items, rules, client) if client is not None else run_local(items, rules, workers)
     bar = _Progress(sum(p.stat().st_size for p in paths), sys.stderr.isatty() if progress is None else progress)
@@ -125,6 +130,8 @@ def command(ctx: click.Context, files: tuple[Path, ...], rules: str, jobs: str, 
                 records = numbering.records(item)
                 if log is not None:
                     log.write(records)
+                if kept is not None:
+                    kept += records
             _echo(records)
             bar.update(numbering.summary.size, numbering.summary.games)
     finally:
@@ -136,6 +143,8 @@ def command(ctx: click.Context, files: tuple[Path, ...], rules: str, jobs: str, 
     if log is not None:
         log.write([summary])
         log.close()
+    if html_path is not None:
+        audit_html.write(audit_html.read(out) if out is not None else [*(kept or []), summary], html_path)
     _print_summary(summary)
     if summary["errors"] or summary["damaged_files"]:
         ctx.exit(EXIT_FAILURE)
