@@ -233,6 +233,8 @@ def test_per_server_counts(audited: tuple[Path, list[dict[str, Any]], str]) -> N
         board = pgn.end().board()
         if pgn.headers.get("Termination") == "Time forfeit" and number not in unread and not board.is_game_over():
             forfeits[host] += 1
+    # the error records name no Site: their games' servers as labelled
+    unreadable = Counter(host for n, (_, host, _) in enumerate(GAMES, 1) if n in unread)
     per_rule: dict[str, Counter] = {}
     for finding in findings_of(records):
         host = host_of(finding["tags"]["Site"])
@@ -244,8 +246,8 @@ def test_per_server_counts(audited: tuple[Path, list[dict[str, Any]], str]) -> N
     for row in rows:
         cell = dict(zip(head, row))
         host = row[0]
-        assert (cell["games"], cell["time forfeits"], cell["findings"]) == (
-            str(games[host]), str(forfeits[host]), str(found[host]))
+        assert (cell["games"], cell["time forfeits"], cell["unreadable"], cell["findings"]) == (
+            str(games[host]), str(forfeits[host]), str(unreadable[host]), str(found[host]))
         for rule, hosts in per_rule.items():
             assert cell[rule] == (str(hosts[host]) if hosts[host] else "")
 
@@ -277,8 +279,9 @@ def test_unreadable_games_listed_and_counted_by_reason(audited: tuple[Path, list
     assert {row[0] for row in listed} == {e["file"] for e in errors}
     # two games whose marker contradicts the Result tag, one with a token that is no move
     markers = sum("differs from the Result tag" in e["message"] for e in errors)
-    counts = [int(row[1]) for row in table_with(page, "reason")[1:]]
-    assert (markers, counts) == (2, [2, 1])
+    reasons = table_with(page, "reason")[1:]
+    assert (markers, [int(row[1]) for row in reasons]) == (2, [2, 1])
+    assert [row[2] for row in reasons] == [f"{errors[0]['file']} game 5", f"{errors[0]['file']} game 7"]
 
 
 def test_hostile_tag_values_are_escaped(audited: tuple[Path, list[dict[str, Any]], str]) -> None:

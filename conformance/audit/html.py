@@ -28,6 +28,7 @@ from ..reports import save_text
 from ..reports.classes import signature
 from ..reports.html import STYLE, board_html, position_after
 from ..reports.summary import article_title
+from .execute import SITE_COUNTS
 from .judge import KINDS, site_host
 
 Record = Mapping[str, Any]
@@ -40,6 +41,8 @@ MAX_LISTED = 5000
 MAX_ROWS = 1000
 #: shown where a record lacks a field (an older audit, or one not recorded)
 MISSING = "\u2014"
+#: the per-server columns of :data:`~.execute.SITE_COUNTS`, in its order
+SITE_HEADS = ("games", "time forfeits", "unreadable")
 #: the prefix of a helpmate proof; its moves (UCI) follow, separated by spaces
 HELPMATE = "helpmate "
 #: a FEN anywhere in a proof or reason (the position judged when the record has no ``fen``)
@@ -73,6 +76,7 @@ table.facts{border-collapse:collapse} table.facts th{text-align:left;color:#555;
 .result{font-family:monospace;font-weight:bold} .correct{color:#165016} .recorded{color:#7a1010}
 .proof{max-width:560px} .san{font-family:monospace}
 .cols>div.facts{flex:1 1 420px}
+table.tally td:first-child code{white-space:nowrap}
 .warn{background:#fbefc8;color:#6a5000;padding:.4em .8em;border-radius:4px;display:inline-block}
 """
 
@@ -170,8 +174,10 @@ def reason_kind(message: object) -> str:
 
 def outcome_class(finding: Record) -> str:
     """The per-rule line a flag-fall finding is counted in (:data:`FLAG_FALL_CLASSES`)."""
-    pair = (OUTCOMES.get(str(finding.get("recorded"))), OUTCOMES.get(str(finding.get("correct"))))
-    return FLAG_FALL_CLASSES.get(pair, FLAG_FALL_OTHER)  # type: ignore[arg-type]
+    recorded, correct = OUTCOMES.get(str(finding.get("recorded"))), OUTCOMES.get(str(finding.get("correct")))
+    if recorded is None or correct is None:
+        return FLAG_FALL_OTHER
+    return FLAG_FALL_CLASSES.get((recorded, correct), FLAG_FALL_OTHER)
 
 
 class _Audit:
@@ -185,14 +191,14 @@ class _Audit:
         self.cites: defaultdict[str, Counter] = defaultdict(Counter)  # rule -> cite -> findings
         self.flag_classes: Counter = Counter()  # FLAG_FALL_CLASSES line -> findings
         self.site_findings: defaultdict[str, Counter] = defaultdict(Counter)  # host -> rule -> findings
-        self.site_games: Counter = Counter()
-        self.site_flags: Counter = Counter()
+        self.sites: defaultdict[str, Counter] = defaultdict(Counter)  # host -> SITE_COUNTS -> games
         self.counted_sites = False  # the partition records count games per server
         self.file_games: Counter = Counter()
         self.file_findings: Counter = Counter()
         self.file_errors: Counter = Counter()
         self.errors: list[Record] = []
         self.error_reasons: Counter = Counter()
+        self.error_examples: dict[str, Record] = {}  # reason -> its first game
         self.damage: list[Record] = []
         for record in records:
             self._add(record)
@@ -216,7 +222,9 @@ class _Audit:
                 self.findings.append(record)
         elif kind == "error":
             self.file_errors[str(record.get("file"))] += 1
-            self.error_reasons[reason_kind(record.get("message"))] += 1
+            kind = reason_kind(record.get("message"))
+            self.error_reasons[kind] += 1
+            self.error_examples.setdefault(kind, record)
             if len(self.errors) < MAX_ROWS:
                 self.errors.append(record)
         elif kind == "damage":
@@ -225,8 +233,8 @@ class _Audit:
             self.file_games[str(record.get("file"))] += int(record.get("games") or 0)
             if isinstance(record.get("sites"), Mapping):
                 self.counted_sites = True
-                self.site_games.update(record["sites"])
-                self.site_flags.update(record.get("flag_falls") or {})
+                for host, counts in record["sites"].items():
+                    self.sites[str(host)].update(counts if isinstance(counts, Mapping) else {})
 
     @property
     def games(self) -> int:
@@ -237,7 +245,7 @@ class _Audit:
         """Time forfeits judged, or None when the output does not count them."""
         if self.summary is not None and isinstance(self.summary.get("flag_falls"), int):
             return int(self.summary["flag_falls"])
-        return sum(self.site_flags.values()) if self.counted_sites else None
+        return sum(c["flag_falls"] for c in self.sites.values()) if self.counted_sites else None
 
 
 def _table(head: list[str], rows: list[list[str]], numeric_from: int | None = 1) -> str:
@@ -255,19 +263,17 @@ def _more(shown: int, total: int, what: str) -> str:
 
 
 def _sites_html(audit: _Audit) -> str:
-    hosts = list(audit.site_games) if audit.counted_sites else []
-    hosts += sorted(h for h in audit.site_findings if h not in audit.site_games)
-    hosts.sort(key=lambda h: (-audit.site_games[h], -sum(audit.site_findings[h].values()), h))
+    hosts = sorted(set(audit.sites) | set(audit.site_findings),
+                   key=lambda h: (-audit.sites[h]["games"], -sum(audit.site_findings[h].values()), h))
     rules = [r for r in KINDS if audit.total[r]] + sorted(r for r in audit.total if r not in KINDS)
     rows = []
     for host in hosts[:MAX_ROWS]:
-        games, found = audit.site_games[host], sum(audit.site_findings[host].values())
-        counted = audit.counted_sites
-        rows.append([f"<code>{_e(host)}</code>", str(games) if counted else MISSING,
-                     str(audit.site_flags[host]) if counted else MISSING, str(found),
-                     *[str(audit.site_findings[host][r] or "") for r in rules],
-                     f"{1000 * found / games:.1f}" if counted and games else MISSING])
-    head = ["server (Site)", "games", "time forfeits", "findings", *[f"<code>{_e(r)}</code>" for r in rules],
+        counts, found = audit.sites[host], sum(audit.site_findings[host].values())
+        counted = [str(counts[k]) if audit.counted_sites else MISSING for k in SITE_COUNTS]
+        rate = f"{1000 * found / counts['games']:.1f}" if audit.counted_sites and counts["games"] else MISSING
+        rows.append([f"<code>{_e(host)}</code>", *counted, str(found),
+                     *[str(audit.site_findings[host][r] or "") for r in rules], rate])
+    head = ["server (Site)", *SITE_HEADS, "findings", *[f"<code>{_e(r)}</code>" for r in rules],
             "findings per 1,000 games"]
     return _table(head, rows) + _more(min(len(hosts), MAX_ROWS), len(hosts), "servers")
 
@@ -363,8 +369,11 @@ def _spread(findings: list[Record], limit: int) -> list[Record]:
 
 def _unreadable_html(audit: _Audit) -> str:
     count = sum(audit.error_reasons.values())
-    out = [_table(["reason", "games"], [[f"<code>{_e(r or '(no message)')}</code>", str(n)]
-                                        for r, n in audit.error_reasons.most_common(MAX_ROWS)])]
+    first = audit.error_examples
+    out = [_table(["reason", "games", "first"],
+                  [[_e(r or "(no message)"), str(n), f"<code>{_e(first[r].get('file'))}</code> game "
+                    f"{_v(first[r].get('game'))}"] for r, n in audit.error_reasons.most_common(MAX_ROWS)],
+                  numeric_from=None)]
     rows = [[f"<code>{_e(e.get('file'))}</code>", _v(e.get("game")), _e(e.get("message"))] for e in audit.errors]
     out.append(_table(["file", "game", "reason"], rows, numeric_from=None))
     out.append(_more(len(rows), count, "unreadable games"))
@@ -413,7 +422,7 @@ def render(records: Iterable[Record], max_boards: int = MAX_BOARDS) -> str:
     if summary is not None and set(summary) - SUMMARY_SHOWN:
         body += ["<h2>Other counts</h2>", _extra_summary_html(summary)]
     if audit.findings:
-        shown = _spread(audit.findings[:], max_boards)
+        shown = _spread(audit.findings, max_boards)
         body.append(f"<h2>Findings ({found:,})</h2>")
         body += [_finding_html(f, n, rules) for n, f in enumerate(shown, 1)]
         chosen = {id(f) for f in shown}

@@ -111,14 +111,17 @@ def site_host(site: str | None) -> str:
     """The server a ``Site`` tag names: the host of a URL or domain, lower case, without
     ``www.`` (``https://lichess.org/abc`` and ``lichess.org``: ``lichess.org``); any other
     value (a city, ``FICS freechess.org``) as it stands; ``?`` when there is none."""
-    text = (site or "").strip()
-    if not text:
+    if not site:
         return "?"
-    head = text.split("://", 1)[1] if "://" in text else text
-    host = head.split("/", 1)[0].split(":", 1)[0]
-    if "://" not in text and (" " in host or "." not in host):
-        return text
-    host = host.lower()
+    scheme = site.find("://")
+    if scheme >= 0:  # a URL (most server exports): asked once per game, kept short
+        host = site[scheme + 3:].split("/", 1)[0]
+    else:
+        text = site.strip()
+        host = text.split("/", 1)[0]
+        if not text or " " in host or "." not in host:
+            return text or "?"
+    host = host.split(":", 1)[0].lower()
     return host[4:] if host.startswith("www.") else host
 
 

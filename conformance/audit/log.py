@@ -7,10 +7,12 @@ Records, one per line, in the order of the partitions:
   "reason", "proof"}`` for each disagreement (``game``: 1-based within the file);
 * ``{"type": "error", "file", "game", "message"}`` for a game that could not be read;
 * ``{"type": "damage", "file", "at", "message"}`` for a truncated or corrupt file;
-* ``{"type": "partition", "file", "number", "start", "end", "size", "games", "sites",
-  "flag_falls", ...}`` after each partition's records: the partition is done (``sites``:
-  games per server, the Site tag's host; ``flag_falls``: time forfeits judged, per server);
-* ``{"type": "summary", ..., "flag_falls", "sites": {host: {"games", "flag_falls"}}}`` at the end.
+* ``{"type": "partition", "file", "number", "start", "end", "size", "games", "sites", ...}``
+  after each partition's records: the partition is done (``sites``: per server, the Site
+  tag's host, ``{"games", "flag_falls", "unreadable"}``: games, time forfeits judged by
+  the flag-fall rule, games unreadable);
+* ``{"type": "summary", ..., "flag_falls", "sites"}`` at the end (``flag_falls``: the time
+  forfeits judged in all; ``sites`` as the partitions', summed).
 
 An interrupted audit resumes from its file: the records after the last ``partition``
 line are dropped (they belong to a partition not finished), the finished partitions are
@@ -21,14 +23,14 @@ from __future__ import annotations
 
 import json
 import os
-from collections import Counter
+from collections import Counter, defaultdict
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import IO, Any, Iterator
 
 from reference_impl.errors import ArbiterError
 
-from .execute import PartResult
+from .execute import SITE_COUNTS, PartResult
 from .judge import KINDS
 from .sources import Damage
 
@@ -50,21 +52,19 @@ class Summary:
     damaged: int = 0
     undetermined: int = 0
     cpu: float = 0.0
-    #: games per server (the Site tag's host)
-    sites: Counter = field(default_factory=Counter)
-    #: time forfeits judged by the flag-fall rule, per server
-    flag_falls: Counter = field(default_factory=Counter)
+    #: per server (the Site tag's host): :data:`~.execute.SITE_COUNTS` -> games
+    sites: defaultdict[str, Counter] = field(default_factory=lambda: defaultdict(Counter))
 
-    def count_sites(self, sites: dict[str, int], flag_falls: dict[str, int]) -> None:
-        self.sites.update(sites)
-        self.flag_falls.update(flag_falls)
+    def count_sites(self, sites: dict[str, dict[str, int]]) -> None:
+        for host, counts in sites.items():
+            self.sites[host].update(counts)
 
     def as_dict(self) -> dict[str, Any]:
         return {"games": self.games, "bytes": self.size, "findings": {k: self.findings[k] for k in KINDS},
                 "errors": self.errors, "damaged_files": self.damaged, "undetermined": self.undetermined,
-                "cpu_seconds": round(self.cpu, 3), "flag_falls": sum(self.flag_falls.values()),
-                "sites": {host: {"games": n, "flag_falls": self.flag_falls[host]}
-                          for host, n in self.sites.most_common()}}
+                "cpu_seconds": round(self.cpu, 3), "flag_falls": sum(c["flag_falls"] for c in self.sites.values()),
+                "sites": {host: {k: counts[k] for k in SITE_COUNTS}
+                          for host, counts in sorted(self.sites.items(), key=lambda kv: -kv[1]["games"])}}
 
 
 class Numbering:
@@ -85,7 +85,7 @@ class Numbering:
         s.games += item.games
         s.size += item.size
         s.cpu += item.cpu
-        s.count_sites(item.sites, item.flag_falls)
+        s.count_sites(item.sites)
         out: list[dict[str, Any]] = []
         for audit in item.audits:
             number = first + audit.game - 1
@@ -101,8 +101,7 @@ class Numbering:
             out.append({"type": "error", "file": item.path, "game": None, "message": item.failure})
         out.append({"type": "partition", "file": item.path, "number": item.number, "start": item.start,
                     "end": item.end, "size": item.size, "games": item.games, "cpu": round(item.cpu, 4),
-                    "undetermined": sum(a.undetermined for a in item.audits), "sites": item.sites,
-                    "flag_falls": item.flag_falls})
+                    "undetermined": sum(a.undetermined for a in item.audits), "sites": item.sites})
         return out
 
     def resumed(self, records: list[dict[str, Any]]) -> PartResult:
@@ -119,7 +118,7 @@ class Numbering:
         s.games += int(part["games"])
         s.size += int(part["size"])
         s.cpu += float(part.get("cpu") or 0.0)
-        s.count_sites(part.get("sites") or {}, part.get("flag_falls") or {})
+        s.count_sites(part.get("sites") or {})
         return PartResult(part["file"], int(part["number"]), int(part["start"]), int(part["end"]),
                           int(part["size"]), int(part["games"]), resumed=True)
 
