@@ -101,8 +101,9 @@ def tables(page: str) -> list[list[list[str]]]:
     return parser.tables
 
 
-def table_with(page: str, first_header: str) -> list[list[str]]:
-    (found,) = [t for t in tables(page) if t and t[0] and t[0][0] == first_header]
+def table_with(page: str, *header: str) -> list[list[str]]:
+    """The one table whose header row starts with ``header``."""
+    (found,) = [t for t in tables(page) if t and t[0][: len(header)] == list(header)]
     return found
 
 
@@ -241,6 +242,10 @@ def test_per_server_counts(audited: tuple[Path, list[dict[str, Any]], str]) -> N
         found[host] += 1
         per_rule.setdefault(finding["rule"], Counter())[host] += 1
     assert [host_of(pgn.headers["Site"]) for pgn in python_chess_games()] == [host for _, host, _ in GAMES]
+    summary = records[-1]
+    assert summary["flag_falls"] == sum(forfeits.values())
+    assert summary["sites"] == {h: {"games": games[h], "flag_falls": forfeits[h], "unreadable": unreadable[h]}
+                                for h in games}
     head, *rows = table_with(page, "server (Site)")
     assert {row[0] for row in rows} == set(games)
     for row in rows:
@@ -274,7 +279,7 @@ def test_per_rule_counts_and_the_flag_fall_line(audited: tuple[Path, list[dict[s
 def test_unreadable_games_listed_and_counted_by_reason(audited: tuple[Path, list[dict[str, Any]], str]) -> None:
     _, records, page = audited
     errors = [r for r in records if r["type"] == "error"]
-    listed = table_with(page, "file")[1:]
+    listed = table_with(page, "file", "game", "reason")[1:]
     assert [(row[1], row[2]) for row in listed] == [(str(e["game"]), e["message"]) for e in errors]
     assert {row[0] for row in listed} == {e["file"] for e in errors}
     # two games whose marker contradicts the Result tag, one with a token that is no move
@@ -327,3 +332,41 @@ def test_bad_input_is_one_line(tmp_path: Path) -> None:
     ("FICS freechess.org", "FICS freechess.org"), ("London ENG", "London ENG"), ("", "?"), (None, "?")])
 def test_site_host(site: str | None, host: str) -> None:
     assert site_host(site) == host
+
+
+def test_findings_past_the_diagram_limit_are_listed_one_a_line(
+        audited: tuple[Path, list[dict[str, Any]], str]) -> None:
+    _, records, _ = audited
+    page = audit_html.render(records, max_boards=1)
+    findings = findings_of(records)
+    assert page.count('<section class="finding"') == 1
+    head, *rows = table_with(page, "file", "game", "rule")
+    assert [(row[1], row[2]) for row in rows] == [(str(f["game"]), f["rule"]) for f in findings[1:]]
+
+
+def test_damaged_records_are_rendered_not_raised() -> None:
+    """Records an editor or another tool garbled: values of the wrong type become '—' or 0."""
+    records = [{"type": "audit", "rules": "fide-2023", "files": "x.pgn"},
+               {"type": "finding", "file": "x.pgn", "game": "two", "tags": ["Site"], "rule": "flag_fall",
+                "cite": None, "recorded": 1, "correct": None, "reason": None, "proof": "helpmate zz"},
+               {"type": "partition", "file": "x.pgn", "games": "many", "sites": {"a.org": {"games": "3"}}},
+               {"type": "summary", "games": None, "flag_falls": "x"}]
+    page = audit_html.render(records)
+    head, *rows = table_with(page, "server (Site)")
+    assert [dict(zip(head, row))["games"] for row in rows] == ["0", "0"]  # "?" (the finding's) and a.org
+    assert "helpmate in 1 plies: zz" in text_of(page)
+
+
+def test_a_resumed_audit_counts_the_servers_of_the_partitions_it_read_back(
+        audited: tuple[Path, list[dict[str, Any]], str], tmp_path: Path) -> None:
+    where, records, _ = audited
+    out = tmp_path / "small.jsonl"
+    args = ("audit", str(where / "games.pgn"), "--rules", "fide-2023", "--out", str(out), "--partition-bytes", "300")
+    arbiter(*args)
+    lines = out.read_text(encoding="utf-8").splitlines(keepends=True)
+    first = next(i for i, line in enumerate(lines) if '"type": "partition"' in line)
+    assert sum('"type": "partition"' in line for line in lines) > 2  # partitions both read back and audited
+    out.write_text("".join(lines[: first + 1]), encoding="utf-8")
+    arbiter(*args)
+    summary = json.loads(out.read_text(encoding="utf-8").splitlines()[-1])
+    assert (summary["sites"], summary["flag_falls"]) == (records[-1]["sites"], records[-1]["flag_falls"])

@@ -121,6 +121,11 @@ def read(path: str | Path) -> list[dict[str, Any]]:
     return records
 
 
+def _count(value: object) -> int:
+    """A count from a record (0 for anything but a whole number: a damaged record)."""
+    return value if isinstance(value, int) and not isinstance(value, bool) else 0
+
+
 def position_of(finding: Record) -> str | None:
     """The position judged: the record's ``fen``, else the first FEN its proof or reason holds."""
     fen = finding.get("fen")
@@ -222,29 +227,36 @@ class _Audit:
                 self.findings.append(record)
         elif kind == "error":
             self.file_errors[str(record.get("file"))] += 1
-            kind = reason_kind(record.get("message"))
-            self.error_reasons[kind] += 1
-            self.error_examples.setdefault(kind, record)
+            reason = reason_kind(record.get("message"))
+            self.error_reasons[reason] += 1
+            self.error_examples.setdefault(reason, record)
             if len(self.errors) < MAX_ROWS:
                 self.errors.append(record)
         elif kind == "damage":
             self.damage.append(record)
         elif kind == "partition":
-            self.file_games[str(record.get("file"))] += int(record.get("games") or 0)
+            self.file_games[str(record.get("file"))] += _count(record.get("games"))
             if isinstance(record.get("sites"), Mapping):
                 self.counted_sites = True
                 for host, counts in record["sites"].items():
-                    self.sites[str(host)].update(counts if isinstance(counts, Mapping) else {})
+                    if isinstance(counts, Mapping):
+                        self.sites[str(host)].update({k: _count(v) for k, v in counts.items()})
+
+    @property
+    def files(self) -> list[str]:
+        """The files the header names."""
+        files = self.header.get("files")
+        return [str(f) for f in files] if isinstance(files, list) else []
 
     @property
     def games(self) -> int:
-        return int(self.summary["games"]) if self.summary else sum(self.file_games.values())
+        return _count(self.summary.get("games")) if self.summary else sum(self.file_games.values())
 
     @property
     def flag_falls(self) -> int | None:
         """Time forfeits judged, or None when the output does not count them."""
         if self.summary is not None and isinstance(self.summary.get("flag_falls"), int):
-            return int(self.summary["flag_falls"])
+            return _count(self.summary["flag_falls"])
         return sum(c["flag_falls"] for c in self.sites.values()) if self.counted_sites else None
 
 
@@ -300,7 +312,7 @@ def _rules_html(audit: _Audit) -> str:
 
 
 def _files_html(audit: _Audit) -> str:
-    files = list(dict.fromkeys([*map(str, audit.header.get("files") or []), *audit.file_games,
+    files = list(dict.fromkeys([*audit.files, *audit.file_games,
                                 *audit.file_findings, *audit.file_errors]))
     rows = [[f"<code>{_e(f)}</code>", str(audit.file_games[f]), str(audit.file_findings[f]),
              str(audit.file_errors[f])] for f in files[:MAX_ROWS]]
@@ -400,13 +412,13 @@ def render(records: Iterable[Record], max_boards: int = MAX_BOARDS) -> str:
     audit = _Audit(records)
     header, summary = audit.header, audit.summary
     rules = str(header.get("rules") or MISSING)
-    files = [str(f) for f in header.get("files") or []]
+    files = audit.files
     title = f"Arbiter audit: {', '.join(Path(f).name for f in files) or MISSING}"
     found = sum(audit.total.values())
     unreadable = sum(audit.error_reasons.values())
     meta = [("rules", rules), ("files", len(files)), ("games", f"{audit.games:,}")]
     if summary is not None:
-        meta += [("bytes", f"{int(summary.get('bytes') or 0):,}"), ("CPU seconds", summary.get("cpu_seconds")),
+        meta += [("bytes", f"{_count(summary.get('bytes')):,}"), ("CPU seconds", summary.get("cpu_seconds")),
                  ("wall seconds", summary.get("wall_seconds"))]
     body = [f"<h1>{_e(title)}</h1>",
             '<div class="meta">' + "".join(f"<span>{_e(k)}: <b>{_e(v)}</b></span>" for k, v in meta
