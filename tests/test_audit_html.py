@@ -370,3 +370,24 @@ def test_a_resumed_audit_counts_the_servers_of_the_partitions_it_read_back(
     arbiter(*args)
     summary = json.loads(out.read_text(encoding="utf-8").splitlines()[-1])
     assert (summary["sites"], summary["flag_falls"]) == (records[-1]["sites"], records[-1]["flag_falls"])
+
+
+def test_the_page_without_out_is_the_same_page(audited: tuple[Path, list[dict[str, Any]], str],
+                                               tmp_path: Path) -> None:
+    """Without ``--out`` the page is rendered from the records kept in memory: the same page
+    but for the times measured."""
+    where, _, page = audited
+    run = arbiter("audit", str(where / "games.pgn"), "--rules", "fide-2023", "--html", str(tmp_path / "c.html"))
+    assert run.returncode == 1 and "Traceback" not in run.stderr
+
+    def untimed(text: str) -> str:
+        return re.sub(r"(CPU|wall) seconds: <b>[0-9.]+</b>", "", text)
+
+    assert untimed((tmp_path / "c.html").read_text(encoding="utf-8")) == untimed(page)
+
+
+def test_an_html_page_nowhere_is_refused_before_the_audit(tmp_path: Path) -> None:
+    pgn = tmp_path / "g.pgn"
+    pgn.write_text(GAMES[1][0], encoding="utf-8")
+    line = one_error(arbiter("audit", str(pgn), "--rules", "fide-2023", "--html", str(tmp_path / "no" / "x.html")))
+    assert "no such directory" in line

@@ -3,7 +3,8 @@
 A thin shell over :mod:`conformance.audit`: checks the files, cuts them into partitions,
 runs them here (``-j 1``), in local processes (``-j N``) or on a Dask cluster
 (``--scheduler``), prints each finding as its partition finishes (in file order), writes
-the JSON Lines output (``--out``, resumed when it exists) and a summary. Exit status:
+the JSON Lines output (``--out``, resumed when it exists), a summary and on request the
+HTML page of the records (``--html``, :mod:`conformance.audit.html`). Exit status:
 0 the audit ran (findings are its output, not a failure); 1 a game could not be read, a
 file was damaged or missing; 2 usage; 3 the scheduler could not be reached.
 """
@@ -19,7 +20,6 @@ import click
 
 from reference_impl.errors import EXIT_FAILURE, ArbiterError, UsageError, quote
 
-from ...audit import html as audit_html
 from ...audit.execute import CONNECT_TIMEOUT, Item, PartResult, connect, run_dask, run_local
 from ...audit.judge import KINDS
 from ...audit.log import AuditLog, Numbering
@@ -112,6 +112,8 @@ def command(ctx: click.Context, files: tuple[Path, ...], rules: str, jobs: str, 
     if workers < 1 or partition_bytes < 1:
         raise UsageError("-j and --partition-bytes must be at least 1")
     paths = _check_files(files)
+    if html_path is not None and not html_path.resolve().parent.is_dir():
+        raise PgnFileError(f"{html_path}: no such directory for the HTML page")
     rules_id = str(load_ruleset(rules)["id"])
     header = {"rules": rules_id, "partition_bytes": partition_bytes, "files": [str(p) for p in paths]}
     client = connect(scheduler, connect_timeout) if scheduler else None
@@ -143,9 +145,11 @@ def command(ctx: click.Context, files: tuple[Path, ...], rules: str, jobs: str, 
     if log is not None:
         log.write([summary])
         log.close()
-    if html_path is not None:
-        audit_html.write(audit_html.read(out) if out is not None else [*(kept or []), summary], html_path)
     _print_summary(summary)
+    if html_path is not None:
+        from ...audit import html as audit_html
+
+        audit_html.write(audit_html.read(out) if out is not None else [*(kept or []), summary], html_path)
     if summary["errors"] or summary["damaged_files"]:
         ctx.exit(EXIT_FAILURE)
 
