@@ -41,6 +41,8 @@ MAX_LISTED = 5000
 MAX_ROWS = 1000
 #: shown where a record lacks a field (an older audit, or one not recorded)
 MISSING = "\u2014"
+#: the diagram's place when the record holds no position
+NO_POSITION = f"{MISSING} <small>(not in the record)</small>"
 #: the per-server columns of :data:`~.execute.SITE_COUNTS`, in its order
 SITE_HEADS = ("games", "time forfeits", "unreadable")
 #: the prefix of a helpmate proof; its moves (UCI) follow, separated by spaces
@@ -353,7 +355,7 @@ def _finding_html(finding: Record, number: int, rules: str) -> str:
              ("reason", _v(finding.get("reason"))),
              ("proof", _proof_html(finding, ruleset, fen))]
     rows = "".join(f"<tr><th>{k}</th><td>{v}</td></tr>" for k, v in facts)
-    boards = [f"<div><h4>position judged</h4>{board_html(fen) if fen else MISSING}</div>"]
+    boards = [f"<div><h4>position judged</h4>{board_html(fen) if fen else NO_POSITION}</div>"]
     moves = helpmate_moves(finding.get("proof"))
     if fen and moves:
         final = position_after(ruleset, fen, moves)
