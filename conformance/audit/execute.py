@@ -19,13 +19,15 @@ from reference_impl.errors import EXIT_ADAPTER, ArbiterError
 from reference_impl.notation.pgn import decode_lines, iter_games
 from reference_impl.rules.loader import load_ruleset
 
-from .judge import GameAudit, audit_game
+from .judge import GameAudit, audit_game, site_host
 from .sources import Damage, Partition, partition_lines
 
 #: Partitions in flight per worker (one running, one waiting).
 WINDOW_PER_WORKER = 2
 #: Seconds to wait for a Dask scheduler before giving up.
 CONNECT_TIMEOUT = 10.0
+#: What is counted per server: games, time forfeits judged by the flag-fall rule, games unreadable.
+SITE_COUNTS = ("games", "flag_falls", "unreadable")
 
 
 class SchedulerError(ArbiterError):
@@ -47,6 +49,8 @@ class PartResult:
     audits: list[GameAudit] = field(default_factory=list)
     cpu: float = 0.0
     failure: str | None = None
+    #: per server (:func:`~.judge.site_host` of the Site tag): :data:`SITE_COUNTS` -> games
+    sites: dict[str, dict[str, int]] = field(default_factory=dict)
     #: read back from the output file of an interrupted run, not audited again
     resumed: bool = False
 
@@ -57,18 +61,28 @@ def audit_partition(part: Partition, rules: str) -> PartResult:
     Game numbers in the result count from 1 within the partition."""
     began = time.process_time()
     ruleset = load_ruleset(rules)
-    games, kept = 0, []
+    games, kept, failure = 0, [], None
+    sites: dict[str, list[int]] = {}  # host -> SITE_COUNTS
     try:
         for pgn in iter_games(decode_lines(partition_lines(part))):
             games += 1
             found = audit_game(pgn, ruleset)
+            host = site_host(pgn.tags.get("Site"))
+            counts = sites.get(host)
+            if counts is None:
+                counts = sites[host] = [0] * len(SITE_COUNTS)
+            counts[0] += 1
+            if found.flag_fall:
+                counts[1] += 1
+            if found.error is not None:
+                counts[2] += 1
             if found.findings or found.error or found.undetermined:
                 kept.append(found)
     except OSError as error:
-        return PartResult(part.path, part.number, part.start, part.end, part.size, games, kept,
-                          time.process_time() - began, f"{part.path}: {error.strerror or error}")
+        failure = f"{part.path}: {error.strerror or error}"
     return PartResult(part.path, part.number, part.start, part.end, part.size, games, kept,
-                      time.process_time() - began)
+                      time.process_time() - began, failure,
+                      {host: dict(zip(SITE_COUNTS, counts)) for host, counts in sites.items()})
 
 
 #: What a runner takes: partitions to audit; damage and resumed results pass through.

@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import sys
 from collections import Counter
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from typing import Any, Callable, Hashable
 
 from reference_impl import unwinnability
@@ -91,6 +91,8 @@ class GameAudit:
     error: str | None = None
     #: a flag fall whose ruling rests on a search left undetermined at its node limit
     undetermined: bool = False
+    #: the record ends in a time forfeit judged by the flag-fall rule (found or not)
+    flag_fall: bool = False
 
 
 @dataclass(frozen=True)
@@ -103,6 +105,24 @@ class _End:
 
 def identity(pgn: PgnGame) -> dict[str, str]:
     return {name: pgn.tags.get(name, "?") for name in IDENTITY_TAGS}
+
+
+def site_host(site: str | None) -> str:
+    """The server a ``Site`` tag names: the host of a URL or domain, lower case, without
+    ``www.`` (``https://lichess.org/abc`` and ``lichess.org``: ``lichess.org``); any other
+    value (a city, ``FICS freechess.org``) as it stands; ``?`` when there is none."""
+    if not site:
+        return "?"
+    scheme = site.find("://")
+    if scheme >= 0:  # a URL (most server exports): asked once per game, kept short
+        host = site[scheme + 3:].split("/", 1)[0]
+    else:
+        text = site.strip()
+        host = text.split("/", 1)[0]
+        if not text or " " in host or "." not in host:
+            return text or "?"
+    host = host.split(":", 1)[0].lower()
+    return host[4:] if host.startswith("www.") else host
 
 
 class _Ends:
@@ -275,10 +295,11 @@ def _flag_fall(pgn: PgnGame, rules: Any, board: Board, recorded: str, finding: A
                flag: tuple[int, verdicts.Ruling]) -> GameAudit:
     flagged, ruling = flag
     if ruling.result in (recorded, verdicts.UNKNOWN):
-        return GameAudit(pgn.index, undetermined=ruling.undetermined)
+        return GameAudit(pgn.index, undetermined=ruling.undetermined, flag_fall=True)
     side = ("White", "Black")[flagged]
     reason = f"{side}'s flag fell; {ruling.reason.replace('_', ' ')}" + (f" ({ruling.note})" if ruling.note else "")
-    return finding("flag_fall", ruling.cite, ruling.result, reason, _flag_proof(board, rules, ruling, flagged))
+    return replace(finding("flag_fall", ruling.cite, ruling.result, reason, _flag_proof(board, rules, ruling, flagged)),
+                   flag_fall=True)
 
 
 def _flag_proof(board: Board, rules: Any, ruling: verdicts.Ruling, flagged: int) -> str | None:

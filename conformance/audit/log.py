@@ -7,9 +7,12 @@ Records, one per line, in the order of the partitions:
   "reason", "proof"}`` for each disagreement (``game``: 1-based within the file);
 * ``{"type": "error", "file", "game", "message"}`` for a game that could not be read;
 * ``{"type": "damage", "file", "at", "message"}`` for a truncated or corrupt file;
-* ``{"type": "partition", "file", "number", "start", "end", "size", "games", ...}`` after
-  each partition's records: the partition is done;
-* ``{"type": "summary", ...}`` at the end.
+* ``{"type": "partition", "file", "number", "start", "end", "size", "games", "sites", ...}``
+  after each partition's records: the partition is done (``sites``: per server, the Site
+  tag's host, ``{"games", "flag_falls", "unreadable"}``: games, time forfeits judged by
+  the flag-fall rule, games unreadable);
+* ``{"type": "summary", ..., "flag_falls", "sites"}`` at the end (``flag_falls``: the time
+  forfeits judged in all; ``sites`` as the partitions', summed).
 
 An interrupted audit resumes from its file: the records after the last ``partition``
 line are dropped (they belong to a partition not finished), the finished partitions are
@@ -20,14 +23,14 @@ from __future__ import annotations
 
 import json
 import os
-from collections import Counter
+from collections import Counter, defaultdict
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import IO, Any, Iterator
 
 from reference_impl.errors import ArbiterError
 
-from .execute import PartResult
+from .execute import SITE_COUNTS, PartResult
 from .judge import KINDS
 from .sources import Damage
 
@@ -49,11 +52,19 @@ class Summary:
     damaged: int = 0
     undetermined: int = 0
     cpu: float = 0.0
+    #: per server (the Site tag's host): :data:`~.execute.SITE_COUNTS` -> games
+    sites: defaultdict[str, Counter] = field(default_factory=lambda: defaultdict(Counter))
+
+    def count_sites(self, sites: dict[str, dict[str, int]]) -> None:
+        for host, counts in sites.items():
+            self.sites[host].update(counts)
 
     def as_dict(self) -> dict[str, Any]:
         return {"games": self.games, "bytes": self.size, "findings": {k: self.findings[k] for k in KINDS},
                 "errors": self.errors, "damaged_files": self.damaged, "undetermined": self.undetermined,
-                "cpu_seconds": round(self.cpu, 3)}
+                "cpu_seconds": round(self.cpu, 3), "flag_falls": sum(c["flag_falls"] for c in self.sites.values()),
+                "sites": {host: {k: counts[k] for k in SITE_COUNTS}
+                          for host, counts in sorted(self.sites.items(), key=lambda kv: -kv[1]["games"])}}
 
 
 class Numbering:
@@ -74,6 +85,7 @@ class Numbering:
         s.games += item.games
         s.size += item.size
         s.cpu += item.cpu
+        s.count_sites(item.sites)
         out: list[dict[str, Any]] = []
         for audit in item.audits:
             number = first + audit.game - 1
@@ -89,7 +101,7 @@ class Numbering:
             out.append({"type": "error", "file": item.path, "game": None, "message": item.failure})
         out.append({"type": "partition", "file": item.path, "number": item.number, "start": item.start,
                     "end": item.end, "size": item.size, "games": item.games, "cpu": round(item.cpu, 4),
-                    "undetermined": sum(a.undetermined for a in item.audits)})
+                    "undetermined": sum(a.undetermined for a in item.audits), "sites": item.sites})
         return out
 
     def resumed(self, records: list[dict[str, Any]]) -> PartResult:
@@ -106,6 +118,7 @@ class Numbering:
         s.games += int(part["games"])
         s.size += int(part["size"])
         s.cpu += float(part.get("cpu") or 0.0)
+        s.count_sites(part.get("sites") or {})
         return PartResult(part["file"], int(part["number"]), int(part["start"]), int(part["end"]),
                           int(part["size"]), int(part["games"]), resumed=True)
 
