@@ -16,11 +16,12 @@ For a candidate ``s`` (in the loser king's region):
    units are matched one per square (a unit stands on one square at a time). The
    checker's own square ``c``, if next to ``s``, must be covered by the others or the king.
 
-3. *A lone checker.* When the winner's only mobile non-royal unit is one piece (not a
-   pawn), a loser unit standing on a square the king needs blocked must not be able to
-   capture the checker on ``c`` or step between ``c`` and ``s``: that move would be legal
-   and answer the check, so the position would not be mate. Such a unit is left out of
-   the matching for that square (see :func:`_answers_check`).
+3. *A lone checker.* When the checker ``u`` is a piece (not a pawn) and no other winner
+   unit's reach holds ``s`` (for instance, ``u`` is the winner's only mobile non-royal
+   unit), a loser unit standing on a square the king needs blocked must not be able to
+   capture ``u`` on ``c`` or step between ``c`` and ``s``: that move would be legal and
+   answer the check, so the position would not be mate. Such a unit is left out of the
+   matching for that square (see :func:`_answers_check`).
 
 A king's step into one of its dead ends (see :mod:`.static`) ends the game, so the
 position after it is checked on its own: the other side has no move there, so it is
@@ -34,14 +35,16 @@ Why step 3 is sound. Take a checkmate reachable from the position: the loser's k
 ``s``, in check from the lone checker ``u`` on ``c``, the winner's king on ``k``, the
 occupied squares ``O``, and on a square ``n`` that steps 1-2 leave to be blocked a loser
 unit ``X`` (mobile: frozen units are never matched, and a winner unit there could be
-taken by the king). Nothing of the winner but ``u`` attacks ``s``: the winner has no other
-mobile unit and, its pawns all frozen, never gets one by promotion; a frozen winner
-piece attacks only its own frozen units, even with only the frozen units as obstacles
-(that is what keeps it frozen); a frozen winner pawn attacks only squares of
-``guarded``, which the loser's king never enters (the step is skipped when ``s`` is
-guarded: the king may stand there now); and the step is taken only for squares ``k``
-from which the king's moves, with only the frozen units as obstacles, miss ``s`` (for
-the rulesets' king, every ``k`` tried, as kings never stand next to each other).
+taken by the king). On any board that holds every frozen unit, nothing of the winner
+but ``u`` attacks ``s``: no other mobile winner unit, whose reach (all it attacks from
+anywhere in its region with only the frozen units as obstacles; for a pawn, what it
+promotes to attacks too) misses ``s``; no frozen winner piece, which attacks only its
+own frozen units even with only the frozen units as obstacles (that keeps it frozen);
+no frozen winner pawn, which attacks only squares of ``guarded``, where the loser's king
+never goes (the step is skipped when ``s`` is guarded: the king may stand there now);
+and not the winner's king, as the step is taken only for squares ``k`` from which the
+king's moves, with only the frozen units as obstacles, miss ``s`` (for the rulesets'
+king, every ``k`` tried: kings never stand next to each other).
 
 Attacks only shrink as squares fill: a rider's ray stops at the first unit, a leap
 ignores them. Call ``x`` *between* when filling it cuts the attack of ``u`` from ``c`` on
@@ -50,15 +53,14 @@ ignores them. Call ``x`` *between* when filling it cuts the attack of ``u`` from
 ``x`` even with every square filled, it attacks it on any board, so it may move there
 (``c`` holds an enemy piece, ``x`` is empty), and the move is legal: afterwards ``u`` is
 taken, or its attack on ``s`` is cut (the board still holds every frozen unit and ``x``),
-and nothing else attacks ``s``, as the frozen units' attacks only shrink too and the king
-is as before. The loser has a legal move, so it is not mate: a mate on ``s`` from ``c``
+and nothing else attacks ``s`` (the board still holds every frozen unit). The loser has a legal move, so it is not mate: a mate on ``s`` from ``c``
 needs the squares left to block held by units that cannot do this, and the matching
 without them is necessary too. A pawn's unit may stand on ``n`` as the pawn or as any
 piece it promotes to, so it is left out only if each of them could answer: the pawn by
 a capture onto ``c`` or a single push onto an ``x`` (a push to the last rank is a
 promotion, counted only where the ruleset has promotion pieces; no pawn stands on the
-last rank), each piece as above. With a second mobile winner unit a double check or a
-pin could make such a move illegal, so the step is not taken then.
+last rank), each piece as above. Where another winner unit's reach holds ``s``, a double
+check or a pin could make such a move illegal, so the step is not taken then.
 
 Results are cached by the analysis' content: pieces wandering inside their regions give
 the same regions, so the searches ask the same question many times.
@@ -162,8 +164,6 @@ def _cannot_mate(placement: Placement, analysis: StaticAnalysis, color: int, lon
         elif not unit.royal:
             blockers.append(unit.region)
             blocker_types.append(unit.type_index)
-    # a lone checker (step 3): blockers that could answer its check do not count
-    lone = lone_checker and len(checkers) == 1 and not tables.types[checkers[0].type_index].is_pawn
     fixed_cover = analysis.guarded[color]
     fixed_block = analysis.frozen[loser]
     all_reach = 0
@@ -187,7 +187,9 @@ def _cannot_mate(placement: Placement, analysis: StaticAnalysis, color: int, lon
             for j, other in enumerate(checkers):
                 if j != index:
                     others |= other.reach
-            answering = blocker_types if lone and not fixed_cover >> s & 1 else None
+            # a lone checker (step 3): blockers that could answer its check do not count
+            lone = lone_checker and not others >> s & 1 and not fixed_cover >> s & 1
+            answering = blocker_types if lone and not tables.types[unit.type_index].is_pawn else None
             if _mate_with_checker(
                 placement, unit, s, steps, open_steps & ~others, own_king_region, blockers, walls, color, answering
             ):

@@ -575,8 +575,6 @@ static int st_cannot_mate(const Tables *T, const StAnalysis *A, int color) {
             blockers[nb++] = u->region;
         }
     }
-    /* a lone checker (mate.py's step 3): blockers that could answer its check do not count */
-    int lone = nc == 1 && checkers[0]->type != T->pawn;
     u64 fixed_cover = A->guarded[color], fixed_block = A->frozen[loser];
     u64 all_reach = 0, block_union = 0;
     for (int i = 0; i < nc; i++) all_reach |= checkers[i]->reach;
@@ -592,7 +590,9 @@ static int st_cannot_mate(const Tables *T, const StAnalysis *A, int color) {
             u64 others = 0;
             for (int j = 0; j < nc; j++)
                 if (j != i) others |= checkers[j]->reach;
-            const int *answering = lone && !(fixed_cover >> s & 1) ? types : NULL;
+            /* a lone checker (mate.py's step 3): blockers that could answer its check do not count */
+            int lone = !(others >> s & 1) && !(fixed_cover >> s & 1) && checkers[i]->type != T->pawn;
+            const int *answering = lone ? types : NULL;
             if (st_mate_with_checker(T, checkers[i], s, steps, open_steps & ~others, own_king_region, blockers,
                                      answering, nb, walls, color))
                 return 0;
