@@ -15,7 +15,6 @@ For a candidate ``s`` (in the loser king's region):
    holds a loser unit: a frozen one, or a mobile one that can stand there. Blocking loser
    units are matched one per square (a unit stands on one square at a time). The
    checker's own square ``c``, if next to ``s``, must be covered by the others or the king.
-
 3. *A lone checker.* When the checker ``u`` is a piece (not a pawn) and no other winner
    unit's reach holds ``s`` (for instance, ``u`` is the winner's only mobile non-royal
    unit), a loser unit standing on a square the king needs blocked must not be able to
@@ -47,17 +46,18 @@ king's moves, with only the frozen units as obstacles, miss ``s`` (for the rules
 king, every ``k`` tried: kings never stand next to each other).
 
 Attacks only shrink as squares fill: a rider's ray stops at the first unit, a leap
-ignores them. Call ``x`` *between* when filling it cuts the attack of ``u`` from ``c`` on
-``s`` with only the frozen units on the board. ``O`` holds every frozen unit, so a filled
-``x`` would cut the check: every ``x`` is empty in the mate. If ``X`` attacks ``c`` or some
-``x`` even with every square filled, it attacks it on any board, so it may move there
-(``c`` holds an enemy piece, ``x`` is empty), and the move is legal: afterwards ``u`` is
-taken, or its attack on ``s`` is cut (the board still holds every frozen unit and ``x``),
-and nothing else attacks ``s`` (the board still holds every frozen unit). The loser has a legal move, so it is not mate: a mate on ``s`` from ``c``
+ignores them. Call ``x`` *between* when filling it cuts the attack of ``u`` from ``c``
+on ``s`` with only the frozen units on the board. ``O`` holds every frozen unit, so a
+filled ``x`` would cut the check: every ``x`` is empty in the mate. If ``X`` attacks
+``c`` or some ``x`` even with every square filled, it attacks it on any board, so it may
+move there (``c`` holds an enemy piece, ``x`` is empty), and the move is legal:
+afterwards ``u`` is taken, or its attack on ``s`` is cut (the board still holds every
+frozen unit and ``x``), and nothing else attacks ``s`` (the board still holds every
+frozen unit). The loser has a legal move, so it is not mate: a mate on ``s`` from ``c``
 needs the squares left to block held by units that cannot do this, and the matching
 without them is necessary too. A pawn's unit may stand on ``n`` as the pawn or as any
-piece it promotes to, so it is left out only if each of them could answer: the pawn by
-a capture onto ``c`` or a single push onto an ``x`` (a push to the last rank is a
+piece it promotes to, so it is left out only if each of them could answer: the pawn by a
+capture onto ``c`` or a single push onto an ``x`` (a push to the last rank is a
 promotion, counted only where the ruleset has promotion pieces; no pawn stands on the
 last rank), each piece as above. Where another winner unit's reach holds ``s``, a double
 check or a pin could make such a move illegal, so the step is not taken then.
