@@ -432,8 +432,51 @@ static int st_king_can_cover(const Tables *T, int color, u64 region, u64 near, u
     return 0;
 }
 
+/* Can a blocker of type ``t`` and colour ``c`` on ``n`` take the checker on ``checker``
+ * or move onto a square of ``between`` in every position? A pawn's unit answers only if
+ * the pawn (never on the last rank) and every piece it promotes to do. (mate.py's
+ * _answers_check) */
+static int st_answers_check(const Tables *T, int t, int c, int n, int checker, u64 between) {
+    u64 line = between | 1ULL << checker;
+    if (t != T->pawn) return (st_attacks(T, t, c, n, ~0ULL) & line) != 0;
+    if (!(T->promo_rank[c] >> n & 1)) {
+        u64 push = T->pawn_push[c][n] & between, capture = T->pawn_cap[c][n] & 1ULL << checker;
+        if (!T->npromo) {
+            push &= ~T->promo_rank[c];
+            capture &= ~T->promo_rank[c];
+        }
+        if (!(push | capture)) return 0;
+    }
+    for (int i = 0; i < T->npromo; i++)
+        if (!(st_attacks(T, T->promo[i], c, n, ~0ULL) & line)) return 0;
+    return 1;
+}
+
+/* The blockers' regions without the squares of ``escapes`` from which each could answer
+ * the check of the lone checker ``u`` on ``checker`` (mate.py's _not_answering). */
+static void st_not_answering(const Tables *T, const StUnit *u, int checker, int s, u64 escapes, const u64 *blockers,
+                             const int *types, int nb, u64 walls, int color, u64 *narrowed) {
+    u64 between = 0, answering[MAXT];
+    int known[MAXT] = {0};
+    for (u64 b = st_attacks(T, u->type, color, checker, walls) & ~(1ULL << s); b; b &= b - 1) {
+        int x = lsb(b);
+        if (!(st_attacks(T, u->type, color, checker, walls | 1ULL << x) >> s & 1)) between |= 1ULL << x;
+    }
+    for (int i = 0; i < nb; i++) {
+        int t = types[i];
+        if (!known[t]) {
+            answering[t] = 0;
+            for (u64 b = escapes; b; b &= b - 1)
+                if (st_answers_check(T, t, 1 - color, lsb(b), checker, between)) answering[t] |= 1ULL << lsb(b);
+            known[t] = 1;
+        }
+        narrowed[i] = blockers[i] & ~answering[t];
+    }
+}
+
+/* ``types``: the blockers' types when ``u`` is a lone checker (mate.py's step 3), else NULL. */
 static int st_mate_with_checker(const Tables *T, const StUnit *u, int s, u64 steps, u64 uncovered, u64 king_region,
-                                const u64 *blockers, int nb, u64 walls, int color) {
+                                const u64 *blockers, const int *types, int nb, u64 walls, int color) {
     u64 attack_sets[64];
     int from[64], n = 0;
     if (u->type == T->pawn) {
@@ -452,15 +495,22 @@ static int st_mate_with_checker(const Tables *T, const StUnit *u, int s, u64 ste
         u64 escapes = uncovered & ~attack_sets[i];
         if (c >= 0 && (steps >> c & 1)) escapes |= uncovered & 1ULL << c;
         u64 near = steps | 1ULL << s | (c >= 0 ? 1ULL << c : 0);
+        u64 narrowed[ST_UNITS];
+        const u64 *use = blockers;
+        if (types && escapes) {
+            st_not_answering(T, u, c, s, escapes, blockers, types, nb, walls, color, narrowed);
+            use = narrowed;
+        }
         if (!king_region) {
             if (c >= 0 && (escapes >> c & 1)) continue;
-            if (st_matchable(escapes, blockers, nb)) return 1;
+            if (st_matchable(escapes, use, nb)) return 1;
             continue;
         }
         for (u64 b = king_region & ~near; b; b &= b - 1) {
-            u64 rest = escapes & ~st_attacks(T, T->royal, color, lsb(b), walls);
+            u64 king_attacks = st_attacks(T, T->royal, color, lsb(b), walls);
+            u64 rest = escapes & ~king_attacks;
             if (c >= 0 && (rest >> c & 1)) continue;
-            if (st_matchable(rest, blockers, nb)) return 1;
+            if (st_matchable(rest, king_attacks >> s & 1 ? blockers : use, nb)) return 1;
         }
     }
     return 0;
@@ -513,7 +563,7 @@ static int st_cannot_mate(const Tables *T, const StAnalysis *A, int color) {
     u64 walls = A->frozen[0] | A->frozen[1];
     const StUnit *checkers[ST_UNITS];
     u64 blockers[ST_UNITS];
-    int nc = 0, nb = 0;
+    int types[ST_UNITS], nc = 0, nb = 0;
     u64 own_king_region = 0;
     for (int i = 0; i < A->n; i++) {
         const StUnit *u = &A->u[i];
@@ -521,6 +571,7 @@ static int st_cannot_mate(const Tables *T, const StAnalysis *A, int color) {
             if (u->royal) own_king_region |= u->region;
             else checkers[nc++] = u;
         } else if (!u->royal) {
+            types[nb] = u->type;
             blockers[nb++] = u->region;
         }
     }
@@ -539,8 +590,11 @@ static int st_cannot_mate(const Tables *T, const StAnalysis *A, int color) {
             u64 others = 0;
             for (int j = 0; j < nc; j++)
                 if (j != i) others |= checkers[j]->reach;
-            if (st_mate_with_checker(T, checkers[i], s, steps, open_steps & ~others, own_king_region, blockers, nb,
-                                     walls, color))
+            /* a lone checker (mate.py's step 3): blockers that could answer its check do not count */
+            int lone = !(others >> s & 1) && !(fixed_cover >> s & 1) && checkers[i]->type != T->pawn;
+            const int *answering = lone ? types : NULL;
+            if (st_mate_with_checker(T, checkers[i], s, steps, open_steps & ~others, own_king_region, blockers,
+                                     answering, nb, walls, color))
                 return 0;
         }
     }
