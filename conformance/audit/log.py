@@ -4,11 +4,15 @@ Records, one per line, in the order of the partitions:
 
 * ``{"type": "audit", "version", "rules", "partition_bytes", "files"}`` first;
 * ``{"type": "finding", "file", "game", "tags", "rule", "cite", "recorded", "correct",
-  "reason", "proof"}`` for each disagreement (``game``: 1-based within the file);
-* ``{"type": "error", "file", "game", "message"}`` for a game that could not be read;
+  "reason", "proof", "ruleset", "ruleset_reason", "fen"}`` for each disagreement
+  (``game``: 1-based within the file);
+* ``{"type": "error", "file", "game", "message", "kind"}`` for a game that could not be read;
+* ``{"type": "skipped", "file", "game", "message", "kind"}`` for a game not judged (a
+  variant the Laws do not cover);
 * ``{"type": "damage", "file", "at", "message"}`` for a truncated or corrupt file;
 * ``{"type": "partition", "file", "number", "start", "end", "size", "games", ...}`` after
-  each partition's records: the partition is done;
+  each partition's records: the partition is done (with its games per ruleset, warnings
+  and repairs per kind);
 * ``{"type": "summary", ...}`` at the end.
 
 An interrupted audit resumes from its file: the records after the last ``partition``
@@ -27,11 +31,14 @@ from typing import IO, Any, Iterator
 
 from reference_impl.errors import ArbiterError
 
-from .execute import PartResult
-from .judge import KINDS
+from .execute import COUNTS, PartResult
+from .judge import KINDS, UNREADABLE
 from .sources import Damage
 
-VERSION = 1
+VERSION = 2
+#: Unreadable or skipped games kept per reason for the summary's lines (all are counted,
+#: and every one is in the output file).
+SUMMARY_LINES = 50
 
 
 class OutputFileError(ArbiterError):
@@ -49,11 +56,31 @@ class Summary:
     damaged: int = 0
     undetermined: int = 0
     cpu: float = 0.0
+    #: unreadable and skipped games per reason, and the first lines of each
+    unreadable: Counter = field(default_factory=Counter)
+    skipped: Counter = field(default_factory=Counter)
+    lines: dict[str, list[str]] = field(default_factory=dict)
+    #: games per ruleset, warnings and repairs per kind (:data:`~.execute.COUNTS`)
+    counts: dict[str, Counter] = field(default_factory=lambda: {name: Counter() for name in COUNTS})
+
+    def note(self, record: dict[str, Any]) -> None:
+        """Count an error or skipped record by its reason and keep its line."""
+        kind = str(record.get("kind") or UNREADABLE)
+        (self.skipped if record["type"] == "skipped" else self.unreadable)[kind] += 1
+        kept = self.lines.setdefault(kind, [])
+        if len(kept) < SUMMARY_LINES:
+            where = f"game {record['game']}" if record.get("game") is not None else "the file"
+            kept.append(f"{record['file']}: {where}: {record['message']}")
+
+    def add(self, counts: dict[str, dict[str, int]]) -> None:
+        for name in COUNTS:
+            self.counts[name].update(counts.get(name) or {})
 
     def as_dict(self) -> dict[str, Any]:
         return {"games": self.games, "bytes": self.size, "findings": {k: self.findings[k] for k in KINDS},
                 "errors": self.errors, "damaged_files": self.damaged, "undetermined": self.undetermined,
-                "cpu_seconds": round(self.cpu, 3)}
+                "cpu_seconds": round(self.cpu, 3), "unreadable": dict(self.unreadable),
+                "skipped": dict(self.skipped), **{name: dict(self.counts[name]) for name in COUNTS}}
 
 
 class Numbering:
@@ -74,22 +101,31 @@ class Numbering:
         s.games += item.games
         s.size += item.size
         s.cpu += item.cpu
+        s.add(item.counts)
         out: list[dict[str, Any]] = []
         for audit in item.audits:
             number = first + audit.game - 1
             s.undetermined += audit.undetermined
             if audit.error is not None:
                 s.errors += 1
-                out.append({"type": "error", "file": item.path, "game": number, "message": audit.error})
+                out.append({"type": "error", "file": item.path, "game": number, "message": audit.error,
+                            "kind": audit.kind or UNREADABLE})
+                s.note(out[-1])
+            if audit.skipped is not None:
+                out.append({"type": "skipped", "file": item.path, "game": number, "message": audit.skipped,
+                            "kind": audit.kind})
+                s.note(out[-1])
             for finding in audit.findings:
                 s.findings[finding.rule] += 1
                 out.append({"type": "finding", "file": item.path, **replace(finding, game=number).as_dict()})
         if item.failure is not None:
             s.errors += 1
-            out.append({"type": "error", "file": item.path, "game": None, "message": item.failure})
+            out.append({"type": "error", "file": item.path, "game": None, "message": item.failure,
+                        "kind": "file unreadable"})
+            s.note(out[-1])
         out.append({"type": "partition", "file": item.path, "number": item.number, "start": item.start,
                     "end": item.end, "size": item.size, "games": item.games, "cpu": round(item.cpu, 4),
-                    "undetermined": sum(a.undetermined for a in item.audits)})
+                    "undetermined": sum(a.undetermined for a in item.audits), **item.counts})
         return out
 
     def resumed(self, records: list[dict[str, Any]]) -> PartResult:
@@ -101,6 +137,10 @@ class Numbering:
                 s.findings[record["rule"]] += 1
             elif record["type"] == "error":
                 s.errors += 1
+                s.note(record)
+            elif record["type"] == "skipped":
+                s.note(record)
+        s.add({name: part.get(name) or {} for name in COUNTS})
         s.undetermined += int(part.get("undetermined") or 0)
         self.next_game[part["file"]] += int(part["games"])
         s.games += int(part["games"])
