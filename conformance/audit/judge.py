@@ -51,7 +51,7 @@ from reference_impl.core import Board
 from reference_impl.errors import ArbiterError
 from reference_impl.notation import fastsan
 from reference_impl.notation.errors import NotationError, clip
-from reference_impl.notation.pgn import PgnGame
+from reference_impl.notation.pgn import PgnGame, tag_problems
 from reference_impl.notation.san import read_san
 
 from .laws import Chooser, Choice, Skip
@@ -63,7 +63,15 @@ KINDS: dict[str, str] = {
     "after_end": "moves recorded after the game ended by rule",
     "automatic_end": "the recorded result contradicts the end by rule where the record stops",
     "flag_fall": "a time forfeit scored against the flag-fall rule",
+    "resignation": "a resignation scored against the resignation rule",
 }
+#: A resignation is searched for "can the winner checkmate?" (where the ruleset's
+#: resignation entry makes it a draw otherwise) only when the winner has none of these
+#: pieces: with one of them a mate is possible in all but exceptional positions. A speed
+#: screen, not a rule: it can only leave out a finding, never make one.
+RESIGNATION_SCREEN = frozenset({"pawn", "rook", "queen"})
+#: Tags the audit reads by its own tables (the reader's complaints about them do not stop it).
+OWN_TAGS = ("Termination", "TimeControl")
 #: Tags that identify a game in a finding.
 IDENTITY_TAGS = ("Site", "White", "Black", "Date")
 #: The ``judge`` of an ending whose record ends in a flag fall, and of one not compared.
@@ -126,8 +134,9 @@ class GameAudit:
     undetermined: bool = False
     skipped: str | None = None
     kind: str | None = None
-    #: the ruleset judged under ('' when skipped or unreadable)
+    #: the ruleset judged under ('' when skipped or unreadable), and why it governs the game
     ruleset: str = ""
+    ruleset_reason: str = ""
     #: warnings for the summary's counts (an unknown Termination)
     warnings: tuple[str, ...] = ()
     ruling: Ruling | None = None
@@ -202,14 +211,24 @@ def audit_game(pgn: PgnGame, rules: Any, choice: Choice | None = None) -> GameAu
     if found.error is None:
         reason = choice.reason if choice is not None else f"{rules['id']} given by --rules"
         found = GameAudit(found.game, [replace(f, ruleset=str(rules["id"]), ruleset_reason=reason) for f in found.findings],
-                          None, found.undetermined, ruleset=str(rules["id"]),
+                          None, found.undetermined, ruleset=str(rules["id"]), ruleset_reason=reason,
                           warnings=() if ending.known else (UNKNOWN_WARNING,), ruling=found.ruling)
     return found
 
 
+def _read_here(pgn: PgnGame) -> list[Any]:
+    """The reader's errors but those about the tags the audit reads by its own tables (a
+    server's Termination phrase, a TimeControl such as ``10+0.05``): its vocabulary is
+    the termination table's, not only the standard's list."""
+    own = {name: pgn.tags[name] for name in OWN_TAGS if name in pgn.tags}
+    ignored = set(tag_problems(own)) if own else set()
+    return [e for e in pgn.errors if e.move is not None or e.reason not in ignored]
+
+
 def _audit(pgn: PgnGame, rules: Any, ending: Ending) -> GameAudit:
-    if pgn.errors:
-        first = pgn.errors[0]
+    errors = _read_here(pgn) if pgn.errors else pgn.errors
+    if errors:
+        first = errors[0]
         return GameAudit(pgn.index, error=f"move {first.move}: {first.reason}" if first.move else first.reason,
                          kind=UNREADABLE)
     board = _start(pgn.fen, rules)
@@ -331,7 +350,25 @@ def _judge(pgn: PgnGame, rules: Any, board: Board, end: _End | None, stop: int,
     if ending.judge == FLAG:
         return _flag_fall(pgn, rules, board, recorded, finding, flag or _flag_ruling(rules, board, recorded, ending),
                           stop)
+    if compared and ending.decisive_is == "resignation" and recorded in ("1-0", "0-1"):
+        return _resignation(pgn, rules, board, recorded, finding, stop)
     return GameAudit(pgn.index, ruling=Ruling(recorded, ending.event, None, stop, compared))
+
+
+def _resignation(pgn: PgnGame, rules: Any, board: Board, recorded: str, finding: Any, stop: int) -> GameAudit:
+    """A decisive result the board does not explain: a resignation of the loser, a draw
+    where the ruleset says so and the winner cannot checkmate (FIDE 2023 5.1.2)."""
+    entry = table(rules, "termination", "resignation")
+    resigning = 1 if recorded == "1-0" else 0
+    if not entry.get("draw_if_opponent_cannot_checkmate") or RESIGNATION_SCREEN & verdicts.material(board, 1 - resigning).keys():
+        return GameAudit(pgn.index, ruling=Ruling(recorded, "resignation", str(entry["cite"]), stop))
+    ruling = verdicts.resignation(rules, board, resigning)
+    ruled = Ruling(ruling.result, "resignation", ruling.cite, stop)
+    if ruling.result == recorded:
+        return GameAudit(pgn.index, ruling=ruled)
+    side = ("White", "Black")[resigning]
+    found = unwinnability.analyse(board, 1 - resigning, verdicts.dead_position_node_limit(rules))
+    return finding("resignation", ruling.cite, ruling.result, f"{side} resigned; {ruling.note}", found.proof, ruled)
 
 
 def _flag_ruling(rules: Any, board: Board, recorded: str, ending: Ending) -> tuple[int, verdicts.Ruling]:

@@ -67,6 +67,8 @@ class Ending:
     loser: int | None = None
     #: False when a phrase was written that no source lists
     known: bool = True
+    #: what a decisive result of this ending is when the board does not explain it
+    decisive_is: str | None = None
 
 
 @dataclass(frozen=True)
@@ -75,6 +77,7 @@ class Vocabulary:
     in table order, per place (``termination`` or ``comment``)."""
 
     judges: dict[str, str]
+    decisive: dict[str, str | None]
     literal: dict[str, dict[str, Phrase]]
     patterns: dict[str, tuple[Phrase, ...]]
 
@@ -107,6 +110,7 @@ def vocabulary(path: Path = TABLE) -> Vocabulary:
         where = "/".join(str(p) for p in errors[0].path) or "(top)"
         raise TerminationTableError(f"{path}: {where}: {errors[0].message}")
     judges = {name: str(entry["judge"]) for name, entry in data["events"].items()}
+    decisive = {name: entry.get("decisive_is") for name, entry in data["events"].items()}
     if UNSTATED not in judges:
         raise TerminationTableError(f"{path}: events: no {UNSTATED!r} event (a record that states no end)")
     literal: dict[str, dict[str, Phrase]] = {"termination": {}, "comment": {}}
@@ -134,7 +138,7 @@ def vocabulary(path: Path = TABLE) -> Vocabulary:
                 if unknown:
                     raise TerminationTableError(f"{at}: pattern groups {sorted(unknown)} (only winner, loser)")
                 patterns[where].append(Phrase(source, event, pattern=compiled))
-    return Vocabulary(judges, literal, {k: tuple(v) for k, v in patterns.items()})
+    return Vocabulary(judges, decisive, literal, {k: tuple(v) for k, v in patterns.items()})
 
 
 def _side(name: str, pgn: PgnGame) -> int | None:
@@ -173,10 +177,12 @@ def read_ending(pgn: PgnGame, table: Vocabulary | None = None) -> Ending:
         if hit is None:
             return Ending(UNSTATED, "none", tag, known=False)
         phrase, found = hit
-        return Ending(phrase.event, words.judges[phrase.event], tag, phrase.source, _loser(found, pgn))
+        return Ending(phrase.event, words.judges[phrase.event], tag, phrase.source, _loser(found, pgn),
+                      decisive_is=words.decisive[phrase.event])
     comment = _last_comment(pgn)
     hit = words.match("comment", comment) if comment else None
     if hit is None:
-        return Ending(UNSTATED, words.judges[UNSTATED])
+        return Ending(UNSTATED, words.judges[UNSTATED], decisive_is=words.decisive[UNSTATED])
     phrase, found = hit
-    return Ending(phrase.event, words.judges[phrase.event], comment, phrase.source, _loser(found, pgn))
+    return Ending(phrase.event, words.judges[phrase.event], comment, phrase.source, _loser(found, pgn),
+                  decisive_is=words.decisive[phrase.event])
