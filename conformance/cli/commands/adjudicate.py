@@ -41,8 +41,8 @@ from .audit import rules_name
 #: Games per printed block of the table (each block is printed once judged).
 BLOCK = 25
 #: Columns of the table: (header, width); the last one takes the rest of the line.
-COLUMNS = (("#", 5), ("Players", 28), ("Recorded", 22), ("Laws", 7), ("Reason", 22),
-           ("Article", 16), ("Ended at", 8), ("Rules", 18), ("Verdict", 31))
+COLUMNS = (("#", 5), ("Players", 26), ("Recorded", 22), ("Laws", 7), ("Reason", 20),
+           ("Article", 18), ("Ended at", 8), ("Rules", 18), ("Verdict", 33))
 #: The ends by rule whose move the table names (``Ended at``).
 BY_RULE = frozenset({"checkmate", "stalemate", "dead_position", "fivefold_repetition", "seventy_five_moves"})
 #: The ruleset used without ``--rules``: the FIDE family, per game.
