@@ -34,7 +34,7 @@ from reference_impl.notation.pgn import PgnGame, decode_lines, iter_games
 from ...audit.execute import strict_reader
 from ...audit.judge import GameAudit, audit_record
 from ...audit.laws import cached_chooser
-from ...audit.sources import PARTITION_BYTES, Damage, partition_lines, partitions
+from ...audit.sources import Damage, stream_lines
 from ...audit.terminations import read_ending
 from .audit import rules_name
 
@@ -43,6 +43,8 @@ BLOCK = 25
 #: Columns of the table: (header, width); the last one takes the rest of the line.
 COLUMNS = (("#", 5), ("Players", 26), ("Recorded", 22), ("Laws", 7), ("Reason", 20),
            ("Article", 18), ("Ended at", 8), ("Rules", 18), ("Verdict", 33))
+#: Longest error line printed (a hostile file's names and moves are cut, escaped).
+ERROR_LINE = 300
 #: The ends by rule whose move the table names (``Ended at``).
 BY_RULE = frozenset({"checkmate", "stalemate", "dead_position", "fivefold_repetition", "seventy_five_moves"})
 #: The ruleset used without ``--rules``: the FIDE family, per game.
@@ -53,24 +55,16 @@ class PgnFileError(ArbiterError):
     """The PGN file could not be read."""
 
 
-def _games(path: Path, strict: bool) -> Iterator[PgnGame | Damage]:
-    """Every game of ``path`` (plain or compressed), numbered from 1 through the file;
-    a damaged compressed file ends with its :class:`Damage`."""
-    if not path.is_file():
-        raise PgnFileError(f"{path}: no such file" if not path.exists() else f"{path}: not a file")
-    offset = 0
+def _games(path: Path, strict: bool, damage: list[Damage]) -> Iterator[PgnGame]:
+    """Every game of ``path`` (plain, compressed or a pipe), read as the file comes; a
+    damaged compressed file ends at the damage, appended to ``damage``."""
+    if not path.exists():
+        raise PgnFileError(f"{path}: no such file")
+    if path.is_dir():
+        raise PgnFileError(f"{path}: not a file")
     try:
-        for part in partitions([path], PARTITION_BYTES):
-            if isinstance(part, Damage):
-                yield part
-                return
-            lines = decode_lines(partition_lines(part))
-            count = 0
-            for pgn in (iter_games(lines, strict=True) if strict and strict_reader() else iter_games(lines)):
-                count += 1
-                pgn.index += offset
-                yield pgn
-            offset += count
+        lines = decode_lines(stream_lines(path, damage))
+        yield from (iter_games(lines, strict=True) if strict and strict_reader() else iter_games(lines))
     except OSError as error:
         raise PgnFileError(f"{path}: {error.strerror or error}") from None
 
@@ -139,17 +133,13 @@ def command(ctx: click.Context, pgn_file: Path, rules: str, as_json: bool, stric
     damaged = False
     block: list[dict[str, Any]] = []
     title: str | None = f"Adjudication under {rules_name(rules)}"
-    for item in _games(pgn_file, strict):
-        if isinstance(item, Damage):
-            damaged = True
-            click.echo(f"arbiter: {pgn_file}: damaged after {item.at:,} bytes ({item.message}); "
-                       f"the games before the damage were adjudicated", err=True)
-            break
+    damage: list[Damage] = []
+    for item in _games(pgn_file, strict, damage):
         total += 1
         row = report(item, audit_record(item, choose))
         if row["error"] is not None:
-            click.echo(f"arbiter: {pgn_file}: game {row['game']} ({row['white']} - {row['black']}): {row['error']}",
-                       err=True)
+            line = f"arbiter: {pgn_file}: game {row['game']} ({row['white']} - {row['black']}): {row['error']}"
+            click.echo(line if line.isprintable() and len(line) <= ERROR_LINE else quote(line, ERROR_LINE), err=True)
         elif row["skipped"] is not None:
             skipped += 1
         else:
@@ -162,6 +152,10 @@ def command(ctx: click.Context, pgn_file: Path, rules: str, as_json: bool, stric
             if len(block) == BLOCK:
                 console.print(_table(block, title))
                 block, title = [], None
+    for found in damage:
+        damaged = True
+        click.echo(f"arbiter: {pgn_file}: damaged after {found.at:,} bytes ({found.message}); "
+                   f"the games before the damage were adjudicated", err=True)
     if not as_json:
         if block or title is not None:
             console.print(_table(block, title))
