@@ -181,6 +181,15 @@ def game_date(pgn: PgnGame, tags: list[str]) -> tuple[dt.date | None, str]:
     return None, ""
 
 
+def _castling_fen(pgn: PgnGame) -> str | None:
+    """The FEN tag when it grants a castling right (only then can it make a game Chess960)."""
+    fen = pgn.tags.get("FEN")
+    if fen is None or pgn.tags.get("SetUp", "1") == "0":
+        return None
+    fields = fen.split(None, 3)
+    return fen if len(fields) >= 3 and fields[2] != "-" else None
+
+
 class Exact:
     """One ruleset for every game (``--rules fide-2023``)."""
 
@@ -188,10 +197,18 @@ class Exact:
         self.rules = rules
         self.variants = variants
         self.choice = Choice(rules, f"{rules['id']} given by --rules")
+        self.cache: dict[tuple[str | None, str | None], Choice | Skip] = {}
 
     def choose(self, pgn: PgnGame) -> Choice | Skip:
-        variant = self.variants.of(pgn)
-        return variant if isinstance(variant, Skip) else self.choice
+        tags = pgn.tags
+        key = (tags.get("Variant"), _castling_fen(pgn) if "FEN" in tags else None)
+        found = self.cache.get(key)
+        if found is None:
+            if len(self.cache) >= CACHE:
+                self.cache.clear()
+            variant = self.variants.of(pgn)
+            found = self.cache[key] = variant if isinstance(variant, Skip) else self.choice
+        return found
 
 
 class Family:
@@ -213,21 +230,26 @@ class Family:
             self.editions.append(Edition(str(raw["edition"]), dt.date.fromisoformat(raw["in_force_from"]),
                                          str(raw["cite"]), members, main))
         self.editions.sort(key=lambda e: e.start)
-        self.cache: dict[tuple[str, str, str], Choice] = {}
+        self.cache: dict[tuple[str | None, ...], Choice | Skip] = {}
 
     def choose(self, pgn: PgnGame) -> Choice | Skip:
-        variant = self.variants.of(pgn)
-        if isinstance(variant, Skip):
-            return variant
-        date, dated = game_date(pgn, self.tags)
-        control = pgn.tags.get("TimeControl", "").strip()
-        key = (dated, control, variant[0] + variant[1])
+        tags = pgn.tags
+        # the tags as written decide the choice: look them up before reading any of them
+        key = (tags.get("Variant"), _castling_fen(pgn) if "FEN" in tags else None, tags.get("TimeControl"),
+               *(tags.get(name) for name in self.tags))
         found = self.cache.get(key)
         if found is None:
             if len(self.cache) >= CACHE:
                 self.cache.clear()
-            found = self.cache[key] = self._choose(date, dated, control, variant)
+            found = self.cache[key] = self._decide(pgn)
         return found
+
+    def _decide(self, pgn: PgnGame) -> Choice | Skip:
+        variant = self.variants.of(pgn)
+        if isinstance(variant, Skip):
+            return variant
+        date, dated = game_date(pgn, self.tags)
+        return self._choose(date, dated, pgn.tags.get("TimeControl", "").strip(), variant)
 
     def _edition(self, date: dt.date | None, dated: str) -> tuple[Edition, str]:
         first, last = self.editions[0], self.editions[-1]

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -33,6 +33,8 @@ JUDGES = ("flag_fall", "board", "none")
 WHERE_DEFAULT = "termination"
 #: The event of a game whose record states no end at all (no Termination tag, no phrase).
 UNSTATED = "normal"
+#: Literal Termination tags (as written) whose Ending is kept.
+ENDINGS = 256
 #: The summary's name for a Termination no source lists.
 UNKNOWN_WARNING = "unknown Termination"
 
@@ -80,6 +82,8 @@ class Vocabulary:
     decisive: dict[str, str | None]
     literal: dict[str, dict[str, Phrase]]
     patterns: dict[str, tuple[Phrase, ...]]
+    #: the Ending of each literal Termination tag as written (built once, shared)
+    endings: dict[str, Ending] = field(default_factory=dict)
 
     def match(self, where: str, phrase: str) -> tuple[Phrase, re.Match[str] | None] | None:
         key = phrase.strip().lower()
@@ -171,14 +175,22 @@ def read_ending(pgn: PgnGame, table: Vocabulary | None = None) -> Ending:
     """The :class:`Ending` the record states: its Termination tag by the table, else the
     comment after the last move by the phrases of servers that write it there."""
     words = table or vocabulary()
-    tag = (pgn.tags.get("Termination") or "").strip()
+    written = pgn.tags.get("Termination")
+    if written is not None:
+        shared = words.endings.get(written)
+        if shared is not None:
+            return shared
+    tag = (written or "").strip()
     if tag:
         hit = words.match("termination", tag)
         if hit is None:
             return Ending(UNSTATED, "none", tag, known=False)
         phrase, found = hit
-        return Ending(phrase.event, words.judges[phrase.event], tag, phrase.source, _loser(found, pgn),
-                      decisive_is=words.decisive[phrase.event])
+        ending = Ending(phrase.event, words.judges[phrase.event], tag, phrase.source, _loser(found, pgn),
+                        decisive_is=words.decisive[phrase.event])
+        if found is None and len(words.endings) < ENDINGS:
+            words.endings[written] = ending  # a literal phrase names no player: the same for every game
+        return ending
     comment = _last_comment(pgn)
     hit = words.match("comment", comment) if comment else None
     if hit is None:
