@@ -225,3 +225,41 @@ def test_audit_record_judges_the_resignation_against_a_lone_king() -> None:
     older = audit_record(tagged("60. Qd4", "0-1", SetUp="1", FEN="8/8/4k3/8/8/3QK3/8/8 w - - 0 60",
                                 Date="2019.01.01"), chooser("fide"))
     assert older.findings == [] and older.ruleset == "fide-2018"
+
+
+# --- the reader's repairs and --strict-pgn ------------------------------------------------
+
+def test_strict_pgn_reaches_the_reader_and_repairs_are_counted(monkeypatch: pytest.MonkeyPatch,
+                                                               tmp_path: Path) -> None:
+    """A reader that takes ``strict`` and reports ``repairs`` (as the lenient reader
+    does) gets ``strict=True`` from --strict-pgn, and its repairs are counted per kind."""
+    from conformance.audit import execute
+
+    asked: list[bool] = []
+    real = execute.iter_games
+
+    def reader(lines, strict: bool = False):  # type: ignore[no-untyped-def]
+        asked.append(strict)
+        for pgn in real(lines):
+            pgn.repairs = ("a result stuck to the last move",) if pgn.tags.get("Event") == "Live Chess" else ()
+            yield pgn
+
+    monkeypatch.setattr(execute, "iter_games", reader)
+    for flags, wanted in (([], False), (["--strict-pgn"], True)):
+        out = tmp_path / f"{wanted}.jsonl"
+        result = CliRunner().invoke(main, ["audit", str(DATA / "chesscom.pgn"), "--rules", "fide", "--out", str(out),
+                                           *flags])
+        assert asked[-1] is wanted, result.output
+        summary = json.loads(out.read_text().splitlines()[-1])
+        assert summary["repairs"] == {"a result stuck to the last move": 8}  # 8 of the 9 games are Live Chess
+        assert "repaired: a result stuck to the last move: 8 game(s)" in result.stdout
+
+
+def test_adjudicate_keeps_the_games_before_a_damaged_gzip(tmp_path: Path) -> None:
+    whole = gzip.compress((DATA / "chesscom.pgn").read_bytes())
+    cut = tmp_path / "cut.pgn.gz"
+    cut.write_bytes(whole[: len(whole) * 2 // 3])
+    result = CliRunner().invoke(main, ["adjudicate", str(cut), "--json"])
+    rows = [json.loads(line) for line in result.stdout.splitlines()]
+    assert result.exit_code == 1 and "damaged after" in result.stderr and "Traceback" not in result.output
+    assert 1 <= len(rows) < 9 and rows[0]["findings"][0]["rule"] == "flag_fall"
