@@ -131,6 +131,14 @@ def test_chess960_by_variant_and_by_fen() -> None:
     by_fen = chooser("fide").choose(tagged(Date="2024.01.01", SetUp="1", FEN=fen))
     assert by_tag.id == by_fen.id == "fide-2023-chess960"
     assert "Shredder-FEN" in by_fen.reason
+    # X-FEN as chess.com writes it: KQkq with the king on d1 is only Chess960
+    xfen = chooser("fide").choose(tagged(Date="2024.01.01", SetUp="1",
+                                         FEN="rbbknnqr/pppppppp/8/8/8/8/PPPPPPPP/RBBKNNQR w KQkq - 0 1"))
+    assert xfen.id == "fide-2023-chess960" and "king off the e-file" in xfen.reason
+    # an orthodox position with the same rights stays orthodox
+    plain = chooser("fide").choose(tagged(Date="2024.01.01", SetUp="1",
+                                          FEN="r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R3K2R w KQkq - 0 1"))
+    assert plain.id == "fide-2023"
 
 
 @pytest.mark.parametrize("variant", ["Antichess", "Crazyhouse", "Horde", "Atomic", "King of the Hill",
