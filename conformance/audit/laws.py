@@ -311,7 +311,13 @@ def chooser(rules: str) -> Chooser:
     return Exact(load_ruleset(rules), variants)
 
 
-@lru_cache(maxsize=8)
 def cached_chooser(rules: str) -> Chooser:
-    """:func:`chooser`, once per process and ``--rules`` (a worker audits many partitions)."""
-    return chooser(rules)
+    """:func:`chooser`, a family's once per process (a worker audits many partitions; the
+    loader keeps the rulesets, a ruleset file is read again when it changes)."""
+    family = table()["families"].get(rules.strip().lower())
+    return _family(rules.strip().lower()) if family is not None else chooser(rules)
+
+
+@lru_cache(maxsize=None)
+def _family(name: str) -> Chooser:
+    return chooser(name)
