@@ -65,6 +65,11 @@ def test_fics_end_comment_is_read_when_no_termination_tag() -> None:
     assert (ending.event, ending.judge, ending.loser, ending.source) == ("time_forfeit", "flag_fall", 1, "fics")
 
 
+def test_server_end_message_in_a_termination_tag_is_read() -> None:
+    ending = read_ending(tagged(White="x", Black="y", Termination="x forfeits on time"))
+    assert (ending.event, ending.loser) == ("time_forfeit", 0)
+
+
 def test_unknown_termination_is_a_warning_and_the_result_is_not_compared() -> None:
     ending = read_ending(tagged(Termination="Game drawn by mutual boredom"))
     assert (ending.known, ending.judge) == (False, "none")

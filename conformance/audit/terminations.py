@@ -172,8 +172,9 @@ def _last_comment(pgn: PgnGame) -> str:
 
 
 def read_ending(pgn: PgnGame, table: Vocabulary | None = None) -> Ending:
-    """The :class:`Ending` the record states: its Termination tag by the table, else the
-    comment after the last move by the phrases of servers that write it there."""
+    """The :class:`Ending` the record states: its Termination tag by the table (the
+    phrases of every source), else the comment after the last move by the phrases of
+    servers that write it there."""
     words = table or vocabulary()
     written = pgn.tags.get("Termination")
     if written is not None:
@@ -182,7 +183,8 @@ def read_ending(pgn: PgnGame, table: Vocabulary | None = None) -> Ending:
             return shared
     tag = (written or "").strip()
     if tag:
-        hit = words.match("termination", tag)
+        # a server's end message is read wherever it is written (FICS's in a Termination tag)
+        hit = words.match("termination", tag) or words.match("comment", tag)
         if hit is None:
             return Ending(UNSTATED, "none", tag, known=False)
         phrase, found = hit
