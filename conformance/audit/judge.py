@@ -121,11 +121,13 @@ class Ruling:
     compared: bool = True
 
 
-@dataclass(frozen=True)
+@dataclass
 class GameAudit:
     """One game's findings; ``error`` says why a game could not be read and ``skipped``
     why it was not judged (both without its number: a partition numbers its games from
-    1, the caller knows the file's number); ``kind`` is the summary's reason for either."""
+    1, the caller knows the file's number); ``kind`` is the summary's reason for either.
+    Built once per game by the judge and labelled with the ruleset by :func:`audit_game`
+    (not frozen: a database makes millions of them)."""
 
     game: int
     findings: list[Finding] = field(default_factory=list)
@@ -209,10 +211,12 @@ def audit_game(pgn: PgnGame, rules: Any, choice: Choice | None = None) -> GameAu
     except ArbiterError as error:
         return GameAudit(pgn.index, error=str(error), kind=UNREADABLE)
     if found.error is None:
-        reason = choice.reason if choice is not None else f"{rules['id']} given by --rules"
-        found = GameAudit(found.game, [replace(f, ruleset=str(rules["id"]), ruleset_reason=reason) for f in found.findings],
-                          None, found.undetermined, ruleset=str(rules["id"]), ruleset_reason=reason,
-                          warnings=() if ending.known else (UNKNOWN_WARNING,), ruling=found.ruling)
+        found.ruleset = ruleset = str(rules["id"])
+        found.ruleset_reason = reason = choice.reason if choice is not None else f"{ruleset} given by --rules"
+        if not ending.known:
+            found.warnings = (UNKNOWN_WARNING,)
+        if found.findings:
+            found.findings = [replace(f, ruleset=ruleset, ruleset_reason=reason) for f in found.findings]
     return found
 
 

@@ -201,6 +201,8 @@ class Exact:
 
     def choose(self, pgn: PgnGame) -> Choice | Skip:
         tags = pgn.tags
+        if "Variant" not in tags and "FEN" not in tags:
+            return self.choice
         key = (tags.get("Variant"), _castling_fen(pgn) if "FEN" in tags else None)
         found = self.cache.get(key)
         if found is None:

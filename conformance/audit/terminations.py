@@ -15,7 +15,6 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass, field
-from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -98,8 +97,20 @@ class Vocabulary:
         return None
 
 
-@lru_cache(maxsize=None)
+_VOCABULARY: "Vocabulary | None" = None
+
+
 def vocabulary(path: Path = TABLE) -> Vocabulary:
+    """The termination table at ``path`` (the shipped one by default), read once."""
+    global _VOCABULARY
+    if path == TABLE:
+        if _VOCABULARY is None:
+            _VOCABULARY = _read(path)
+        return _VOCABULARY
+    return _read(path)
+
+
+def _read(path: Path) -> Vocabulary:
     """The termination table at ``path``, validated (schema, events named, no phrase
     mapped to two events)."""
     import jsonschema
@@ -175,7 +186,7 @@ def read_ending(pgn: PgnGame, table: Vocabulary | None = None) -> Ending:
     """The :class:`Ending` the record states: its Termination tag by the table (the
     phrases of every source), else the comment after the last move by the phrases of
     servers that write it there."""
-    words = table or vocabulary()
+    words = table or _VOCABULARY or vocabulary()
     written = pgn.tags.get("Termination")
     if written is not None:
         shared = words.endings.get(written)
