@@ -33,11 +33,29 @@ the compiled perft's leaves per CPU-second against python-chess's perft. Targets
 (issue 8): the whole file 100 % decided, 0 wrong, >= 500 positions per CPU-second::
 
     python benchmarks/bench_unwinnability.py --lichess FILE [--nodes] [--limit N]
+
+``--against-cha`` runs the Chess Unwinnability Analyzer (``--cha PATH``, or the
+``ARBITER_CHA`` environment variable; default ``../shared/peers/cha/cha`` from the
+repository root) and ``arbiter unwinnable --batch`` on the same positions (``--lichess
+FILE``, default ``../shared/data/unwinnability/lichess-timeouts.txt``: its first column),
+each as a subprocess, full and quick mode, and prints positions per CPU-second of each
+(the children's CPU time from ``resource.getrusage``, minus the same command's CPU on a
+one-position input: start-up aside), the ratios, how many each decided, our verdicts CHA's
+column contradicts, and, outside the timing, every ``can`` line replayed by python-chess::
+
+    python benchmarks/bench_unwinnability.py --against-cha [--lichess FILE] [--cha PATH] [-j N] [--repeat 5]
 """
 
 from __future__ import annotations
 
 import argparse
+import json
+import os
+import resource
+import statistics
+import subprocess
+import sys
+import tempfile
 import time
 from collections import Counter
 from pathlib import Path
@@ -186,6 +204,117 @@ def bench_lichess(rows: list[Row], node_limit: int | None) -> None:
           f"{len(bad)}" + (f" (e.g. {', '.join(bad[:5])})" if bad else ""))
 
 
+# --- against CHA: both programs as subprocesses, in the same run ---------------------
+
+#: The peer's binary and the shared Lichess half, relative to the repository root.
+CHA_DEFAULT = ROOT.parent / "shared" / "peers" / "cha" / "cha"
+SHARED_LICHESS = ROOT.parent / "shared" / "data" / "unwinnability" / "lichess-timeouts.txt"
+#: Where the ``arbiter`` entry point of this environment is.
+ARBITER = [sys.executable, "-c", "from conformance.cli import main; main()"]
+
+
+def _child_cpu(command: list[str], stdin_path: Path) -> tuple[float, bytes]:
+    """CPU seconds (user + system) of ``command`` fed ``stdin_path``, and its output."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    with open(stdin_path, "rb") as feed:
+        done = subprocess.run(command, stdin=feed, stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    if done.returncode not in (0,):
+        raise SystemExit(f"bench_unwinnability: {' '.join(command[:3])} exited {done.returncode}: "
+                         f"{done.stderr.decode(errors='replace')[-500:]}")
+    return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime), done.stdout
+
+
+def _net_cpu(command: list[str], feed: Path, one: Path, repeat: int) -> tuple[float, bytes]:
+    """CPU of ``command`` on ``feed`` minus its CPU on the one-position ``one``, each the
+    median of ``repeat`` runs (the start-up's CPU varies from run to run by more than a
+    screening pass costs)."""
+    start_up = statistics.median(_child_cpu(command, one)[0] for _ in range(repeat))
+    runs = [_child_cpu(command, feed) for _ in range(repeat)]
+    total = statistics.median(cpu for cpu, _ in runs)
+    return max(total - start_up, 1e-9), runs[0][1]
+
+
+#: The first word of CHA's answer lines (its banner and closing line are not answers).
+CHA_VERDICTS = ("winnable", "unwinnable", "undetermined")
+
+
+def _cha_verdicts(output: bytes) -> list[str]:
+    """CHA's answers in its output order: per input position in full mode, only the
+    unwinnable ones in quick mode (the rest it calls "probably winnable")."""
+    words = (line.split(maxsplit=1)[0] for line in output.decode().splitlines() if line.strip())
+    return [word for word in words if word in CHA_VERDICTS]
+
+
+def bench_against_cha(path: Path, cha: Path, jobs: int, repeat: int) -> None:
+    if not cha.is_file():
+        raise SystemExit(f"bench_unwinnability: no CHA binary at {cha} (--cha PATH or ARBITER_CHA)")
+    rows = load_lichess(path, None)
+    fens = [row.fen for row in rows]
+    n = len(fens)
+    with tempfile.TemporaryDirectory() as scratch:
+        feed, one = Path(scratch) / "fens.txt", Path(scratch) / "one.txt"
+        feed.write_text("".join(f + "\n" for f in fens))
+        one.write_text(fens[0] + "\n")
+        ours = [*ARBITER, "unwinnable", "--batch", "-", "-j", str(jobs)]
+        runs = {
+            "CHA full": _net_cpu([str(cha)], feed, one, 1),
+            "CHA quick": _net_cpu([str(cha), "-quick"], feed, one, repeat),
+            "ours full": _net_cpu(ours, feed, one, 1),
+            "ours quick": _net_cpu([*ours, "--quick"], feed, one, repeat),
+        }
+    rate = {name: n / cpu for name, (cpu, _) in runs.items()}
+    cha_full = _cha_verdicts(runs["CHA full"][1])
+    if len(cha_full) != n:
+        raise SystemExit(f"bench_unwinnability: CHA answered {len(cha_full)} of {n} positions")
+    cha_quick_unwinnable = _cha_verdicts(runs["CHA quick"][1]).count("unwinnable")
+    answers = {name: [json.loads(line) for line in runs[name][1].decode().splitlines()]
+               for name in ("ours full", "ours quick")}
+    print(f"{n:,} positions from {path.name}; CPU time per program with its start-up on one position subtracted "
+          f"(quick modes: medians of {repeat} runs)")
+    for name in runs:
+        cpu = runs[name][0]
+        if name == "CHA full":
+            decided = sum(v in ("winnable", "unwinnable") for v in cha_full)
+            found = f"decided {decided:,}, unwinnable {sum(v == 'unwinnable' for v in cha_full):,}"
+        elif name == "CHA quick":
+            found = f"unwinnable {cha_quick_unwinnable:,} (the rest 'probably winnable')"
+        else:
+            got = answers[name]
+            decided = sum(a["verdict"] != "undetermined" for a in got)
+            found = (f"decided {decided:,}, cannot {sum(a['verdict'] == 'cannot' for a in got):,}, "
+                     f"can {sum(a['verdict'] == 'can' for a in got):,}")
+        print(f"{name:<11} {cpu:8.3f} s CPU  {rate[name]:12,.0f} positions/CPU-s  {found}")
+    print(f"ratio full:  ours {rate['ours full'] / rate['CHA full']:.2f}x CHA's rate (target >= 2)")
+    print(f"ratio quick: ours {rate['ours quick'] / rate['CHA quick']:.2f}x CHA's rate (target >= 1)")
+    for name in ("ours full", "ours quick"):
+        wrong = sum(1 for a, row in zip(answers[name], rows)
+                    if (a["verdict"], row.verdict) in (("can", "unwinnable"), ("cannot", "winnable")))
+        differ = sum(1 for a, theirs in zip(answers[name], cha_full)
+                     if (a["verdict"], theirs) in (("can", "unwinnable"), ("cannot", "winnable")))
+        print(f"{name}: answers {len(answers[name]):,} of {n:,}, wrong against the file's CHA column: {wrong}, "
+              f"against this run's CHA full: {differ}")
+    full_cannot = {a["input_line"] for a in answers["ours full"] if a["verdict"] == "cannot"}
+    quick_cannot = {a["input_line"] for a in answers["ours quick"] if a["verdict"] == "cannot"}
+    print(f"unwinnable found by full mode: {len(full_cannot)}, of them by quick mode: {len(full_cannot & quick_cannot)}")
+    bad = 0
+    lines = 0
+    for name in ("ours full", "ours quick"):
+        for a in answers[name]:
+            if a["verdict"] != "can":
+                continue
+            lines += 1
+            board = chess.Board(a["fen"])
+            try:
+                for uci in a["line_uci"]:
+                    board.push_uci(uci)
+                ok = board.is_checkmate() and chess.COLOR_NAMES[board.turn] != a["side"]
+            except ValueError:
+                ok = False
+            bad += not ok
+    print(f"can lines replayed by python-chess: {lines:,}, not ending in the asked side's mate: {bad}")
+
+
 # --- nodes per second: the compiled core against python-chess ------------------------
 
 
@@ -239,7 +368,20 @@ def main() -> None:
     parser.add_argument("--nodes", action="store_true",
                         help="nodes per CPU-second of the compiled core against python-chess, on the "
                         "--lichess rows (default: the shipped sample)")
+    parser.add_argument("--against-cha", action="store_true",
+                        help="CHA and arbiter unwinnable --batch as subprocesses on the same positions, "
+                        "full and quick (--lichess FILE, default the shared Lichess half)")
+    parser.add_argument("--cha", type=Path, default=None,
+                        help=f"CHA's binary [default: $ARBITER_CHA or {CHA_DEFAULT.relative_to(ROOT.parent)} "
+                        "beside the repository]")
+    parser.add_argument("-j", "--jobs", type=int, default=1, help="--against-cha: our worker processes")
+    parser.add_argument("--repeat", type=int, default=5,
+                        help="--against-cha: runs of each quick mode (and of its start-up) whose median counts")
     args = parser.parse_args()
+    if args.against_cha:
+        cha = args.cha or Path(os.environ.get("ARBITER_CHA", CHA_DEFAULT))
+        bench_against_cha(args.lichess or SHARED_LICHESS, cha, args.jobs, args.repeat)
+        return
     if args.lichess is not None or args.nodes:
         path = args.lichess or SAMPLE
         if not path.is_file():

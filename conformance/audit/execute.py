@@ -19,7 +19,7 @@ from typing import Any, Callable, Iterable, Iterator
 from reference_impl.errors import EXIT_ADAPTER, ArbiterError
 from reference_impl.notation.pgn import decode_lines, iter_games
 
-from .judge import GameAudit, audit_record
+from .judge import GameAudit, audit_record, site_host
 from .laws import cached_chooser
 from .sources import Damage, Partition, partition_lines
 
@@ -27,6 +27,8 @@ from .sources import Damage, Partition, partition_lines
 WINDOW_PER_WORKER = 2
 #: Seconds to wait for a Dask scheduler before giving up.
 CONNECT_TIMEOUT = 10.0
+#: What is counted per server: games, time forfeits judged by the flag-fall rule, games unreadable.
+SITE_COUNTS = ("games", "flag_falls", "unreadable")
 
 
 class SchedulerError(ArbiterError):
@@ -48,6 +50,8 @@ class PartResult:
     audits: list[GameAudit] = field(default_factory=list)
     cpu: float = 0.0
     failure: str | None = None
+    #: per server (:func:`~.judge.site_host` of the Site tag): :data:`SITE_COUNTS` -> games
+    sites: dict[str, dict[str, int]] = field(default_factory=dict)
     #: read back from the output file of an interrupted run, not audited again
     resumed: bool = False
     #: games per ruleset judged under, warnings per kind, reader repairs per kind
@@ -70,7 +74,8 @@ def audit_partition(part: Partition, rules: str, strict: bool = False) -> PartRe
     Game numbers in the result count from 1 within the partition."""
     began = time.process_time()
     choose = cached_chooser(rules)
-    games, kept = 0, []
+    games, kept, failure = 0, [], None
+    sites: dict[str, list[int]] = {}  # host -> SITE_COUNTS
     rulesets: Counter = Counter()
     warnings: Counter = Counter()
     repairs: Counter = Counter()
@@ -80,6 +85,15 @@ def audit_partition(part: Partition, rules: str, strict: bool = False) -> PartRe
         for pgn in reader:
             games += 1
             found = audit_record(pgn, choose)
+            host = site_host(pgn.tags.get("Site"))
+            counts = sites.get(host)
+            if counts is None:
+                counts = sites[host] = [0] * len(SITE_COUNTS)
+            counts[0] += 1
+            if found.flag_fall:
+                counts[1] += 1
+            if found.error is not None:
+                counts[2] += 1
             if found.ruleset:
                 rulesets[found.ruleset] += 1
             for warning in found.warnings:
@@ -89,15 +103,11 @@ def audit_partition(part: Partition, rules: str, strict: bool = False) -> PartRe
             if found.kept:
                 kept.append(found)
     except OSError as error:
-        return PartResult(part.path, part.number, part.start, part.end, part.size, games, kept,
-                          time.process_time() - began, f"{part.path}: {error.strerror or error}",
-                          counts=_counts(rulesets, warnings, repairs))
+        failure = f"{part.path}: {error.strerror or error}"
     return PartResult(part.path, part.number, part.start, part.end, part.size, games, kept,
-                      time.process_time() - began, counts=_counts(rulesets, warnings, repairs))
-
-
-def _counts(rulesets: Counter, warnings: Counter, repairs: Counter) -> dict[str, dict[str, int]]:
-    return {"rulesets": dict(rulesets), "warnings": dict(warnings), "repairs": dict(repairs)}
+                      time.process_time() - began, failure,
+                      {host: dict(zip(SITE_COUNTS, counts)) for host, counts in sites.items()},
+                      counts={"rulesets": dict(rulesets), "warnings": dict(warnings), "repairs": dict(repairs)})
 
 
 #: What a runner takes: partitions to audit; damage and resumed results pass through.

@@ -134,6 +134,8 @@ class GameAudit:
     error: str | None = None
     #: a flag fall whose ruling rests on a search left undetermined at its node limit
     undetermined: bool = False
+    #: the record ends in a time forfeit judged by the flag-fall rule (found or not)
+    flag_fall: bool = False
     skipped: str | None = None
     kind: str | None = None
     #: the ruleset judged under ('' when skipped or unreadable), and why it governs the game
@@ -159,6 +161,24 @@ class _End:
 
 def identity(pgn: PgnGame) -> dict[str, str]:
     return {name: pgn.tags.get(name, "?") for name in IDENTITY_TAGS}
+
+
+def site_host(site: str | None) -> str:
+    """The server a ``Site`` tag names: the host of a URL or domain, lower case, without
+    ``www.`` (``https://lichess.org/abc`` and ``lichess.org``: ``lichess.org``); any other
+    value (a city, ``FICS freechess.org``) as it stands; ``?`` when there is none."""
+    if not site:
+        return "?"
+    scheme = site.find("://")
+    if scheme >= 0:  # a URL (most server exports): asked once per game, kept short
+        host = site[scheme + 3:].split("/", 1)[0]
+    else:
+        text = site.strip()
+        host = text.split("/", 1)[0]
+        if not text or " " in host or "." not in host:
+            return text or "?"
+    host = host.split(":", 1)[0].lower()
+    return host[4:] if host.startswith("www.") else host
 
 
 class _Ends:
@@ -387,10 +407,12 @@ def _flag_fall(pgn: PgnGame, rules: Any, board: Board, recorded: str, finding: A
     flagged, ruling = flag
     ruled = Ruling(None if ruling.result == verdicts.UNKNOWN else ruling.result, FLAG, ruling.cite, stop)
     if ruling.result in (recorded, verdicts.UNKNOWN):
-        return GameAudit(pgn.index, undetermined=ruling.undetermined, ruling=ruled)
+        return GameAudit(pgn.index, undetermined=ruling.undetermined, flag_fall=True, ruling=ruled)
     side = ("White", "Black")[flagged]
     reason = f"{side}'s flag fell; {ruling.reason.replace('_', ' ')}" + (f" ({ruling.note})" if ruling.note else "")
-    return finding("flag_fall", ruling.cite, ruling.result, reason, _flag_proof(board, rules, ruling, flagged), ruled)
+    found = finding("flag_fall", ruling.cite, ruling.result, reason, _flag_proof(board, rules, ruling, flagged), ruled)
+    found.flag_fall = True
+    return found
 
 
 def _flag_proof(board: Board, rules: Any, ruling: verdicts.Ruling, flagged: int) -> str | None:

@@ -10,10 +10,13 @@ Records, one per line, in the order of the partitions:
 * ``{"type": "skipped", "file", "game", "message", "kind"}`` for a game not judged (a
   variant the Laws do not cover);
 * ``{"type": "damage", "file", "at", "message"}`` for a truncated or corrupt file;
-* ``{"type": "partition", "file", "number", "start", "end", "size", "games", ...}`` after
-  each partition's records: the partition is done (with its games per ruleset, warnings
-  and repairs per kind);
-* ``{"type": "summary", ...}`` at the end.
+* ``{"type": "partition", "file", "number", "start", "end", "size", "games", "sites", ...}``
+  after each partition's records: the partition is done (``sites``: per server, the Site
+  tag's host, ``{"games", "flag_falls", "unreadable"}``: games, time forfeits judged by
+  the flag-fall rule, games unreadable; and its games per ruleset, warnings and repairs
+  per kind);
+* ``{"type": "summary", ..., "flag_falls", "sites"}`` at the end (``flag_falls``: the time
+  forfeits judged in all; ``sites`` as the partitions', summed).
 
 An interrupted audit resumes from its file: the records after the last ``partition``
 line are dropped (they belong to a partition not finished), the finished partitions are
@@ -24,14 +27,14 @@ from __future__ import annotations
 
 import json
 import os
-from collections import Counter
+from collections import Counter, defaultdict
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import IO, Any, Iterator
 
 from reference_impl.errors import ArbiterError
 
-from .execute import COUNTS, PartResult
+from .execute import COUNTS, SITE_COUNTS, PartResult
 from .judge import KINDS, UNREADABLE
 from .sources import Damage
 
@@ -75,12 +78,21 @@ class Summary:
     def add(self, counts: dict[str, dict[str, int]]) -> None:
         for name in COUNTS:
             self.counts[name].update(counts.get(name) or {})
+    #: per server (the Site tag's host): :data:`~.execute.SITE_COUNTS` -> games
+    sites: defaultdict[str, Counter] = field(default_factory=lambda: defaultdict(Counter))
+
+    def count_sites(self, sites: dict[str, dict[str, int]]) -> None:
+        for host, counts in sites.items():
+            self.sites[host].update(counts)
 
     def as_dict(self) -> dict[str, Any]:
         return {"games": self.games, "bytes": self.size, "findings": {k: self.findings[k] for k in KINDS},
                 "errors": self.errors, "damaged_files": self.damaged, "undetermined": self.undetermined,
-                "cpu_seconds": round(self.cpu, 3), "unreadable": dict(self.unreadable),
-                "skipped": dict(self.skipped), **{name: dict(self.counts[name]) for name in COUNTS}}
+                "cpu_seconds": round(self.cpu, 3), "flag_falls": sum(c["flag_falls"] for c in self.sites.values()),
+                "sites": {host: {k: counts[k] for k in SITE_COUNTS}
+                          for host, counts in sorted(self.sites.items(), key=lambda kv: -kv[1]["games"])},
+                "unreadable": dict(self.unreadable), "skipped": dict(self.skipped),
+                **{name: dict(self.counts[name]) for name in COUNTS}}
 
 
 class Numbering:
@@ -101,6 +113,7 @@ class Numbering:
         s.games += item.games
         s.size += item.size
         s.cpu += item.cpu
+        s.count_sites(item.sites)
         s.add(item.counts)
         out: list[dict[str, Any]] = []
         for audit in item.audits:
@@ -125,7 +138,8 @@ class Numbering:
             s.note(out[-1])
         out.append({"type": "partition", "file": item.path, "number": item.number, "start": item.start,
                     "end": item.end, "size": item.size, "games": item.games, "cpu": round(item.cpu, 4),
-                    "undetermined": sum(a.undetermined for a in item.audits), **item.counts})
+                    "undetermined": sum(a.undetermined for a in item.audits), "sites": item.sites,
+                    **item.counts})
         return out
 
     def resumed(self, records: list[dict[str, Any]]) -> PartResult:
@@ -146,6 +160,7 @@ class Numbering:
         s.games += int(part["games"])
         s.size += int(part["size"])
         s.cpu += float(part.get("cpu") or 0.0)
+        s.count_sites(part.get("sites") or {})
         return PartResult(part["file"], int(part["number"]), int(part["start"]), int(part["end"]),
                           int(part["size"]), int(part["games"]), resumed=True)
 

@@ -28,6 +28,8 @@
  *   this file            reading the tables and the position from Python
  *   csrc/static_stage.c  the static stage (static.py and mate.py, compiled)
  *   csrc/explore.c       the exhaustive exploration (explore)
+ *   this file            the helpmate driver and its entry point
+ *   csrc/batch.c         the batch: FEN text to verdict for many positions
  *   this file            the other Python entry points
  */
 
@@ -62,6 +64,34 @@ static int parse_position(const Tables *T, Pos *P, Py_buffer *placement, int tur
     return 1;
 }
 
+/* load_tables, remembering the last tables loaded (a copy of their packed form and the
+ * result): every call of a run passes the same packed move layer, and building the
+ * Tables costs more than a short search; an equal packed form gives an equal copy. */
+static u64 *last_packed;
+static Py_ssize_t last_packed_n;
+static Tables *last_tables;
+
+static int load_tables_cached(Tables *T, const u64 *data, Py_ssize_t n) {
+    if (last_tables && n == last_packed_n && !memcmp(data, last_packed, (size_t)n * sizeof(u64))) {
+        memcpy(T, last_tables, sizeof(Tables));
+        return 1;
+    }
+    if (!load_tables(T, data, n)) return 0;
+    u64 *packed = malloc((size_t)n * sizeof(u64));
+    Tables *kept = malloc(sizeof(Tables));
+    if (packed && kept) {
+        memcpy(packed, data, (size_t)n * sizeof(u64));
+        memcpy(kept, T, sizeof(Tables));
+        free(last_packed);
+        free(last_tables);
+        last_packed = packed, last_packed_n = n, last_tables = kept;
+    } else {
+        free(packed);
+        free(kept);
+    }
+    return 1;
+}
+
 /* The tables and the position every entry point receives, read into a new Tables
  * (freed by the caller) and ``P``; NULL with the Python exception set if malformed. */
 static Tables *read_input(Py_buffer *tables, Py_buffer *placement, int turn, unsigned long long castling, int ep,
@@ -71,7 +101,7 @@ static Tables *read_input(Py_buffer *tables, Py_buffer *placement, int turn, uns
         PyErr_NoMemory();
         return NULL;
     }
-    if (tables->len % 8 || !load_tables(T, (const u64 *)tables->buf, tables->len / 8) ||
+    if (tables->len % 8 || !load_tables_cached(T, (const u64 *)tables->buf, tables->len / 8) ||
         !parse_position(T, P, placement, turn, castling, ep)) {
         free(T);
         PyErr_SetString(PyExc_ValueError, "malformed tables or position");
@@ -143,40 +173,19 @@ done:
     return result;
 }
 
-/* helpmate(tables, placement, turn, castling, ep, winner, node_limit, local_limit, max_depth, tt_bits, horizon, depth_first_limit)
- * -> (status, line, nodes): status 1 mate found (line), 0 the whole reachable space was
- * searched without a mate, -1 the node limit ran out. */
-static PyObject *py_helpmate(PyObject *self, PyObject *args) {
-    Py_buffer tables, placement;
-    int turn, ep, winner, max_iter_depth, tt_bits;
-    unsigned long long castling;
-    long long limit, local_limit;
-    int horizon;
-    long long depth_first_limit;
-    if (!PyArg_ParseTuple(args, "y*y*iKiiLLiiiL", &tables, &placement, &turn, &castling, &ep, &winner,
-                          &limit, &local_limit, &max_iter_depth, &tt_bits, &horizon, &depth_first_limit))
-        return NULL;
-    PyObject *result = NULL;
-    Search *S = calloc(1, sizeof(Search));
-    Tables *T = NULL;
-    if (tt_bits < 10) tt_bits = 10;
-    if (tt_bits > 26) tt_bits = 26;
-    TTEntry *tt = NULL;
-    if (!S) { PyErr_NoMemory(); goto done; }
-    T = read_input(&tables, &placement, turn, castling, ep, &S->P);
-    if (!T) goto done;
-    if (winner & ~1) {
-        PyErr_SetString(PyExc_ValueError, "winner must be 0 (white) or 1 (black)");
-        goto done;
-    }
-    tt = calloc((size_t)1 << tt_bits, sizeof(TTEntry));
-    if (!tt) { PyErr_NoMemory(); goto done; }
-    S->T = T;
-    S->winner = winner;
+/* The helpmate search's schedule for ``S`` (its tables, position, winner, horizon and
+ * transposition table set; ``S->generation`` carried on from any earlier search that
+ * used the same table, so that none of its entries counts): the depth-first search by
+ * iterative deepening over the mating pictures, then the best-first search with what
+ * is left. Returns 1 with the line in S->line[0..S->ply), 0 when the whole reachable
+ * space was searched without a mate, -1 when the node limit ran out; S->signalled when
+ * a signal stopped it (the exception is set). Shared by py_helpmate and the batch, so
+ * that both give the same answers. */
+static int run_helpmate(Search *S, long long limit, long long local_limit, int max_iter_depth,
+                        long long depth_first_limit) {
+    const Tables *T = S->T;
+    int winner = S->winner;
     S->limit = depth_first_limit < limit ? depth_first_limit : limit;
-    S->horizon = horizon;
-    S->tt = tt;
-    S->tt_mask = ((u64)1 << tt_bits) - 1;
     int status = -1, found = 0;
     Pos root = S->P;
     /* Four mating pictures (corner colour, home side), tried in turn per depth; against
@@ -226,15 +235,77 @@ static PyObject *py_helpmate(PyObject *self, PyObject *args) {
         int r = best_first(S, S->limit - S->nodes);
         if (r == 1) found = 1;
     }
-    if (found) status = 1;
-    else if (status != 0) status = -1;
+    if (found) return 1;
+    return status == 0 ? 0 : -1;
+}
+
+/* One transposition table for every helpmate search of the process, grown to the largest
+ * asked for, and its generation: each search starts from the generation the last one
+ * ended with, so that no entry of an earlier search counts (the search only uses
+ * entries of its own iterations), exactly as in a fresh table, without clearing or
+ * allocating one per search (the page faults of a fresh table cost more than a short
+ * search). Cleared when the generation nears its limit. NULL if out of memory. */
+static TTEntry *shared_tt;
+static size_t shared_tt_entries;
+static int shared_generation;
+
+static TTEntry *transposition_table(int tt_bits) {
+    size_t need = (size_t)1 << tt_bits;
+    if (need > shared_tt_entries) {
+        free(shared_tt);
+        shared_tt = calloc(need, sizeof(TTEntry));
+        shared_tt_entries = shared_tt ? need : 0;
+        shared_generation = 0;
+    } else if (shared_generation > (1 << 30)) {
+        memset(shared_tt, 0, shared_tt_entries * sizeof(TTEntry));
+        shared_generation = 0;
+    }
+    return shared_tt;
+}
+
+/* helpmate(tables, placement, turn, castling, ep, winner, node_limit, local_limit, max_depth, tt_bits, horizon, depth_first_limit)
+ * -> (status, line, nodes): status 1 mate found (line), 0 the whole reachable space was
+ * searched without a mate, -1 the node limit ran out. */
+static PyObject *py_helpmate(PyObject *self, PyObject *args) {
+    Py_buffer tables, placement;
+    int turn, ep, winner, max_iter_depth, tt_bits;
+    unsigned long long castling;
+    long long limit, local_limit;
+    int horizon;
+    long long depth_first_limit;
+    if (!PyArg_ParseTuple(args, "y*y*iKiiLLiiiL", &tables, &placement, &turn, &castling, &ep, &winner,
+                          &limit, &local_limit, &max_iter_depth, &tt_bits, &horizon, &depth_first_limit))
+        return NULL;
+    PyObject *result = NULL;
+    Search *S = calloc(1, sizeof(Search));
+    Tables *T = NULL;
+    if (tt_bits < 10) tt_bits = 10;
+    if (tt_bits > 26) tt_bits = 26;
+    TTEntry *tt = NULL;
+    if (!S) { PyErr_NoMemory(); goto done; }
+    T = read_input(&tables, &placement, turn, castling, ep, &S->P);
+    if (!T) goto done;
+    if (winner & ~1) {
+        PyErr_SetString(PyExc_ValueError, "winner must be 0 (white) or 1 (black)");
+        goto done;
+    }
+    tt = transposition_table(tt_bits);
+    if (!tt) { PyErr_NoMemory(); goto done; }
+    S->T = T;
+    S->winner = winner;
+    S->horizon = horizon;
+    S->tt = tt;
+    S->tt_mask = ((u64)1 << tt_bits) - 1;
+    S->generation = shared_generation;
+    int status = run_helpmate(S, limit, local_limit, max_iter_depth, depth_first_limit);
+    shared_generation = S->generation;
+    int found = status == 1;
     if (S->signalled) goto done; /* the exception is set */
     PyObject *line = PyList_New(found ? S->ply : 0);
     if (!line) goto done;
     for (int i = 0; found && i < S->ply; i++) PyList_SET_ITEM(line, i, PyLong_FromLong(S->line[i]));
     result = Py_BuildValue("(iNL)", status, line, S->nodes);
 done:
-    free(tt);
     free(T);
     free(S);
     PyBuffer_Release(&tables);
@@ -242,12 +313,19 @@ done:
     return result;
 }
 
+#include "csrc/batch.c"
+
 static PyMethodDef methods[] = {
     {"perft", py_perft, METH_VARARGS, "perft(tables, placement, turn, castling, ep, depth) -> leaf count"},
     {"legal_moves", py_legal_moves, METH_VARARGS, "legal_moves(tables, placement, turn, castling, ep) -> packed moves"},
     {"helpmate", py_helpmate, METH_VARARGS,
      "helpmate(tables, placement, turn, castling, ep, winner, node_limit, local_limit, max_depth, tt_bits, horizon, depth_first_limit)"
      " -> (status, line, nodes)"},
+    {"batch", py_batch, METH_VARARGS,
+     "batch(tables, fen_info, items, side, full, proofs, probe, local, max_depth, tt_bits, horizon, depth_first)"
+     " -> (answers, exception)"},
+    {"read_fen", py_read_fen, METH_VARARGS,
+     "read_fen(tables, fen_info, text) -> (placement, turn, castling, ep) of a plain FEN, or None"},
     {"static_stage", py_static_stage, METH_VARARGS,
      "static_stage(tables, placement, turn, castling, ep, colours) -> proven colours mask"},
     {"explore", py_explore, METH_VARARGS,

@@ -10,10 +10,14 @@ anything reports it, and the tests compare its perft counts with the interpreter
 from __future__ import annotations
 
 import struct
+from array import array
 from dataclasses import dataclass
-from typing import Callable, Iterable
+from typing import Callable, Iterable, NamedTuple
 
 from ..core.board import Board
+from ..core.fen import _initial_squares
+from ..core.reachable import initial_counts
+from ..core.squares import BLACK, WHITE
 from ..core.tables import MoveTables
 from . import _native
 from .search import code_uci
@@ -22,6 +26,8 @@ from .search import code_uci
 VERSION = 2
 #: Rider directions per piece type and colour that the C tables hold.
 MAX_DIRECTIONS = 16
+#: Piece types the C tables hold.
+MAX_TYPES = 16
 #: Deepest nominal depth of the iterative deepening (progress moves cost no depth).
 MAX_ITERATION_DEPTH = 400
 #: Largest transposition table, as a power of two of entries; a search with a smaller
@@ -99,7 +105,8 @@ def pack_tables(tables: MoveTables) -> bytes:
 
 
 def _position(board: Board) -> tuple[bytes, int, int, int]:
-    placement = bytes(0xFF if code < 0 else code for code in board.mailbox)
+    # the mailbox's codes (colour << 4 | type, -1 for empty) as signed bytes: empty is 0xFF
+    placement = array("b", board.mailbox).tobytes()
     return placement, board.turn, board.castling_rights, board.ep_square
 
 
@@ -134,15 +141,119 @@ class NativeResult:
 _STATUS = {1: "mate", 0: "exhausted", -1: "limit"}
 
 
+def _search_parameters(node_limit: int) -> tuple[int, int, int, int, int, int]:
+    """The compiled helpmate search's parameters for ``node_limit``, in its argument
+    order: node limit, iteration share, deepest iteration, table size (bits), horizon,
+    depth-first share. One place, so that :func:`helpmate` and :func:`batch` search alike."""
+    local = max(MIN_ITERATION_NODES, int(node_limit * ITERATION_SHARE))
+    return (node_limit, local, MAX_ITERATION_DEPTH, min(TT_BITS, max(node_limit, 1).bit_length() + 1), HORIZON,
+            int(node_limit * DEPTH_FIRST_SHARE))
+
+
 def helpmate(board: Board, winner: int, node_limit: int) -> NativeResult:
     """Search for a line of legal moves after which ``winner`` has checkmated."""
-    local = max(MIN_ITERATION_NODES, int(node_limit * ITERATION_SHARE))
     status, line, nodes = _native.helpmate(
-        pack_tables(board.tables), *_position(board), winner, node_limit, local, MAX_ITERATION_DEPTH,
-        min(TT_BITS, max(node_limit, 1).bit_length() + 1), HORIZON,
-        int(node_limit * DEPTH_FIRST_SHARE),
+        pack_tables(board.tables), *_position(board), winner, *_search_parameters(node_limit)
     )
     return NativeResult(_STATUS[status], tuple(line), nodes)
+
+
+#: Layout version of :func:`pack_fen_info`, shared with ``csrc/batch.c``.
+FEN_INFO_VERSION = 1
+_FEN_INFO: dict[int, tuple[MoveTables, bytes]] = {}
+
+
+def pack_fen_info(board: Board) -> bytes:
+    """What the compiled FEN reader needs of the ruleset besides the move layer, in
+    ``csrc/batch.c``'s layout (cached per compiled tables): the piece of each ASCII
+    letter (as :func:`reference_impl.core.fen.set_fen` maps letters), each type's letter
+    for promotions in UCI, how castling is written in UCI and which squares its rights
+    need, the initial array's counts, the forbidden pawn ranks."""
+    tables = board.tables
+    hit = _FEN_INFO.get(id(tables))
+    if hit is not None and hit[0] is tables:
+        return hit[1]
+    castling = tables.castling
+    pieces = []
+    for byte in range(128):
+        char = chr(byte)
+        piece = None if char.isdigit() else tables.by_letter.get(char.upper())
+        pieces.append(0xFF if piece is None else (WHITE if char.isupper() else BLACK) << 4 | piece)
+    letters = [ord(p.letter.lower()) if len(p.letter) == 1 and p.letter.isascii() else 0 for p in tables.types]
+    initial = initial_counts(board)
+    kings, rooks = _initial_squares(board)
+    values = [
+        FEN_INFO_VERSION,
+        int(bool(castling and castling.uci_king_takes_rook)),
+        int(bool(castling and castling.rights_require == "initial_squares")),
+        *pieces,
+        *(letters + [0] * (MAX_TYPES - len(letters))),
+        *(initial[color][t] for color in (WHITE, BLACK) for t in range(MAX_TYPES)),
+        *tables.forbidden_pawn_ranks,
+        *kings,
+        *rooks,
+    ]
+    packed = struct.pack(f"<{len(values)}Q", *(v & _MASK for v in values))
+    _FEN_INFO[id(tables)] = (tables, packed)
+    return packed
+
+
+def read_fen(template: Board, text: str) -> tuple[bytes, int, int, int] | None:
+    """The position the compiled FEN reader makes of ``text`` (as :func:`_position`
+    writes a board), or None when it leaves the FEN to the interpreter."""
+    return _native.read_fen(pack_tables(template.tables), pack_fen_info(template), text)
+
+
+#: A position for :func:`batch`: a FEN (read by the compiled reader when plain) or a
+#: board already validated by the interpreter.
+BatchItem = str | Board
+#: :func:`batch`'s verdicts and stages, indexed by the compiled module's numbers.
+BATCH_VERDICTS = ("can", "cannot", "open")
+BATCH_STAGES = ("terminal", "static", "helpmate", "none")
+
+
+class BatchAnswer(NamedTuple):
+    """One answer of :func:`batch` (a tuple: they are made by the thousand).
+    ``verdict``: an index of :data:`BATCH_VERDICTS`: ``can`` (``line`` in UCI, replayed by
+    the compiled generator; empty when the position is already the winner's checkmate),
+    ``cannot`` (``stage`` ``terminal`` or ``static``) or ``open`` (not decided by the
+    stages run); ``side`` the colour asked; ``nodes`` the moves the probe made;
+    ``stage`` an index of :data:`BATCH_STAGES`."""
+
+    verdict: int
+    side: int
+    line: list[str] | None
+    nodes: int
+    stage: int
+
+
+def batch(
+    template: Board, items: list[BatchItem], side: int | None, *, probe: int, full: bool,
+    proofs: tuple[str, str, str, str] | None = None,
+) -> tuple[list[BatchAnswer | str | None], BaseException | None]:
+    """Answer "can ``side`` (the side not to move when None) still checkmate?" for each
+    item in one compiled call: the Laws' answer when there is no legal move, then the
+    helpmate probe with ``probe`` nodes (the same search and parameters as
+    :func:`helpmate`, so the same line and nodes; none when ``probe`` is 0), then, unless
+    ``full`` (the full analysis's first stage: the probe alone), the static stage.
+
+    ``template`` gives the ruleset. A FEN the compiled reader is not sure of (see
+    ``csrc/batch.c``) answers None: the interpreter must validate it and pass the board.
+    Returns the answers in order and, if a signal (Ctrl-C) stopped the call, its
+    exception, to raise once the answers made are used; the answers then stop short.
+
+    With ``proofs`` (each of :data:`BATCH_STAGES`' proof as JSON text, ``null`` where
+    none) the final answer to a FEN is its JSON Lines text from ``"fen"`` on (the same as
+    ``json.dumps`` of the object ``arbiter unwinnable --batch`` prints), not a tuple."""
+    positions: list[str | tuple[bytes, int, int, int]] = [
+        item if isinstance(item, str) else _position(item) for item in items
+    ]
+    answers, stopped = _native.batch(
+        pack_tables(template.tables), pack_fen_info(template), positions, -1 if side is None else side,
+        int(full), proofs, *_search_parameters(probe)
+    )
+    make = BatchAnswer._make
+    return [a if a is None or a.__class__ is str else make(a) for a in answers], stopped
 
 
 @dataclass(frozen=True)

@@ -7,7 +7,8 @@ variants the Laws do not cover are skipped and counted. A thin shell over
 :mod:`conformance.audit`: checks the files, cuts them into partitions,
 runs them here (``-j 1``), in local processes (``-j N``) or on a Dask cluster
 (``--scheduler``), prints each finding as its partition finishes (in file order), writes
-the JSON Lines output (``--out``, resumed when it exists) and a summary. Exit status:
+the JSON Lines output (``--out``, resumed when it exists), a summary and on request the
+HTML page of the records (``--html``, :mod:`conformance.audit.html`). Exit status:
 0 the audit ran (findings are its output, not a failure); 1 a game could not be read, a
 file was damaged or missing; 2 usage; 3 the scheduler could not be reached.
 """
@@ -94,7 +95,8 @@ class _Progress:
 
 @click.command(name="audit")
 @click.argument("files", nargs=-1, required=True, type=click.Path(path_type=Path))
-@click.option("--rules", "-r", "rules", required=True, help="Ruleset id, alias or file.")
+@click.option("--rules", "-r", "rules", required=True,
+              help="A family (fide, uscf: the Laws in force for each game) or a ruleset id, alias or file.")
 @click.option("-j", "--jobs", "jobs", default="1", show_default=True,
               help="Local worker processes (a number or 'auto').")
 @click.option("--out", "-o", "out", type=click.Path(path_type=Path, dir_okay=False), default=None,
@@ -104,25 +106,30 @@ class _Progress:
               help="Seconds to wait for the scheduler.")
 @click.option("--partition-bytes", type=int, default=PARTITION_BYTES, show_default=True,
               help="Bytes of PGN text per task.")
+@click.option("--html", "html_path", type=click.Path(path_type=Path, dir_okay=False), default=None,
+              help="Also write the findings and summaries as a static HTML page.")
 @click.option("--progress/--no-progress", default=None, help="Progress display [default: on a terminal].")
 @click.option("--strict-pgn", "strict", is_flag=True,
               help="Refuse the departures from the PGN standard the reader otherwise repairs.")
 @click.pass_context
 def command(ctx: click.Context, files: tuple[Path, ...], rules: str, jobs: str, out: Path | None,
-            scheduler: str | None, connect_timeout: float, partition_bytes: int, progress: bool | None,
-            strict: bool) -> None:
+            scheduler: str | None, connect_timeout: float, partition_bytes: int, html_path: Path | None,
+            progress: bool | None, strict: bool) -> None:
     """Audit every game of FILES (PGN, .pgn.gz, .pgn.bz2, .pgn.zst) under a ruleset or a
     family of them (fide, uscf: the Laws in force for each game)."""
     workers = _jobs(jobs)
     if workers < 1 or partition_bytes < 1:
         raise UsageError("-j and --partition-bytes must be at least 1")
     paths = _check_files(files)
+    if html_path is not None and not html_path.resolve().parent.is_dir():
+        raise PgnFileError(f"{html_path}: no such directory for the HTML page")
     rules_id = rules_name(rules)
     header = {"rules": rules_id, "partition_bytes": partition_bytes, "files": [str(p) for p in paths],
               "strict_pgn": strict}
     client = connect(scheduler, connect_timeout) if scheduler else None
     log = AuditLog(out, header) if out is not None else None
     numbering = Numbering()
+    kept = [{"type": "audit", **header}] if html_path is not None and log is None else None  # the page's records
     items = _items(paths, partition_bytes, log, numbering)
     results = (run_dask(items, rules, client, strict) if client is not None
                else run_local(items, rules, workers, strict))
@@ -136,6 +143,8 @@ def command(ctx: click.Context, files: tuple[Path, ...], rules: str, jobs: str, 
                 records = numbering.records(item)
                 if log is not None:
                     log.write(records)
+                if kept is not None:
+                    kept += records
             _echo(records)
             bar.update(numbering.summary.size, numbering.summary.games)
     finally:
@@ -148,6 +157,10 @@ def command(ctx: click.Context, files: tuple[Path, ...], rules: str, jobs: str, 
         log.write([summary])
         log.close()
     _print_summary(summary, numbering.summary.lines)
+    if html_path is not None:
+        from ...audit import html as audit_html
+
+        audit_html.write(audit_html.read(out) if out is not None else [*(kept or []), summary], html_path)
     if summary["errors"] or summary["damaged_files"]:
         ctx.exit(EXIT_FAILURE)
 

@@ -1,4 +1,5 @@
-"""``arbiter report render|classes REPORT.jsonl``: re-render a saved JSON Lines report.
+"""``arbiter report render|classes REPORT.jsonl``: re-render a saved JSON Lines report;
+``arbiter report audit OUT.jsonl --html PAGE``: the page of an ``arbiter audit --out`` file.
 
 (Shard reports are joined by ``arbiter run merge``, which takes the same
 ``--junit``/``--html`` options.)
@@ -26,7 +27,18 @@ STRICT_HELP = "Exit 1 also when a result was not judged (skipped) or a shard is 
 
 @click.group(name="report")
 def command() -> None:
-    """Work with saved reports (JSON Lines written by ``arbiter run``)."""
+    """Work with saved reports (JSON Lines written by ``arbiter run`` or ``arbiter audit``)."""
+
+
+@command.command(name="audit")
+@click.argument("out", type=click.Path(dir_okay=False, path_type=Path))
+@click.option("--html", "html_path", required=True, type=click.Path(dir_okay=False, path_type=Path),
+              help="Write the audit's findings and summaries as a static HTML page to this file.")
+def audit(out: Path, html_path: Path) -> None:
+    """Render OUT (the JSON Lines of ``arbiter audit --out``, finished or interrupted) as HTML."""
+    from conformance.audit import html as audit_html
+
+    audit_html.write(audit_html.read(out), html_path)
 
 
 @command.command(name="render")

@@ -4,10 +4,14 @@ A thin shell over :func:`reference_impl.unwinnability.analyse`. The analysis run
 worker process, one side after the other, so that a time limit or Ctrl-C stops it at
 once (the compiled search does not look at signals until its node budget is spent)
 and the sides already answered are still printed.
+
+``arbiter unwinnable --batch FILE`` answers many positions (one FEN a line) through
+:mod:`reference_impl.unwinnability.batch`: one JSON object a line, in input order.
 """
 
 from __future__ import annotations
 
+import gc
 import json
 import multiprocessing
 import multiprocessing.connection
@@ -25,9 +29,13 @@ from rich.text import Text
 from reference_impl.adjudication.tables import optional
 from reference_impl.errors import ArbiterError, UsageError
 from reference_impl.notation.san import to_san
+from reference_impl.adjudication.tables import table
+from reference_impl.core.board import Board
 from reference_impl.unwinnability import DEFAULT_NODE_LIMIT, Analysis, Verdict, analyse
+from reference_impl.unwinnability import batch as batch_analysis
 
 from ..common import console, load_rules, parse_position
+from .run import _jobs
 
 #: Side names on the command line and in the output, by colour (0 = White).
 SIDES = ("white", "black")
@@ -294,11 +302,189 @@ def print_text(board: Any, rules: Any, reports: dict[int, SideReport], node_limi
         out.print(Text(f"dead      undetermined ({cite})"))
 
 
+# --- --batch ----------------------------------------------------------------------------
+
+BATCH_HELP = """\b
+--batch FILE answers, for every line of FILE (one FEN; words after
+its six fields are ignored), "can the side NOT to move still
+checkmate?" (FIDE 6.9; --side asks one side instead), and prints one
+JSON object per answered line, in input order:
+  input_line (1-based), fen (the six fields), side ("white"/"black"),
+  verdict ("can"/"cannot"/"undetermined"), line_uci (the helpmate,
+  a list of UCI moves, or null), proof (for "cannot", else null),
+  nodes (moves the searches made).
+Full mode decides at the ruleset's flag_fall node limit (--node-limit
+overrides). --quick screens: "cannot" only with a proof, "can" only
+with a line, everything else "undetermined". A bad line (empty, not
+UTF-8, not a valid FEN) is a one-line error on stderr naming the
+line; the other lines still run and the exit status is then 1."""
+#: Lines per task handed to a worker process with -j: small enough that Ctrl-C finds
+#: most tasks finished (their answers are printed), large enough to cost little to send.
+BATCH_TASK_LINES = 256
+#: How often the -j loop looks for Ctrl-C while it waits for a task.
+TASK_POLL_SECONDS = 0.05
+
+
+def _read_lines(source: str) -> tuple[list[tuple[int, str]], list[batch_analysis.LineError]]:
+    """The numbered lines of ``source`` (a path or ``-``), and those that are not UTF-8."""
+    if source == "-":
+        data = sys.stdin.buffer.read()
+    else:
+        try:
+            with open(source, "rb") as handle:
+                data = handle.read()
+        except OSError as error:
+            raise ArbiterError(f"--batch {source}: {error.strerror or error}") from None
+    raw = data.split(b"\n")
+    if raw and raw[-1] == b"":
+        raw.pop()
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        text = None
+    lines: list[tuple[int, str]] = []
+    bad: list[batch_analysis.LineError] = []
+    if text is not None:
+        pieces = text.split("\n")[:len(raw)]
+        lines = [(n, piece[:-1] if piece.endswith("\r") else piece) for n, piece in enumerate(pieces, 1)]
+        return lines, bad
+    for number, chunk in enumerate(raw, 1):
+        try:
+            piece = chunk.decode("utf-8")
+        except UnicodeDecodeError as error:
+            bad.append(batch_analysis.LineError(number, f"not UTF-8 (byte 0x{chunk[error.start]:02x} at column "
+                                                        f"{error.start + 1})"))
+            continue
+        lines.append((number, piece[:-1] if piece.endswith("\r") else piece))
+    return lines, bad
+
+
+def _batch_task(rules_id: str, lines: list[tuple[int, str]], side: int | None, quick: bool, node_limit: int,
+                verify: bool) -> list[str | tuple[int, str]]:
+    """A worker's share: the JSON text of each answer, (number, message) for each bad line."""
+    template = Board(load_rules(rules_id))
+    return [item if isinstance(item, str) else (item.number, item.message)
+            for item in batch_analysis.json_lines(template, lines, side, quick=quick, node_limit=node_limit,
+                                                  verify=verify)]
+
+
+def _ignore_sigint() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def run_batch(source: str, side_name: str | None, rules_id: str, node_limit: int | None, quick: bool, jobs: int,
+              verify: bool) -> None:
+    """``--batch``: answer every line of ``source``, print JSON Lines in input order, the
+    bad lines on stderr; exit 1 if there were any, 130 on Ctrl-C (after the answers made)."""
+    if jobs < 1:
+        raise UsageError(f"-j must be at least 1, got {jobs}")
+    rules = load_rules(rules_id)
+    if node_limit is None:
+        node_limit = int(table(rules, "flag_fall", "node_limit"))
+    side = None if side_name is None else SIDES.index(side_name)
+    # The answers hold no reference cycles: the cyclic collector's passes over the
+    # growing heap would cost more than the answers.
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        _batch(source, side, rules, rules_id, node_limit, quick, jobs, verify)
+    finally:
+        if enabled:
+            gc.enable()
+
+
+def _batch(source: str, side: int | None, rules: Any, rules_id: str, node_limit: int, quick: bool, jobs: int,
+           verify: bool) -> None:
+    lines, unreadable = _read_lines(source)
+    errors = {e.number: e.message for e in unreadable}
+    bad = 0
+    out = sys.stdout
+
+    def emit(item: str | tuple[int, str]) -> None:
+        nonlocal bad
+        if isinstance(item, str):
+            out.write(item + "\n")
+            return
+        out.flush()
+        bad += 1
+        click.echo(f"arbiter: line {item[0]}: {item[1]}", err=True)
+
+    def emit_errors_before(number: int) -> None:
+        if errors:  # the lines that were not UTF-8, each in its place
+            for n in sorted(k for k in errors if k < number):
+                emit((n, errors.pop(n)))
+
+    interrupted = False
+    try:
+        if jobs == 1:
+            template = Board(rules)
+            for item in batch_analysis.json_lines(template, lines, side, quick=quick, node_limit=node_limit,
+                                                  verify=verify):
+                if isinstance(item, str):
+                    emit(item)
+                else:
+                    emit_errors_before(item.number)
+                    emit((item.number, item.message))
+        else:
+            interrupted = _run_batch_pool(rules_id, lines, side, quick, node_limit, verify, jobs, emit,
+                                          emit_errors_before)
+    except KeyboardInterrupt:
+        interrupted = True
+    if not interrupted:
+        emit_errors_before(len(lines) + len(errors) + 2)
+    out.flush()
+    if interrupted:
+        click.echo("arbiter: interrupted", err=True)
+        raise SystemExit(EXIT_INTERRUPTED)
+    if bad:
+        click.echo(f"arbiter: {bad} bad line{'s' if bad != 1 else ''} of {len(lines) + len(unreadable)}", err=True)
+        raise SystemExit(1)
+
+
+def _run_batch_pool(rules_id: str, lines: list[tuple[int, str]], side: int | None, quick: bool, node_limit: int,
+                    verify: bool, jobs: int, emit: Any, emit_errors_before: Any) -> bool:
+    """The lines in tasks over ``jobs`` worker processes, printed in input order; True if
+    Ctrl-C stopped it (the tasks already finished are printed first, in order)."""
+    methods = multiprocessing.get_all_start_methods()
+    context = multiprocessing.get_context("fork" if "fork" in methods else None)
+    tasks = [lines[i:i + BATCH_TASK_LINES] for i in range(0, len(lines), BATCH_TASK_LINES)]
+    pool = context.Pool(min(jobs, max(len(tasks), 1)), initializer=_ignore_sigint)
+    pending = [pool.apply_async(_batch_task, (rules_id, task, side, quick, node_limit, verify)) for task in tasks]
+    # Ctrl-C sets a flag the loop looks at between tasks, never an exception in the
+    # middle of printing one (which would print a line twice or lose it).
+    stop: list[int] = []
+    previous = signal.signal(signal.SIGINT, lambda *_: stop.append(1))
+
+    def flush(index: int) -> None:
+        emit_errors_before(tasks[index][0][0])
+        for item in pending[index].get():
+            if not isinstance(item, str):
+                emit_errors_before(item[0])
+            emit(item)
+
+    try:
+        for index in range(len(tasks)):
+            while not stop and not pending[index].ready():
+                pending[index].wait(TASK_POLL_SECONDS)
+            if stop:
+                for later in range(index, len(tasks)):  # the tasks already finished, in order
+                    if pending[later].ready():
+                        flush(later)
+                return True
+            flush(index)
+        pool.close()
+        return False
+    finally:
+        signal.signal(signal.SIGINT, previous)
+        pool.terminate()
+        pool.join()
+
+
 # --- the command ------------------------------------------------------------------------
 
 
-@click.command(name="unwinnable", epilog=JSON_HELP)
-@click.argument("fen", nargs=-1, required=True)
+@click.command(name="unwinnable", epilog=JSON_HELP + "\n\n" + BATCH_HELP)
+@click.argument("fen", nargs=-1, required=False)
 @click.option("--side", type=click.Choice(SIDES), default=None, help="Analyse this side only [default: both].")
 @click.option("--rules", "rules_id", default="fide-2023", show_default=True, help="Ruleset id, alias or file.")
 @click.option("--json", "json_output", is_flag=True, help="Print one JSON object (fields below).")
@@ -306,8 +492,14 @@ def print_text(board: Any, rules: Any, reports: dict[int, SideReport], node_limi
               help="Moves the search may make per side [default: the ruleset's termination.dead_position.node_limit].")
 @click.option("--time-limit", type=float, default=None, help="Stop after this many seconds (wall clock).")
 @click.option("-v", "--verbose", is_flag=True, help="Say on stderr when each side's analysis starts.")
+@click.option("--batch", "batch_file", default=None, metavar="FILE",
+              help="Answer every FEN of FILE (one a line, '-' for stdin); JSON Lines out (below).")
+@click.option("--quick", is_flag=True, help="With --batch: screening only (terminal check, static stage).")
+@click.option("-j", "--jobs", default="1", show_default=True, help="With --batch: worker processes (or 'auto').")
+@click.option("--verify", is_flag=True, help="With --batch: replay every line with the interpreter too.")
 def command(fen: tuple[str, ...], side: str | None, rules_id: str, json_output: bool, node_limit: int | None,
-            time_limit: float | None, verbose: bool) -> None:
+            time_limit: float | None, verbose: bool, batch_file: str | None, quick: bool, jobs: str,
+            verify: bool) -> None:
     """Can White, Black or neither still checkmate from FEN by any series of legal moves?
 
     Answers FIDE 5.2.2 (dead position: neither side can) and the question of 6.9 and
@@ -315,13 +507,25 @@ def command(fen: tuple[str, ...], side: str | None, rules_id: str, json_output: 
     and SAN), "cannot" with its proof, or "undetermined" when the node or time limit
     ran out first; a position already checkmate or stalemate is answered by the Laws.
 
+    With --batch FILE, every line of FILE is a FEN (see below).
+
     Exit status: 0 the analysis ran (whatever the verdict, including a time limit
-    reached); 1 bad input (FEN, ruleset); 2 usage error; 130 interrupted by Ctrl-C
-    (the sides already answered are printed first).
+    reached); 1 bad input (FEN, ruleset; with --batch: some line was bad, after all
+    the others were answered); 2 usage error; 130 interrupted by Ctrl-C (the sides or
+    lines already answered are printed first).
     """
     text = " ".join(fen)
     if node_limit is not None and not 0 <= node_limit <= MAX_NODE_LIMIT:
         raise UsageError(f"--node-limit {node_limit} is out of range 0..{MAX_NODE_LIMIT}")
+    if batch_file is not None:
+        if fen or json_output or time_limit is not None:
+            raise UsageError("--batch takes no FEN argument, --json or --time-limit (its output is JSON Lines)")
+        run_batch(batch_file, side, rules_id, node_limit, quick, _jobs(jobs), verify)
+        return
+    if quick or verify or jobs != "1":
+        raise UsageError("--quick, --verify and -j go with --batch")
+    if not fen:
+        raise UsageError("give a FEN, or --batch FILE")
     if time_limit is not None and not time_limit > 0:
         raise UsageError(f"--time-limit {time_limit:g} must be a positive number of seconds")
     rules = load_rules(rules_id)
