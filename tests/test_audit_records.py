@@ -276,3 +276,15 @@ def test_adjudicate_keeps_the_games_before_a_damaged_gzip(tmp_path: Path) -> Non
     rows = [json.loads(line) for line in result.stdout.splitlines()]
     assert result.exit_code == 1 and "damaged after" in result.stderr and "Traceback" not in result.output
     assert 1 <= len(rows) < 9 and rows[0]["findings"][0]["rule"] == "flag_fall"
+
+
+def test_summary_counts_unreadable_games_by_reason_with_a_line_each(tmp_path: Path) -> None:
+    pgn = tmp_path / "bad.pgn"
+    pgn.write_text('[White "A"]\n[Result "1-0"]\n\n1. e4 Zz9 1-0\n\n[White "C"]\n[Result "1-0"]\n\n1. e4 e5 2. Xy1 1-0\n\n'
+                   '[White "E"]\n[Result "*"]\n\n1. e4 {never *\n')
+    result = CliRunner().invoke(main, ["audit", str(pgn), "--rules", "fide"])
+    assert result.exit_code == 1
+    lines = result.stdout.splitlines()
+    assert "unreadable: move <n>. <move>: invalid move '<token>': not a move in algebraic notation: 2 game(s)" in lines
+    assert f"  {pgn}: game 2: move 2. Xy1: invalid move 'Xy1': not a move in algebraic notation" in lines
+    assert any(line.startswith("unreadable: ") and "never closed: 1 game(s)" in line for line in lines)

@@ -67,8 +67,14 @@ class Summary:
     counts: dict[str, Counter] = field(default_factory=lambda: {name: Counter() for name in COUNTS})
 
     def note(self, record: dict[str, Any]) -> None:
-        """Count an error or skipped record by its reason and keep its line."""
+        """Count an error or skipped record by its reason and keep its line (an unreadable
+        game's reason with its particulars, move and quoted token, replaced as the page
+        counts them)."""
         kind = str(record.get("kind") or UNREADABLE)
+        if record["type"] == "error":
+            from .html import reason_kind  # only where a game could not be read
+
+            kind = reason_kind(record["message"])
         (self.skipped if record["type"] == "skipped" else self.unreadable)[kind] += 1
         kept = self.lines.setdefault(kind, [])
         if len(kept) < SUMMARY_LINES:
