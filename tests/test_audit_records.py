@@ -125,6 +125,13 @@ def test_edition_without_a_rapid_ruleset_says_so() -> None:
     assert "no rapid ruleset of edition 2018 shipped" in choice.reason
 
 
+def test_uscf_edition_either_side_of_its_date() -> None:
+    before = chooser("uscf").choose(tagged(Date="2018.12.31", TimeControl="5400"))
+    after = chooser("uscf").choose(tagged(Date="2019.01.01", TimeControl="5400"))
+    assert before.id == after.id == "uscf-7"
+    assert "before the earliest shipped uscf edition" in before.reason and "before" not in after.reason
+
+
 @pytest.mark.parametrize("control, expected", [("600", "uscf-7-blitz"), ("601", "uscf-7"), ("300d5", "uscf-7-blitz")])
 def test_uscf_family_by_5c(control: str, expected: str) -> None:
     assert chooser("uscf").choose(tagged(Date="2020.01.01", TimeControl=control)).id == expected
