@@ -49,20 +49,35 @@ def test_report_names_the_move_where_the_rule_ended_the_game() -> None:
     )
 
 
-def test_cli_table_error_line_and_exit_status() -> None:
+def test_cli_table_and_exit_status() -> None:
+    # The command judges with the audit's judge: game 5's illegal move is a finding
+    # (7.5.1), game 6's resignation against a lone king a draw (5.1.2, 2023).
     result = CliRunner().invoke(main, ["adjudicate", str(PGN), "--rules", "fide"])
-    assert result.exit_code == 1
-    assert "game 5 (Broken - Game), move 2... Qxf3" in result.stderr
+    assert result.exit_code == 0, result.output
     assert "Traceback" not in result.stderr
     assert "fivefold_repetition" in result.stdout and "fide-2023:9.6.1" in result.stdout
-    assert "7 game(s): 6 adjudicated, 4 disagree with the record, 1 could not be replayed" in result.stdout
+    assert ("7 game(s): 7 adjudicated, 5 disagree with the record, 0 skipped (variants the Laws do not cover), "
+            "0 could not be read") in result.stdout
+
+
+def test_cli_unreadable_game_is_one_error_line(tmp_path: Path) -> None:
+    pgn = tmp_path / "broken.pgn"
+    pgn.write_text('[White "A"]\n[Black "B"]\n[Result "1-0"]\n\n1. e4 Zz9 1-0\n\n'
+                   '[White "C"]\n[Black "D"]\n[Result "0-1"]\n\n1. f3 e5 2. g4 Qh4# 0-1\n')
+    result = CliRunner().invoke(main, ["adjudicate", str(pgn)])
+    assert result.exit_code == 1
+    (line,) = result.stderr.splitlines()
+    assert line.startswith(f"arbiter: {pgn}: game 1 (A - B): move 1... Zz9")
+    assert "2 game(s): 1 adjudicated, 0 disagree with the record" in result.stdout
 
 
 def test_cli_json_one_object_per_game() -> None:
     result = CliRunner().invoke(main, ["adjudicate", str(PGN), "--rules", "uscf-7", "--json"])
     rows = [json.loads(line) for line in result.stdout.splitlines()]
     assert [row["game"] for row in rows] == [1, 2, 3, 4, 5, 6, 7]
-    assert rows[2]["cite"] == "uscf-7:14E2" and rows[4]["error"].startswith("game 5")
+    assert rows[2]["cite"] == "uscf-7:14E2" and rows[2]["result"] == "1/2-1/2"
+    assert [f["rule"] for f in rows[4]["findings"]] == ["illegal_move"]
+    assert rows[5]["agrees"] is True  # 13B: no exception for a resignation
 
 
 def test_cli_bad_input_is_one_line(tmp_path: Path) -> None:
@@ -70,7 +85,7 @@ def test_cli_bad_input_is_one_line(tmp_path: Path) -> None:
     result = runner.invoke(main, ["adjudicate", str(PGN), "--rules", "no-such-rules"])
     assert result.exit_code == 1 and result.stderr.startswith("arbiter: unknown ruleset 'no-such-rules'")
     result = runner.invoke(main, ["adjudicate", str(tmp_path / "missing.pgn")])
-    assert result.exit_code == 1 and result.stderr.strip().endswith("No such file or directory")
+    assert result.exit_code == 1 and result.stderr.strip().endswith("missing.pgn: no such file")
     assert "Traceback" not in result.stderr
 
 

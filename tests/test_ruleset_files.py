@@ -175,9 +175,10 @@ def test_adjudicate_reads_the_file(tmp_path: Path) -> None:
     path = str(_file(tmp_path))
     pgn = tmp_path / "g.pgn"
     pgn.write_text('[Event "x"]\n[SetUp "1"]\n[FEN "k7/2P5/1K6/8/8/8/8/8 w - - 0 1"]\n[Result "*"]\n\n1. c8=R+ *\n')
-    # c8=R is no move under the file: the game cannot be replayed there, but it can under fide-2023
-    assert "0 could not be replayed" in arbiter("adjudicate", str(pgn)).stdout
-    assert "1 could not be replayed" in arbiter("adjudicate", str(pgn), "--rules", path).stdout
+    # c8=R is no move under the file (an illegal-move finding there), but it is under fide-2023
+    assert "1 adjudicated, 0 disagree" in arbiter("adjudicate", str(pgn)).stdout
+    mine = arbiter("adjudicate", str(pgn), "--rules", path, "--json").stdout
+    assert [f["rule"] for f in json.loads(mine)["findings"]] == ["illegal_move"]
 
 
 @pytest.mark.parametrize("command", [

@@ -8,18 +8,19 @@ distributed run give the same findings.
 
 from __future__ import annotations
 
+import inspect
 import multiprocessing
 import time
-from collections import deque
+from collections import Counter, deque
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Iterator
 
 from reference_impl.errors import EXIT_ADAPTER, ArbiterError
 from reference_impl.notation.pgn import decode_lines, iter_games
-from reference_impl.rules.loader import load_ruleset
 
-from .judge import GameAudit, audit_game, site_host
+from .judge import GameAudit, audit_record, site_host
+from .laws import cached_chooser
 from .sources import Damage, Partition, partition_lines
 
 #: Partitions in flight per worker (one running, one waiting).
@@ -53,20 +54,37 @@ class PartResult:
     sites: dict[str, dict[str, int]] = field(default_factory=dict)
     #: read back from the output file of an interrupted run, not audited again
     resumed: bool = False
+    #: games per ruleset judged under, warnings per kind, reader repairs per kind
+    counts: dict[str, dict[str, int]] = field(default_factory=dict)
 
 
-def audit_partition(part: Partition, rules: str) -> PartResult:
-    """Audit every game of ``part`` under ``rules`` (an id, alias or ruleset file).
+#: The per-partition counts a :class:`PartResult` carries (and the summary adds up).
+COUNTS = ("rulesets", "warnings", "repairs")
+
+
+def strict_reader() -> bool:
+    """Whether the PGN reader takes ``strict`` (refusing the departures it otherwise repairs)."""
+    return "strict" in inspect.signature(iter_games).parameters
+
+
+def audit_partition(part: Partition, rules: str, strict: bool = False) -> PartResult:
+    """Audit every game of ``part`` under ``rules`` (a family of the laws table, or an id,
+    alias or ruleset file); ``strict``: the reader refuses what it would repair.
 
     Game numbers in the result count from 1 within the partition."""
     began = time.process_time()
-    ruleset = load_ruleset(rules)
+    choose = cached_chooser(rules)
     games, kept, failure = 0, [], None
     sites: dict[str, list[int]] = {}  # host -> SITE_COUNTS
+    rulesets: Counter = Counter()
+    warnings: Counter = Counter()
+    repairs: Counter = Counter()
+    lines = decode_lines(partition_lines(part))
+    reader = iter_games(lines, strict=True) if strict and strict_reader() else iter_games(lines)
     try:
-        for pgn in iter_games(decode_lines(partition_lines(part))):
+        for pgn in reader:
             games += 1
-            found = audit_game(pgn, ruleset)
+            found = audit_record(pgn, choose)
             host = site_host(pgn.tags.get("Site"))
             counts = sites.get(host)
             if counts is None:
@@ -76,13 +94,20 @@ def audit_partition(part: Partition, rules: str) -> PartResult:
                 counts[1] += 1
             if found.error is not None:
                 counts[2] += 1
-            if found.findings or found.error or found.undetermined:
+            if found.ruleset:
+                rulesets[found.ruleset] += 1
+            for warning in found.warnings:
+                warnings[warning] += 1
+            for repair in getattr(pgn, "repairs", ()):
+                repairs[repair] += 1
+            if found.kept:
                 kept.append(found)
     except OSError as error:
         failure = f"{part.path}: {error.strerror or error}"
     return PartResult(part.path, part.number, part.start, part.end, part.size, games, kept,
                       time.process_time() - began, failure,
-                      {host: dict(zip(SITE_COUNTS, counts)) for host, counts in sites.items()})
+                      {host: dict(zip(SITE_COUNTS, counts)) for host, counts in sites.items()},
+                      counts={"rulesets": dict(rulesets), "warnings": dict(warnings), "repairs": dict(repairs)})
 
 
 #: What a runner takes: partitions to audit; damage and resumed results pass through.
@@ -105,17 +130,17 @@ def _ordered(items: Iterable[Item], submit: Callable[[Partition], Any],
         yield take()
 
 
-def run_local(items: Iterable[Item], rules: str, jobs: int) -> Iterator[PartResult | Damage]:
+def run_local(items: Iterable[Item], rules: str, jobs: int, strict: bool = False) -> Iterator[PartResult | Damage]:
     """In this process (``jobs`` 1) or in ``jobs`` worker processes."""
     if jobs <= 1:
         for item in items:
-            yield audit_partition(item, rules) if isinstance(item, Partition) else item
+            yield audit_partition(item, rules, strict) if isinstance(item, Partition) else item
         return
     methods = multiprocessing.get_all_start_methods()
     context = multiprocessing.get_context("fork" if "fork" in methods else None)
     pool = ProcessPoolExecutor(max_workers=jobs, mp_context=context)
     try:
-        yield from _ordered(items, lambda p: pool.submit(audit_partition, p, rules),
+        yield from _ordered(items, lambda p: pool.submit(audit_partition, p, rules, strict),
                             lambda f: f.result(), jobs * WINDOW_PER_WORKER)
     finally:
         pool.shutdown(wait=True, cancel_futures=True)
@@ -134,8 +159,8 @@ def connect(address: str, timeout: float = CONNECT_TIMEOUT) -> Any:
         raise SchedulerError(f"scheduler {address} could not be reached: {reason}") from None
 
 
-def run_dask(items: Iterable[Item], rules: str, client: Any) -> Iterator[PartResult | Damage]:
+def run_dask(items: Iterable[Item], rules: str, client: Any, strict: bool = False) -> Iterator[PartResult | Damage]:
     """On the cluster behind ``client``: one task per partition, results in order."""
     threads = sum(client.nthreads().values()) or 1
-    yield from _ordered(items, lambda p: client.submit(audit_partition, p, rules, pure=False),
+    yield from _ordered(items, lambda p: client.submit(audit_partition, p, rules, strict, pure=False),
                         lambda f: f.result(), threads * WINDOW_PER_WORKER)

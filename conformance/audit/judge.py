@@ -11,7 +11,18 @@ a finding kind of :data:`KINDS`:
 * ``automatic_end``: the record stops at such an end and its result contradicts it;
 * ``flag_fall``: a time forfeit scored otherwise than the ruleset's ``flag_fall`` table
   rules (FIDE 6.9: a draw when the opponent cannot checkmate; US Chess 14E: the material
-  table), with the unwinnability proof or the helpmate as evidence.
+  table), with the unwinnability proof or the helpmate as evidence. A flag is judged only
+  where the record says the game ended in a time forfeit (its Termination tag or end
+  comment, read through :mod:`.terminations`: ``X won on time`` is a flag fall of X's
+  opponent); clock comments are evidence, not events (FIDE 6.8: a flag counts when it
+  is seen or claimed, and play that went on stands).
+
+What the record says ended the game decides what is compared (the termination table's
+``judge``): a result an arbiter or a server decided (abandonment, adjudication, ...) is
+not compared with the board, and an unknown phrase is a warning; the moves are audited
+either way. :func:`audit_record` first chooses the Laws for the game
+(:mod:`.laws`: edition by date, regime, Chess960) or skips a game of a variant they do
+not cover; every finding names the ruleset and why, and the position judged.
 
 Kept lean for throughput: checkmate and stalemate are looked for only where the record
 stops or a move fails (a legal move after them is impossible), and the dead-position
@@ -40,8 +51,11 @@ from reference_impl.core import Board
 from reference_impl.errors import ArbiterError
 from reference_impl.notation import fastsan
 from reference_impl.notation.errors import NotationError, clip
-from reference_impl.notation.pgn import PgnGame
+from reference_impl.notation.pgn import PgnGame, tag_problems
 from reference_impl.notation.san import read_san
+
+from .laws import Chooser, Choice, Skip
+from .terminations import UNKNOWN_WARNING, Ending, read_ending
 
 #: Finding kinds, with what each means (the summary counts per kind).
 KINDS: dict[str, str] = {
@@ -49,14 +63,21 @@ KINDS: dict[str, str] = {
     "after_end": "moves recorded after the game ended by rule",
     "automatic_end": "the recorded result contradicts the end by rule where the record stops",
     "flag_fall": "a time forfeit scored against the flag-fall rule",
+    "resignation": "a resignation scored against the resignation rule",
 }
+#: A resignation is searched for "can the winner checkmate?" (where the ruleset's
+#: resignation entry makes it a draw otherwise) only when the winner has none of these
+#: pieces: with one of them a mate is possible in all but exceptional positions. A speed
+#: screen, not a rule: it can only leave out a finding, never make one.
+RESIGNATION_SCREEN = frozenset({"pawn", "rook", "queen"})
+#: Tags the audit reads by its own tables (the reader's complaints about them do not stop it).
+OWN_TAGS = ("Termination", "TimeControl")
 #: Tags that identify a game in a finding.
 IDENTITY_TAGS = ("Site", "White", "Black", "Date")
-#: Termination tag values (pgn:9.8.1, lower case) that record a flag fall.
-FLAG_TERMINATIONS = frozenset({"time forfeit"})
-#: Termination values whose result is no ruling on the board: results are not compared.
-NOT_JUDGED = frozenset({"abandoned", "adjudication", "death", "emergency", "rules infraction", "unterminated"})
-#: The automatic ends, in the order used when a table states none.
+#: The ``judge`` of an ending whose record ends in a flag fall, and of one not compared.
+FLAG, NOT_COMPARED = "flag_fall", "none"
+#: The summary's reason for a game the reader or the replay could not read.
+UNREADABLE = "unreadable"
 #: Start positions kept (a database starts most games from the same one), each copied per game.
 START_POSITIONS = 64
 
@@ -76,15 +97,37 @@ class Finding:
     correct: str | None
     reason: str
     proof: str | None = None
+    #: the ruleset judged under, and why it governs this game
+    ruleset: str = ""
+    ruleset_reason: str = ""
+    #: the position judged (where the game ended, the move failed or the flag fell)
+    fen: str = ""
 
     def as_dict(self) -> dict[str, Any]:
         return asdict(self)
 
 
 @dataclass(frozen=True)
+class Ruling:
+    """What the Laws make of the game: the result (None: no legal game), the reason (an
+    end by rule, ``flag_fall``, ``illegal_move``, or the recorded ending's event when the
+    record stands), the article, and the ply at which it holds."""
+
+    result: str | None
+    reason: str
+    cite: str | None
+    ply: int
+    #: False when the record's result is not compared (an ending judged ``none``)
+    compared: bool = True
+
+
+@dataclass
 class GameAudit:
-    """One game's findings; ``error`` says why a game could not be read (without its
-    number: a partition numbers its games from 1, the caller knows the file's number)."""
+    """One game's findings; ``error`` says why a game could not be read and ``skipped``
+    why it was not judged (both without its number: a partition numbers its games from
+    1, the caller knows the file's number); ``kind`` is the summary's reason for either.
+    Built once per game by the judge and labelled with the ruleset by :func:`audit_game`
+    (not frozen: a database makes millions of them)."""
 
     game: int
     findings: list[Finding] = field(default_factory=list)
@@ -93,6 +136,19 @@ class GameAudit:
     undetermined: bool = False
     #: the record ends in a time forfeit judged by the flag-fall rule (found or not)
     flag_fall: bool = False
+    skipped: str | None = None
+    kind: str | None = None
+    #: the ruleset judged under ('' when skipped or unreadable), and why it governs the game
+    ruleset: str = ""
+    ruleset_reason: str = ""
+    #: warnings for the summary's counts (an unknown Termination)
+    warnings: tuple[str, ...] = ()
+    ruling: Ruling | None = None
+
+    @property
+    def kept(self) -> bool:
+        """Whether the game has something for the output (the rest are only counted)."""
+        return bool(self.findings or self.error or self.undetermined or self.skipped)
 
 
 @dataclass(frozen=True)
@@ -158,21 +214,49 @@ class _Ends:
         return entry is not None and verdicts.dead_after_move(board, entry)
 
 
-def audit_game(pgn: PgnGame, rules: Any) -> GameAudit:
-    """The findings on one game (``rules``: a resolved ruleset)."""
+def audit_record(pgn: PgnGame, chooser: Chooser) -> GameAudit:
+    """The findings on one game under the Laws ``chooser`` picks for it (or its skip)."""
+    choice = chooser.choose(pgn)
+    if isinstance(choice, Skip):
+        return GameAudit(pgn.index, skipped=choice.reason, kind=choice.kind)
+    return audit_game(pgn, choice.rules, choice)
+
+
+def audit_game(pgn: PgnGame, rules: Any, choice: Choice | None = None) -> GameAudit:
+    """The findings on one game (``rules``: a resolved ruleset; ``choice``: why it governs
+    the game, named in each finding)."""
+    ending = read_ending(pgn)
     try:
-        return _audit(pgn, rules)
+        found = _audit(pgn, rules, ending)
     except ArbiterError as error:
-        return GameAudit(pgn.index, error=str(error))
+        return GameAudit(pgn.index, error=str(error), kind=UNREADABLE)
+    if found.error is None:
+        found.ruleset = ruleset = str(rules["id"])
+        found.ruleset_reason = reason = choice.reason if choice is not None else f"{ruleset} given by --rules"
+        if not ending.known:
+            found.warnings = (UNKNOWN_WARNING,)
+        if found.findings:
+            found.findings = [replace(f, ruleset=ruleset, ruleset_reason=reason) for f in found.findings]
+    return found
 
 
-def _audit(pgn: PgnGame, rules: Any) -> GameAudit:
-    if pgn.errors:
-        first = pgn.errors[0]
-        return GameAudit(pgn.index, error=f"move {first.move}: {first.reason}" if first.move else first.reason)
+def _read_here(pgn: PgnGame) -> list[Any]:
+    """The reader's errors but those about the tags the audit reads by its own tables (a
+    server's Termination phrase, a TimeControl such as ``10+0.05``): its vocabulary is
+    the termination table's, not only the standard's list."""
+    own = {name: pgn.tags[name] for name in OWN_TAGS if name in pgn.tags}
+    ignored = set(tag_problems(own)) if own else set()
+    return [e for e in pgn.errors if e.move is not None or e.reason not in ignored]
+
+
+def _audit(pgn: PgnGame, rules: Any, ending: Ending) -> GameAudit:
+    errors = _read_here(pgn) if pgn.errors else pgn.errors
+    if errors:
+        first = errors[0]
+        return GameAudit(pgn.index, error=f"move {first.move}: {first.reason}" if first.move else first.reason,
+                         kind=UNREADABLE)
     board = _start(pgn.fen, rules)
     recorded = pgn.tags.get("Result") or pgn.result or "*"
-    termination = (pgn.tags.get("Termination") or "").strip().lower()
     ends = _ends_of(rules)
     key_of = _key_of(board, rules)
     keys: list[Hashable] = [key_of()]
@@ -191,7 +275,8 @@ def _audit(pgn: PgnGame, rules: Any) -> GameAudit:
                 read_san(board, move.text, lenient=True, push=True)
         except NotationError as error:
             if error.category != "illegal":
-                return GameAudit(pgn.index, error=f"move {pgn.move_label(ply)} {clip(move.text)}: {error}")
+                return GameAudit(pgn.index, error=f"move {pgn.move_label(ply)} {clip(move.text)}: {error}",
+                                 kind=UNREADABLE)
             stop, illegal = ply, error
             break
         key = key_of()
@@ -208,14 +293,14 @@ def _audit(pgn: PgnGame, rules: Any) -> GameAudit:
         # reached earlier is found by walking back from there. A flag fall is ruled
         # first: a loss the ruling backs with a found mate is no dead position, and the
         # dead-position probe is spared (the ruling is wanted below anyway).
-        if end is None and illegal is None and termination in FLAG_TERMINATIONS:
-            flag = _flag_ruling(rules, board, recorded)
+        if end is None and illegal is None and ending.judge == FLAG:
+            flag = _flag_ruling(rules, board, recorded, ending)
         if not (flag is not None and flag[1].proven) and ends.dead(board):
             ply = _walk_back(board, ends, stop if end is None else end.ply)
             end = ends.end(board, keys[: ply + 1], ply, dead=True)
         elif end is None:
             end = ends.end(board, keys, stop, dead=False)
-    return _judge(pgn, rules, board, end, stop, illegal, recorded, termination, flag)
+    return _judge(pgn, rules, board, end, stop, illegal, recorded, ending, flag)
 
 
 def _ends_of(rules: Any) -> _Ends:
@@ -258,48 +343,76 @@ def _walk_back(board: Board, ends: _Ends, ply: int) -> int:
 
 
 def _judge(pgn: PgnGame, rules: Any, board: Board, end: _End | None, stop: int,
-           illegal: NotationError | None, recorded: str, termination: str,
+           illegal: NotationError | None, recorded: str, ending: Ending,
            flag: tuple[int, verdicts.Ruling] | None) -> GameAudit:
-    def finding(rule: str, cite: str, correct: str | None, reason: str, proof: str | None = None) -> GameAudit:
-        return GameAudit(pgn.index, [Finding(pgn.index, identity(pgn), rule, cite, recorded, correct, reason, proof)])
+    compared = ending.judge != NOT_COMPARED
 
+    def finding(rule: str, cite: str, correct: str | None, reason: str, proof: str | None = None,
+                ruling: Ruling | None = None) -> GameAudit:
+        return GameAudit(pgn.index, [Finding(pgn.index, identity(pgn), rule, cite, recorded, correct, reason, proof,
+                                             fen=board.fen())], ruling=ruling)
+
+    termination = f" ({ending.phrase})" if ending.phrase else ""
     if end is not None:
         at = pgn.move_label(end.ply - 1) if end.ply else "the start"
         after = len(pgn.moves) - end.ply
+        ruled = Ruling(end.result, end.reason, end.cite, end.ply, compared)
         if after:
             return finding("after_end", end.cite, end.result,
                            f"{after} move(s) recorded after the game ended by {end.reason} at {at}",
-                           _end_proof(board, rules, end))
-        if termination in NOT_JUDGED or recorded == "*" or recorded == end.result:
-            return GameAudit(pgn.index)
+                           _end_proof(board, rules, end), ruled)
+        if not compared or recorded == "*" or recorded == end.result:
+            return GameAudit(pgn.index, ruling=ruled)
         return finding("automatic_end", end.cite, end.result,
-                       f"the game ended by {end.reason} at {at}; recorded {recorded}"
-                       + (f" ({termination})" if termination else ""), _end_proof(board, rules, end))
+                       f"the game ended by {end.reason} at {at}; recorded {recorded}{termination}",
+                       _end_proof(board, rules, end), ruled)
     if illegal is not None:
         cite = str(optional(rules, "illegal_moves", "completed_cite") or table(rules, "illegal_moves", "cite"))
         return finding("illegal_move", cite, None,
-                       f"move {pgn.move_label(stop)} {clip(pgn.moves[stop].text)} is not legal in {board.fen()}")
-    if termination in FLAG_TERMINATIONS:
-        return _flag_fall(pgn, rules, board, recorded, finding, flag or _flag_ruling(rules, board, recorded))
-    return GameAudit(pgn.index)
+                       f"move {pgn.move_label(stop)} {clip(pgn.moves[stop].text)} is not legal in {board.fen()}",
+                       ruling=Ruling(None, "illegal_move", cite, stop))
+    if ending.judge == FLAG:
+        return _flag_fall(pgn, rules, board, recorded, finding, flag or _flag_ruling(rules, board, recorded, ending),
+                          stop)
+    if compared and ending.decisive_is == "resignation" and recorded in ("1-0", "0-1"):
+        return _resignation(pgn, rules, board, recorded, finding, stop)
+    return GameAudit(pgn.index, ruling=Ruling(recorded, ending.event, None, stop, compared))
 
 
-def _flag_ruling(rules: Any, board: Board, recorded: str) -> tuple[int, verdicts.Ruling]:
-    """(the flagged colour, the flag-fall ruling) where the record stops: the loser the
-    result names, else the side to move."""
-    flagged = {"1-0": 1, "0-1": 0}.get(recorded, board.turn)
+def _resignation(pgn: PgnGame, rules: Any, board: Board, recorded: str, finding: Any, stop: int) -> GameAudit:
+    """A decisive result the board does not explain: a resignation of the loser, a draw
+    where the ruleset says so and the winner cannot checkmate (FIDE 2023 5.1.2)."""
+    entry = table(rules, "termination", "resignation")
+    resigning = 1 if recorded == "1-0" else 0
+    if not entry.get("draw_if_opponent_cannot_checkmate") or RESIGNATION_SCREEN & verdicts.material(board, 1 - resigning).keys():
+        return GameAudit(pgn.index, ruling=Ruling(recorded, "resignation", str(entry["cite"]), stop))
+    ruling = verdicts.resignation(rules, board, resigning)
+    ruled = Ruling(ruling.result, "resignation", ruling.cite, stop)
+    if ruling.result == recorded:
+        return GameAudit(pgn.index, ruling=ruled)
+    side = ("White", "Black")[resigning]
+    found = unwinnability.analyse(board, 1 - resigning, verdicts.dead_position_node_limit(rules))
+    return finding("resignation", ruling.cite, ruling.result, f"{side} resigned; {ruling.note}", found.proof, ruled)
+
+
+def _flag_ruling(rules: Any, board: Board, recorded: str, ending: Ending) -> tuple[int, verdicts.Ruling]:
+    """(the flagged colour, the flag-fall ruling) where the record stops: the player the
+    ending names, else the loser the result names, else the side to move."""
+    flagged = ending.loser if ending.loser is not None else {"1-0": 1, "0-1": 0}.get(recorded, board.turn)
     return flagged, verdicts.flag_fall(rules, board, flagged)
 
 
 def _flag_fall(pgn: PgnGame, rules: Any, board: Board, recorded: str, finding: Any,
-               flag: tuple[int, verdicts.Ruling]) -> GameAudit:
+               flag: tuple[int, verdicts.Ruling], stop: int) -> GameAudit:
     flagged, ruling = flag
+    ruled = Ruling(None if ruling.result == verdicts.UNKNOWN else ruling.result, FLAG, ruling.cite, stop)
     if ruling.result in (recorded, verdicts.UNKNOWN):
-        return GameAudit(pgn.index, undetermined=ruling.undetermined, flag_fall=True)
+        return GameAudit(pgn.index, undetermined=ruling.undetermined, flag_fall=True, ruling=ruled)
     side = ("White", "Black")[flagged]
     reason = f"{side}'s flag fell; {ruling.reason.replace('_', ' ')}" + (f" ({ruling.note})" if ruling.note else "")
-    return replace(finding("flag_fall", ruling.cite, ruling.result, reason, _flag_proof(board, rules, ruling, flagged)),
-                   flag_fall=True)
+    found = finding("flag_fall", ruling.cite, ruling.result, reason, _flag_proof(board, rules, ruling, flagged), ruled)
+    found.flag_fall = True
+    return found
 
 
 def _flag_proof(board: Board, rules: Any, ruling: verdicts.Ruling, flagged: int) -> str | None:

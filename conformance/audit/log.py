@@ -4,13 +4,17 @@ Records, one per line, in the order of the partitions:
 
 * ``{"type": "audit", "version", "rules", "partition_bytes", "files"}`` first;
 * ``{"type": "finding", "file", "game", "tags", "rule", "cite", "recorded", "correct",
-  "reason", "proof"}`` for each disagreement (``game``: 1-based within the file);
-* ``{"type": "error", "file", "game", "message"}`` for a game that could not be read;
+  "reason", "proof", "ruleset", "ruleset_reason", "fen"}`` for each disagreement
+  (``game``: 1-based within the file);
+* ``{"type": "error", "file", "game", "message", "kind"}`` for a game that could not be read;
+* ``{"type": "skipped", "file", "game", "message", "kind"}`` for a game not judged (a
+  variant the Laws do not cover);
 * ``{"type": "damage", "file", "at", "message"}`` for a truncated or corrupt file;
 * ``{"type": "partition", "file", "number", "start", "end", "size", "games", "sites", ...}``
   after each partition's records: the partition is done (``sites``: per server, the Site
   tag's host, ``{"games", "flag_falls", "unreadable"}``: games, time forfeits judged by
-  the flag-fall rule, games unreadable);
+  the flag-fall rule, games unreadable; and its games per ruleset, warnings and repairs
+  per kind);
 * ``{"type": "summary", ..., "flag_falls", "sites"}`` at the end (``flag_falls``: the time
   forfeits judged in all; ``sites`` as the partitions', summed).
 
@@ -30,11 +34,14 @@ from typing import IO, Any, Iterator
 
 from reference_impl.errors import ArbiterError
 
-from .execute import SITE_COUNTS, PartResult
-from .judge import KINDS
+from .execute import COUNTS, SITE_COUNTS, PartResult
+from .judge import KINDS, UNREADABLE
 from .sources import Damage
 
-VERSION = 1
+VERSION = 2
+#: Unreadable or skipped games kept per reason for the summary's lines (all are counted,
+#: and every one is in the output file).
+SUMMARY_LINES = 50
 
 
 class OutputFileError(ArbiterError):
@@ -52,6 +59,31 @@ class Summary:
     damaged: int = 0
     undetermined: int = 0
     cpu: float = 0.0
+    #: unreadable and skipped games per reason, and the first lines of each
+    unreadable: Counter = field(default_factory=Counter)
+    skipped: Counter = field(default_factory=Counter)
+    lines: dict[str, list[str]] = field(default_factory=dict)
+    #: games per ruleset, warnings and repairs per kind (:data:`~.execute.COUNTS`)
+    counts: dict[str, Counter] = field(default_factory=lambda: {name: Counter() for name in COUNTS})
+
+    def note(self, record: dict[str, Any]) -> None:
+        """Count an error or skipped record by its reason and keep its line (an unreadable
+        game's reason with its particulars, move and quoted token, replaced as the page
+        counts them)."""
+        kind = str(record.get("kind") or UNREADABLE)
+        if record["type"] == "error":
+            from .html import reason_kind  # only where a game could not be read
+
+            kind = reason_kind(record["message"])
+        (self.skipped if record["type"] == "skipped" else self.unreadable)[kind] += 1
+        kept = self.lines.setdefault(kind, [])
+        if len(kept) < SUMMARY_LINES:
+            where = f"game {record['game']}" if record.get("game") is not None else "the file"
+            kept.append(f"{record['file']}: {where}: {record['message']}")
+
+    def add(self, counts: dict[str, dict[str, int]]) -> None:
+        for name in COUNTS:
+            self.counts[name].update(counts.get(name) or {})
     #: per server (the Site tag's host): :data:`~.execute.SITE_COUNTS` -> games
     sites: defaultdict[str, Counter] = field(default_factory=lambda: defaultdict(Counter))
 
@@ -64,7 +96,9 @@ class Summary:
                 "errors": self.errors, "damaged_files": self.damaged, "undetermined": self.undetermined,
                 "cpu_seconds": round(self.cpu, 3), "flag_falls": sum(c["flag_falls"] for c in self.sites.values()),
                 "sites": {host: {k: counts[k] for k in SITE_COUNTS}
-                          for host, counts in sorted(self.sites.items(), key=lambda kv: -kv[1]["games"])}}
+                          for host, counts in sorted(self.sites.items(), key=lambda kv: -kv[1]["games"])},
+                "unreadable": dict(self.unreadable), "skipped": dict(self.skipped),
+                **{name: dict(self.counts[name]) for name in COUNTS}}
 
 
 class Numbering:
@@ -86,22 +120,32 @@ class Numbering:
         s.size += item.size
         s.cpu += item.cpu
         s.count_sites(item.sites)
+        s.add(item.counts)
         out: list[dict[str, Any]] = []
         for audit in item.audits:
             number = first + audit.game - 1
             s.undetermined += audit.undetermined
             if audit.error is not None:
                 s.errors += 1
-                out.append({"type": "error", "file": item.path, "game": number, "message": audit.error})
+                out.append({"type": "error", "file": item.path, "game": number, "message": audit.error,
+                            "kind": audit.kind or UNREADABLE})
+                s.note(out[-1])
+            if audit.skipped is not None:
+                out.append({"type": "skipped", "file": item.path, "game": number, "message": audit.skipped,
+                            "kind": audit.kind})
+                s.note(out[-1])
             for finding in audit.findings:
                 s.findings[finding.rule] += 1
                 out.append({"type": "finding", "file": item.path, **replace(finding, game=number).as_dict()})
         if item.failure is not None:
             s.errors += 1
-            out.append({"type": "error", "file": item.path, "game": None, "message": item.failure})
+            out.append({"type": "error", "file": item.path, "game": None, "message": item.failure,
+                        "kind": "file unreadable"})
+            s.note(out[-1])
         out.append({"type": "partition", "file": item.path, "number": item.number, "start": item.start,
                     "end": item.end, "size": item.size, "games": item.games, "cpu": round(item.cpu, 4),
-                    "undetermined": sum(a.undetermined for a in item.audits), "sites": item.sites})
+                    "undetermined": sum(a.undetermined for a in item.audits), "sites": item.sites,
+                    **item.counts})
         return out
 
     def resumed(self, records: list[dict[str, Any]]) -> PartResult:
@@ -113,6 +157,10 @@ class Numbering:
                 s.findings[record["rule"]] += 1
             elif record["type"] == "error":
                 s.errors += 1
+                s.note(record)
+            elif record["type"] == "skipped":
+                s.note(record)
+        s.add({name: part.get(name) or {} for name in COUNTS})
         s.undetermined += int(part.get("undetermined") or 0)
         self.next_game[part["file"]] += int(part["games"])
         s.games += int(part["games"])

@@ -210,3 +210,25 @@ def partition_lines(part: Partition) -> Iterator[bytes]:
                 return
             left -= len(line)
             yield line
+
+
+def stream_lines(path: Path, damage: list[Damage]) -> Iterator[bytes]:
+    """The lines of a plain or compressed PGN file (or a pipe) in order, read as they
+    come; a damaged compressed stream stops at the damage, which is appended to ``damage``
+    (the lines before it are all yielded)."""
+    with path.open("rb") as raw:
+        if not compression(path):
+            yield from raw
+            return
+        rest = b""
+        try:
+            for data in FORMATS[path.suffix.lower()](raw):
+                lines = (rest + data).split(b"\n")
+                rest = lines.pop()
+                for line in lines:
+                    yield line + b"\n"
+        except _damage_errors() as error:
+            damage.append(Damage(str(path), raw.tell(), f"{error}"))
+            return
+        if rest:
+            yield rest

@@ -1,20 +1,26 @@
-"""``arbiter adjudicate FILE.pgn [--rules ID]``: what the Laws say about recorded games.
+"""``arbiter adjudicate FILE [--rules ID]``: what the Laws say about each recorded game.
 
-For every game: the result and reason under the ruleset, the article, the move at
-which the game ended by rule, and a flag where the recorded result or Termination tag
-disagrees with the Laws. Without ``--rules`` a game is judged under FIDE 2023, or its
-Chess960 Guidelines when its ``Variant`` tag names Chess960. Games are read and judged
-one at a time and printed as they are judged (memory does not grow with the file). A game
-that cannot be replayed is one error line on stderr naming the game and the move (and,
-with ``--json``, a record with ``error`` set); the other games are still adjudicated.
-Exit status: 0, or 1 when some game could not be replayed.
+The same reader, replay and judge as ``arbiter audit`` (:func:`~conformance.audit.judge.audit_record`),
+game by game with a verdict for every game rather than only the disagreements: the
+result and reason under the Laws, the article, the move at which the game ended by rule,
+the ruleset chosen for the game and why, and where the record disagrees, the audit's
+findings. ``--rules`` is a family (``fide``, the default, or ``uscf``: the edition in
+force on each game's date, its regime, Chess960 by the tags) or one ruleset. Files may be
+compressed (``.gz``, ``.bz2``, ``.zst``) as for the audit. A flag fall is judged only where
+the record ends in a time forfeit; clock comments are evidence, not events (FIDE 6.8).
+Games are read and judged one at a time and printed as they are judged (memory does not
+grow with the file). A game that cannot be read is one error line on stderr naming the
+game and the move (and, with ``--json``, a record with ``error`` set); a game of a variant
+the Laws do not cover is skipped (``skipped`` set); the other games are still
+adjudicated. Exit status: 0, or 1 when some game could not be read or the file is
+damaged (the games before the damage are adjudicated).
 """
 
 from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import IO, Iterator
+from typing import Any, Iterator
 
 import click
 from rich import box
@@ -22,31 +28,66 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from reference_impl.adjudication.record import GameReport, adjudicate_games
 from reference_impl.errors import EXIT_FAILURE, ArbiterError, quote
-from reference_impl.notation.pgn import decode_lines, iter_games
+from reference_impl.notation.pgn import PgnGame, decode_lines, iter_games
+
+from ...audit.execute import strict_reader
+from ...audit.judge import GameAudit, audit_record
+from ...audit.laws import cached_chooser
+from ...audit.sources import Damage, stream_lines
+from ...audit.terminations import read_ending
+from .audit import rules_name
 
 #: Games per printed block of the table (each block is printed once judged).
 BLOCK = 25
 #: Columns of the table: (header, width); the last one takes the rest of the line.
-COLUMNS = (("#", 5), ("Players", 32), ("Recorded", 22), ("Laws", 7), ("Reason", 24),
-           ("Article", 20), ("Ended at", 9), ("Verdict", 31))
+COLUMNS = (("#", 5), ("Players", 26), ("Recorded", 22), ("Laws", 7), ("Reason", 20),
+           ("Article", 18), ("Ended at", 8), ("Rules", 18), ("Verdict", 33))
+#: Longest error line printed (a hostile file's names and moves are cut, escaped).
+ERROR_LINE = 300
+#: The ends by rule whose move the table names (``Ended at``).
+BY_RULE = frozenset({"checkmate", "stalemate", "dead_position", "fivefold_repetition", "seventy_five_moves"})
+#: The ruleset used without ``--rules``: the FIDE family, per game.
+DEFAULT_RULES = "fide"
 
 
 class PgnFileError(ArbiterError):
     """The PGN file could not be read."""
 
 
-def _lines(path: Path) -> Iterator[str]:
+def _games(path: Path, strict: bool, damage: list[Damage]) -> Iterator[PgnGame]:
+    """Every game of ``path`` (plain, compressed or a pipe), read as the file comes; a
+    damaged compressed file ends at the damage, appended to ``damage``."""
+    if not path.exists():
+        raise PgnFileError(f"{path}: no such file")
+    if path.is_dir():
+        raise PgnFileError(f"{path}: not a file")
     try:
-        handle: IO[bytes] = path.open("rb")
+        lines = decode_lines(stream_lines(path, damage))
+        yield from (iter_games(lines, strict=True) if strict and strict_reader() else iter_games(lines))
     except OSError as error:
         raise PgnFileError(f"{path}: {error.strerror or error}") from None
-    with handle:
-        try:
-            yield from decode_lines(handle)
-        except OSError as error:
-            raise PgnFileError(f"{path}: {error.strerror or error}") from None
+
+
+def report(pgn: PgnGame, audit: GameAudit) -> dict[str, Any]:
+    """One game's verdict as a record (the ``--json`` line and the table's row)."""
+    ending = read_ending(pgn)
+    ruling = audit.ruling
+    ended_at = None
+    if ruling is not None and ruling.result is not None and ruling.reason in BY_RULE:
+        ended_at = pgn.move_label(ruling.ply - 1) if ruling.ply else "start"
+    agrees = None if audit.error or audit.skipped or ruling is None or not ruling.compared else not audit.findings
+    return {
+        "game": pgn.index, "white": pgn.tags.get("White", "?"), "black": pgn.tags.get("Black", "?"),
+        "recorded": pgn.tags.get("Result") or pgn.result or "*", "termination": ending.phrase or None,
+        "event": ending.event if ending.phrase else None,
+        "ruleset": audit.ruleset or None,
+        "ruleset_reason": audit.ruleset_reason or None,
+        "result": ruling.result if ruling else None, "reason": ruling.reason if ruling else None,
+        "cite": ruling.cite if ruling else None, "ended_at": ended_at, "ply": ruling.ply if ruling else None,
+        "agrees": agrees, "findings": [f.as_dict() for f in audit.findings],
+        "error": audit.error, "skipped": audit.skipped, "warnings": list(audit.warnings),
+    }
 
 
 def _cell(value: str, width: int) -> Text:
@@ -56,52 +97,69 @@ def _cell(value: str, width: int) -> Text:
     return Text(value)
 
 
-def _table(reports: list[GameReport], title: str | None) -> Table:
+def _table(rows: list[dict[str, Any]], title: str | None) -> Table:
     table = Table(title=title, show_header=title is not None, box=box.SIMPLE_HEAD, show_edge=False)
     for name, width in COLUMNS:
         table.add_column(name, width=width, overflow="fold")
-    for r in reports:
-        recorded = r.recorded + (f" ({r.termination})" if r.termination else "")
-        verdict = Text("agrees" if r.agrees else ("not compared" if r.agrees is None else r.flag or ""),
-                       style="red" if r.agrees is False else "")
-        if r.note:
-            verdict.append(f" ({r.note})", style="dim")
-        cells = [str(r.game), f"{r.white} - {r.black}", recorded, r.result or "*", r.reason or "-",
-                 r.cite or "-", r.ended_at or "-"]
+    for r in rows:
+        recorded = r["recorded"] + (f" ({r['termination']})" if r["termination"] else "")
+        if r["skipped"]:
+            verdict = Text(f"skipped: {r['skipped']}", style="dim")
+        elif r["agrees"] is None:
+            verdict = Text("not compared")
+        elif r["agrees"]:
+            verdict = Text("agrees")
+        else:
+            verdict = Text("; ".join(f"{f['rule']}: {f['reason']}" for f in r["findings"]), style="red")
+        cells = [str(r["game"]), f"{r['white']} - {r['black']}", recorded, r["result"] or "*", r["reason"] or "-",
+                 r["cite"] or "-", r["ended_at"] or "-", r["ruleset"] or "-"]
         table.add_row(*(_cell(c, w) for c, (_, w) in zip(cells, COLUMNS)), verdict)
     return table
 
 
 @click.command(name="adjudicate")
 @click.argument("pgn_file", type=click.Path(path_type=Path, dir_okay=False))
-@click.option("--rules", "rules", default=None,
-              help="Ruleset id, alias or file [default: fide-2023, or Chess960 by the Variant tag].")
+@click.option("--rules", "rules", default=DEFAULT_RULES, show_default=True,
+              help="A family (fide, uscf: the Laws in force for each game) or a ruleset id, alias or file.")
 @click.option("--json", "as_json", is_flag=True, help="One JSON object per game instead of a table.")
+@click.option("--strict-pgn", "strict", is_flag=True,
+              help="Refuse the departures from the PGN standard the reader otherwise repairs.")
 @click.pass_context
-def command(ctx: click.Context, pgn_file: Path, rules: str | None, as_json: bool) -> None:
-    """Adjudicate every game of PGN_FILE under a ruleset and flag disagreements."""
-    console = Console(width=160)
-    total = good = disagree = 0
-    block: list[GameReport] = []
-    title: str | None = f"Adjudication under {rules or 'fide-2023 (Chess960 by the Variant tag)'}"
-    for r in adjudicate_games(iter_games(_lines(pgn_file)), rules):
+def command(ctx: click.Context, pgn_file: Path, rules: str, as_json: bool, strict: bool) -> None:
+    """Adjudicate every game of PGN_FILE (PGN, .gz, .bz2, .zst) and flag disagreements."""
+    console = Console(width=170)
+    choose = cached_chooser(rules)
+    total = good = disagree = skipped = 0
+    damaged = False
+    block: list[dict[str, Any]] = []
+    title: str | None = f"Adjudication under {rules_name(rules)}"
+    damage: list[Damage] = []
+    for item in _games(pgn_file, strict, damage):
         total += 1
-        if r.error is not None:
-            click.echo(f"arbiter: {pgn_file}: {r.error}", err=True)
+        row = report(item, audit_record(item, choose))
+        if row["error"] is not None:
+            line = f"arbiter: {pgn_file}: game {row['game']} ({row['white']} - {row['black']}): {row['error']}"
+            click.echo(line if line.isprintable() and len(line) <= ERROR_LINE else quote(line, ERROR_LINE), err=True)
+        elif row["skipped"] is not None:
+            skipped += 1
         else:
             good += 1
-            disagree += r.agrees is False
+            disagree += row["agrees"] is False
         if as_json:
-            click.echo(json.dumps(r.as_dict(), ensure_ascii=False))
-        elif r.error is None:
-            block.append(r)
+            click.echo(json.dumps(row, ensure_ascii=False))
+        elif row["error"] is None:
+            block.append(row)
             if len(block) == BLOCK:
                 console.print(_table(block, title))
                 block, title = [], None
+    for found in damage:
+        damaged = True
+        click.echo(f"arbiter: {pgn_file}: damaged after {found.at:,} bytes ({found.message}); "
+                   f"the games before the damage were adjudicated", err=True)
     if not as_json:
         if block or title is not None:
             console.print(_table(block, title))
         click.echo(f"{total} game(s): {good} adjudicated, {disagree} disagree with the record, "
-                   f"{total - good} could not be replayed")
-    if good < total:
+                   f"{skipped} skipped (variants the Laws do not cover), {total - good - skipped} could not be read")
+    if good + skipped < total or damaged:
         ctx.exit(EXIT_FAILURE)

@@ -1,0 +1,213 @@
+"""What a record says ended the game: the Termination vocabularies of servers and tools.
+
+The vocabularies are data (``data/terminations.yaml``, schema
+``data/terminations.schema.json``): each source's phrases, each mapped to an event
+(time forfeit, resignation, agreement, abandonment, adjudication, ...) and each event
+to how the audit judges the record (``flag_fall``, ``board`` or ``none``).
+:func:`read_ending` reads one game's Termination tag (or, for servers that write none,
+the comment after its last move) into an :class:`Ending`: the event, the source whose
+phrase matched, and the flagged or resigning player where the phrase names one (a
+chess.com ``X won on time`` is a flag fall of X's opponent).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from reference_impl.errors import ArbiterError
+from reference_impl.notation.pgn import PgnGame
+
+#: The table and its schema.
+TABLE = Path(__file__).parent / "data" / "terminations.yaml"
+SCHEMA = Path(__file__).parent / "data" / "terminations.schema.json"
+#: How an event is judged (``events.*.judge``).
+JUDGES = ("flag_fall", "board", "none")
+#: Where a source writes its phrase (``sources.*.where``), and the default.
+WHERE_DEFAULT = "termination"
+#: The event of a game whose record states no end at all (no Termination tag, no phrase).
+UNSTATED = "normal"
+#: Literal Termination tags (as written) whose Ending is kept.
+ENDINGS = 256
+#: The summary's name for a Termination no source lists.
+UNKNOWN_WARNING = "unknown Termination"
+
+
+class TerminationTableError(ArbiterError):
+    """The termination table is unreadable, violates its schema or contradicts itself."""
+
+
+@dataclass(frozen=True)
+class Phrase:
+    """One source's phrase: literal ``text`` or a whole-match ``pattern``."""
+
+    source: str
+    event: str
+    text: str | None = None
+    pattern: re.Pattern[str] | None = None
+
+
+@dataclass(frozen=True)
+class Ending:
+    """What the record says ended the game."""
+
+    #: the event (a key of the table's ``events``)
+    event: str
+    #: how it is judged: ``flag_fall``, ``board`` or ``none``
+    judge: str
+    #: the phrase as written ('' when the record states none)
+    phrase: str = ""
+    #: the source whose phrase matched (None: unstated or unknown)
+    source: str | None = None
+    #: the player the phrase names as losing (0 White, 1 Black), when it names one
+    loser: int | None = None
+    #: False when a phrase was written that no source lists
+    known: bool = True
+    #: what a decisive result of this ending is when the board does not explain it
+    decisive_is: str | None = None
+
+
+@dataclass(frozen=True)
+class Vocabulary:
+    """The whole table, indexed for reading: literal phrases by lower-case text, patterns
+    in table order, per place (``termination`` or ``comment``)."""
+
+    judges: dict[str, str]
+    decisive: dict[str, str | None]
+    literal: dict[str, dict[str, Phrase]]
+    patterns: dict[str, tuple[Phrase, ...]]
+    #: the Ending of each literal Termination tag as written (built once, shared)
+    endings: dict[str, Ending] = field(default_factory=dict)
+
+    def match(self, where: str, phrase: str) -> tuple[Phrase, re.Match[str] | None] | None:
+        key = phrase.strip().lower()
+        found = self.literal[where].get(key)
+        if found is not None:
+            return found, None
+        for candidate in self.patterns[where]:
+            assert candidate.pattern is not None
+            m = candidate.pattern.fullmatch(phrase.strip())
+            if m is not None:
+                return candidate, m
+        return None
+
+
+_VOCABULARY: "Vocabulary | None" = None
+
+
+def vocabulary(path: Path = TABLE) -> Vocabulary:
+    """The termination table at ``path`` (the shipped one by default), read once."""
+    global _VOCABULARY
+    if path == TABLE:
+        if _VOCABULARY is None:
+            _VOCABULARY = _read(path)
+        return _VOCABULARY
+    return _read(path)
+
+
+def _read(path: Path) -> Vocabulary:
+    """The termination table at ``path``, validated (schema, events named, no phrase
+    mapped to two events)."""
+    import jsonschema
+
+    try:
+        data: Any = yaml.safe_load(path.read_text(encoding="utf-8"))
+        schema = json.loads(SCHEMA.read_text(encoding="utf-8"))
+    except (OSError, yaml.YAMLError, ValueError) as error:
+        raise TerminationTableError(f"{path}: {error}") from None
+    errors = sorted(jsonschema.Draft202012Validator(schema).iter_errors(data), key=lambda e: list(e.path))
+    if errors:
+        where = "/".join(str(p) for p in errors[0].path) or "(top)"
+        raise TerminationTableError(f"{path}: {where}: {errors[0].message}")
+    judges = {name: str(entry["judge"]) for name, entry in data["events"].items()}
+    decisive = {name: entry.get("decisive_is") for name, entry in data["events"].items()}
+    if UNSTATED not in judges:
+        raise TerminationTableError(f"{path}: events: no {UNSTATED!r} event (a record that states no end)")
+    literal: dict[str, dict[str, Phrase]] = {"termination": {}, "comment": {}}
+    patterns: dict[str, list[Phrase]] = {"termination": [], "comment": []}
+    for source, entry in data["sources"].items():
+        where = str(entry.get("where") or WHERE_DEFAULT)
+        for number, raw in enumerate(entry["phrases"]):
+            at = f"{path}: sources/{source}/phrases/{number}"
+            event = str(raw["event"])
+            if event not in judges:
+                raise TerminationTableError(f"{at}: unknown event {event!r}")
+            if "text" in raw:
+                key = str(raw["text"]).lower()
+                kept = literal[where].get(key)
+                if kept is not None and kept.event != event:
+                    raise TerminationTableError(f"{at}: {raw['text']!r} is {kept.event} for {kept.source}, {event} here")
+                if kept is None:
+                    literal[where][key] = Phrase(source, event, text=str(raw["text"]))
+            else:
+                try:
+                    compiled = re.compile(str(raw["pattern"]), re.IGNORECASE)
+                except re.error as error:
+                    raise TerminationTableError(f"{at}: pattern: {error}") from None
+                unknown = set(compiled.groupindex) - {"winner", "loser"}
+                if unknown:
+                    raise TerminationTableError(f"{at}: pattern groups {sorted(unknown)} (only winner, loser)")
+                patterns[where].append(Phrase(source, event, pattern=compiled))
+    return Vocabulary(judges, decisive, literal, {k: tuple(v) for k, v in patterns.items()})
+
+
+def _side(name: str, pgn: PgnGame) -> int | None:
+    """0 or 1 for a player named by the White/Black tag or by the colour's name."""
+    wanted = name.strip().lower()
+    for side, colour in enumerate(("White", "Black")):
+        if wanted == colour.lower() or wanted == pgn.tags.get(colour, "").strip().lower():
+            return side
+    return None
+
+
+def _loser(found: re.Match[str] | None, pgn: PgnGame) -> int | None:
+    if found is None:
+        return None
+    groups = found.groupdict()
+    if groups.get("loser"):
+        return _side(groups["loser"], pgn)
+    if groups.get("winner"):
+        side = _side(groups["winner"], pgn)
+        return None if side is None else 1 - side
+    return None
+
+
+def _last_comment(pgn: PgnGame) -> str:
+    comments = pgn.moves[-1].comments if pgn.moves else pgn.comment
+    return comments[-1].strip() if comments else ""
+
+
+def read_ending(pgn: PgnGame, table: Vocabulary | None = None) -> Ending:
+    """The :class:`Ending` the record states: its Termination tag by the table (the
+    phrases of every source), else the comment after the last move by the phrases of
+    servers that write it there."""
+    words = table or _VOCABULARY or vocabulary()
+    written = pgn.tags.get("Termination")
+    if written is not None:
+        shared = words.endings.get(written)
+        if shared is not None:
+            return shared
+    tag = (written or "").strip()
+    if tag:
+        # a server's end message is read wherever it is written (FICS's in a Termination tag)
+        hit = words.match("termination", tag) or words.match("comment", tag)
+        if hit is None:
+            return Ending(UNSTATED, "none", tag, known=False)
+        phrase, found = hit
+        ending = Ending(phrase.event, words.judges[phrase.event], tag, phrase.source, _loser(found, pgn),
+                        decisive_is=words.decisive[phrase.event])
+        if found is None and len(words.endings) < ENDINGS:
+            words.endings[written] = ending  # a literal phrase names no player: the same for every game
+        return ending
+    comment = _last_comment(pgn)
+    hit = words.match("comment", comment) if comment else None
+    if hit is None:
+        return Ending(UNSTATED, words.judges[UNSTATED], decisive_is=words.decisive[UNSTATED])
+    phrase, found = hit
+    return Ending(phrase.event, words.judges[phrase.event], comment, phrase.source, _loser(found, pgn),
+                  decisive_is=words.decisive[phrase.event])
