@@ -102,8 +102,9 @@ static int only_weak_units(const Search *S) {
     return 1;
 }
 
-/* The mating picture: a corner on the loser's side whose colour suits the winner's
- * colour-bound pieces (or, failing those, the loser's, which must then block). */
+/* The mating picture of ``variant`` (0 to 3): a corner whose colour suits the winner's
+ * colour-bound pieces (or, failing those, the loser's, which must then block), the
+ * nearer of two such corners first. */
 static void choose_targets(Search *S, int variant) {
     const Tables *T = S->T;
     const Pos *P = &S->P;
@@ -121,11 +122,24 @@ static void choose_targets(Search *S, int variant) {
         }
     }
     int dark = winner_bound_dark || (!winner_bound_light && loser_bound_light && !loser_bound_dark);
-    if (variant & 1) dark = !dark;
-    int rank = (w == 0) ? 7 : 0;           /* the loser's home side */
-    if (variant & 2) rank = 7 - rank;
-    /* h8 and a1 are dark; on rank 8 the dark corner is h, on rank 1 it is a */
-    int file = (rank == 7) == dark ? 7 : 0;
+    int bound = winner_bound_dark || winner_bound_light || loser_bound_light || loser_bound_dark;
+    /* The four corners in order: of the colour the colour-bound units want first (when
+     * there are any), then nearer the loser's king first, then the loser's home side
+     * first. A corner the king is far from costs the moves of its walk there in every
+     * line, and the first corners tried get the most of each share. */
+    int corners[4], keys[4], king = king_square(T, P, l);
+    for (int i = 0; i < 4; i++) {
+        int d = dark ^ (i & 1), rank = (w == 0) == !(i & 2) ? 7 : 0; /* bit 1: the winner's side */
+        /* h8 and a1 are dark; on rank 8 the dark corner is h, on rank 1 it is a */
+        corners[i] = rank * 8 + ((rank == 7) == d ? 7 : 0);
+        keys[i] = (bound ? (i & 1) * 16 : 0) + (king == NONE ? 0 : distance(king, corners[i])) * 4 + i;
+    }
+    for (int i = 1; i < 4; i++)
+        for (int j = i; j > 0 && keys[j] < keys[j - 1]; j--) {
+            int k = keys[j]; keys[j] = keys[j - 1]; keys[j - 1] = k;
+            k = corners[j]; corners[j] = corners[j - 1]; corners[j - 1] = k;
+        }
+    int rank = rank_of(corners[variant & 3]), file = file_of(corners[variant & 3]);
     int toward = rank == 7 ? -1 : 1;
     S->offer_strong = only_weak_units(S);
     S->corner = rank * 8 + file;
