@@ -100,7 +100,8 @@ static void position_of(const Tables *T, const Record *r, Pos *P) {
  * visited position is expanded at most once, so the pass costs at most what the walk
  * did; its moves are not charged to the node limit (it proves nothing new, and the
  * line it returns is replayed like any other). ``lines[c]`` receives a new list per
- * colour found; returns -1 on a memory or Python error (exception set), else 0.
+ * colour found; returns -1 on a memory or Python error or a signal (exception set),
+ * else 0.
  */
 static int shortest_mates(const Tables *T, const VisitedSet *V, const Pos *root, int wanted, PyObject **lines) {
     size_t size = V->mask + 1;
@@ -118,6 +119,7 @@ static int shortest_mates(const Tables *T, const VisitedSet *V, const Pos *root,
     parent[start] = (uint32_t)start + 1;
     queue[tail++] = (uint32_t)start;
     while (head < tail && wanted) {
+        if ((head & 0xFFFF) == 0 && PyErr_CheckSignals() < 0) { status = -1; goto done; } /* Ctrl-C */
         uint32_t slot = queue[head++];
         position_of(T, &V->slots[slot].record, &P);
         P.key = full_key(T, &P);
@@ -469,7 +471,11 @@ static PyObject *py_explore(PyObject *self, PyObject *args) {
     int wanted = (mates[0] != NULL) | (mates[1] != NULL) << 1;
     if (wanted) {
         PyObject *shortest[2] = {NULL, NULL};
-        if (shortest_mates(T, &V, &root, wanted, shortest) < 0) goto done;
+        if (shortest_mates(T, &V, &root, wanted, shortest) < 0) {
+            Py_XDECREF(shortest[0]);
+            Py_XDECREF(shortest[1]);
+            goto done;
+        }
         for (int c = 0; c < 2; c++)
             if (shortest[c]) {
                 if (PyList_GET_SIZE(shortest[c]) < PyList_GET_SIZE(mates[c])) {
@@ -485,10 +491,18 @@ static PyObject *py_explore(PyObject *self, PyObject *args) {
             if (!line) { PyErr_NoMemory(); goto done; }
             for (Py_ssize_t i = 0; i < n; i++) line[i] = (int)PyLong_AsLong(PyList_GET_ITEM(mates[c], i));
             int length = shorten_line(T, &root, line, (int)n, SEGMENT_BUDGET);
-            PyObject *shorter = length < n ? PyList_New(length) : NULL;
-            for (int i = 0; shorter && i < length; i++) PyList_SET_ITEM(shorter, i, PyLong_FromLong(line[i]));
+            if (length < n) {
+                PyObject *shorter = PyList_New(length);
+                for (int i = 0; shorter && i < length; i++) {
+                    PyObject *move = PyLong_FromLong(line[i]);
+                    if (!move) { Py_CLEAR(shorter); break; }
+                    PyList_SET_ITEM(shorter, i, move);
+                }
+                if (!shorter) { free(line); goto done; }
+                Py_DECREF(mates[c]);
+                mates[c] = shorter;
+            }
             free(line);
-            if (shorter) { Py_DECREF(mates[c]); mates[c] = shorter; }
         }
     }
     PyObject *found = PyDict_New();
