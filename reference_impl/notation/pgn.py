@@ -673,18 +673,18 @@ def split_games(lines: Iterable[str]) -> Iterator[tuple[int, str]]:
     for number, line in enumerate(lines, 1):
         if line.endswith("\r\n"):
             line = line[:-2] + "\n"
+        scan = line
         if line[:1] == BOM:
             if number == 1:
                 line = line[1:]
-            stripped = line.lstrip(BOM).lstrip()
-        else:
-            stripped = line.lstrip()
+            scan = line.lstrip(BOM)
+        stripped = scan.lstrip()
         if stripped.startswith("[") and movetext and (blank or not in_comment):
             yield start, "".join(piece)
             piece, start, movetext, in_comment = [], number, False, False
         piece.append(line)
         blank = not stripped
-        in_comment, has_moves = _scan_line(line, in_comment)
+        in_comment, has_moves = _scan_line(scan, in_comment)
         movetext = movetext or has_moves
     if piece:
         yield start, "".join(piece)
