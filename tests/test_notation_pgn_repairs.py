@@ -55,6 +55,12 @@ CASES: list[tuple[str, str, str]] = [
     ("printed_result", pgn("1. e4 e5 1/2", "1/2-1/2"), pgn("1. e4 e5 1/2-1/2", "1/2-1/2")),
     ("printed_result", pgn("1. e4 e5 1/2-1/2", "½-½"), pgn("1. e4 e5 1/2-1/2", "1/2-1/2")),
     ("printed_result", pgn("1. f3 e5 2. g4 Qh4# 0:1", "0-1"), pgn("1. f3 e5 2. g4 Qh4# 0-1", "0-1")),
+    ("printed_result", pgn("1. f3 e5 2. g4 Qh4# 0−1", "0-1"), pgn("1. f3 e5 2. g4 Qh4# 0-1", "0-1")),
+    # Typed scoresheets: the mate mark apart from the move; a comment after the marker.
+    ("check_mark_token", pgn("1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7 # 1-0", "1-0"),
+     pgn("1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0", "1-0")),
+    ("comment_after_result", pgn("1. e4 e5 2. Qh5 Ke7 3. Qxe5# 1-0 {Black is mated}", "1-0") + pgn("1. d4 *"),
+     pgn("1. e4 e5 2. Qh5 Ke7 3. Qxe5# {Black is mated} 1-0", "1-0") + pgn("1. d4 *")),
     # Movetext without a marker; the Result tag says it, the next game follows.
     ("missing_result", pgn(ITALIAN, "1-0") + pgn("1. d4 *"), pgn(ITALIAN + " 1-0", "1-0") + pgn("1. d4 *")),
     # cutechess and fastchess TimeControl values (with their per-move comments).
@@ -263,3 +269,17 @@ def test_coordinate_moves_in_the_lenient_reader_only() -> None:
         read_san(board, "g1g3", lenient=True)
     # pawn moves keep the long algebraic reading they had
     assert read_san(board, "e2e4", lenient=True).leniencies == ["long_algebraic"]
+
+
+def test_repaired_annotations_land_on_their_moves() -> None:
+    # The NAG opening a variation is its first move's; a comment after the marker the last move's.
+    game = next(read_games(CASES[2][1]))
+    (variation,) = game.moves[2].variations
+    assert [m.text for m in variation] == ["d4", "exd4"] and variation[0].nags == [1]
+    game = next(read_games(pgn("$146 1. e4 e5 *")))
+    assert game.moves[0].nags == [146]
+    game = next(read_games(pgn("1. e4 e5 2. Qh5 Ke7 3. Qxe5# 1-0 {Black is mated}", "1-0")))
+    assert game.moves[-1].comments == ["Black is mated"] and game.repairs == ("comment_after_result",)
+    # kept in a variation, the null move is written back as it was read
+    game = next(read_games(CASES[[k for k, _, _ in CASES].index("null_move_in_variation")][1]))
+    assert [m.text for m in game.moves[2].variations[0]] == ["--", "Nc6", "Nf3"]

@@ -55,6 +55,9 @@ REPAIRS: dict[str, str] = {
                             "dropped where no pawn stands ready to capture there, else the clock read as 0 "
                             "(the double step reset it)",
     "en_passant_token": "an e.p. mark written as a token of its own after the move (exd6 e.p.): dropped",
+    "check_mark_token": "a check or mate mark written apart from its move (Qxf7 #): joined to it",
+    "comment_after_result": "a comment after the termination marker (1-0 {time}), before the next game: given to "
+                            "the game's last move",
     "ellipsis_number": "a move number written with the ellipsis character (12… Nf6, 12…Nf6)",
     "null_move_in_variation": "a null move (--, Z0, 0000) in a variation, as analysis writes it: kept as written "
                               "(in the main line a null move stays an error: the game cannot be judged)",
@@ -193,8 +196,8 @@ class _Reader:
     def current(self, pos: int) -> PgnGame:
         return self.game if self.game is not None else self.start(pos)
 
-    def error(self, pos: int, reason: str, move: str | None = None) -> None:
-        game = self.current(pos)
+    def error(self, pos: int, reason: str, move: str | None = None, game: PgnGame | None = None) -> None:
+        game = game or self.current(pos)
         if len(game.errors) >= MAX_ERRORS:
             self.dropped += 1
             return
@@ -203,14 +206,14 @@ class _Reader:
             move = f"after {game.move_label(last)} {clip(game.moves[last].text)}"
         game.errors.append(PgnError(game.index, reason, move=move, line=self.line_of(pos)))
 
-    def repair(self, pos: int, kind: str, what: str, move: str | None = None) -> None:
-        """Count the repair ``kind`` (of :data:`REPAIRS`) on the current game; under strict
-        reading an error saying ``what`` departs from the standard instead."""
+    def repair(self, pos: int, kind: str, what: str, move: str | None = None, game: PgnGame | None = None) -> None:
+        """Count the repair ``kind`` (of :data:`REPAIRS`) on ``game`` (the current one by
+        default); under strict reading an error saying ``what`` departs instead."""
         assert kind in REPAIRS, kind
         if self.strict:
-            self.error(pos, f"{what} (not repaired under strict reading: {kind})", move)
+            self.error(pos, f"{what} (not repaired under strict reading: {kind})", move, game)
             return
-        game = self.current(pos)
+        game = game or self.current(pos)
         if kind not in game.repairs:
             game.repairs += (kind,)
 
@@ -305,8 +308,9 @@ class _Reader:
                 self.error(pos, f"tag {quote(loose.group(1))} given twice")
             game.tags[loose.group(1)] = loose.group(2)
         elif kind == "linecomment":
-            self.current(pos)
-            self.pending.append(m.group()[1:].strip())
+            if not self.after_result(pos, m.group()[1:].strip()):
+                self.current(pos)
+                self.pending.append(m.group()[1:].strip())
         elif kind == "symbol" and m.group() in _result_aliases():
             marker = _result_aliases()[m.group()]
             self.current(pos)
@@ -336,8 +340,19 @@ class _Reader:
             return
         if "\n\n[" in body:
             self.error(pos, "comment '{' runs into the next game's tags")
-        self.current(pos)
-        self.pending.append(body.strip())
+        if not self.after_result(pos, body.strip()):
+            self.current(pos)
+            self.pending.append(body.strip())
+
+    def after_result(self, pos: int, text: str) -> bool:
+        """Give a comment after a game's marker, before the next game's tags, to that
+        game's last move (repair ``comment_after_result``); whether it was one."""
+        closed = self.games[-1] if self.game is None and self.games else None
+        if closed is None or not self.in_movetext:
+            return False
+        self.repair(pos, "comment_after_result", "a comment after the termination marker", game=closed)
+        (closed.moves[-1].comments if closed.moves else closed.comment).append(text)
+        return True
 
     def movetext(self, kind: str | None, m: re.Match[str], pos: int) -> None:
         token = m.group()
@@ -399,6 +414,11 @@ class _Reader:
                 return
             if _NULL_MOVE_RE.fullmatch(token) or token in NULL_MOVES:
                 self.null_move(token, pos, last)
+                return
+            if last is not None and token in _check_marks():
+                self.repair(pos, "check_mark_token", f"check or mate mark {quote(token)} apart from its move",
+                            move=clip(last.text))
+                last.text += token
                 return
             if _NUMBER_RE.fullmatch(token):
                 return
@@ -466,6 +486,14 @@ class _Reader:
 _MOVE_ENDS = frozenset("12345678+#QRBNqrbnO0)!?")
 #: A move number written with the ellipsis character, alone or before its move.
 _ELLIPSIS_NUMBER_RE = re.compile(r"\d*\.*" + _ELLIPSIS + r"+")
+
+
+@lru_cache(maxsize=None)
+def _check_marks() -> frozenset[str]:
+    """The check and mate marks of every tradition that are no letters (marks.yaml)."""
+    rows = table("marks")["traditions"].values()
+    return frozenset(mark for row in rows for kind in ("check", "double_check", "mate") for mark in row.get(kind, [])
+                     if not mark[0].isalpha())
 
 
 @lru_cache(maxsize=None)
