@@ -13,6 +13,9 @@ letter wins over the others. When only look-alike or English spellings fit and t
 different pieces, every reading is returned and the caller keeps the ones that are legal
 moves (several legal readings are an error naming them all). The rest of the move (files,
 capture mark, castling O) is read with the Latin member of each look-alike group.
+
+A piece move written as its two squares without a letter (UCI and LAN as engines write
+them: ``g1f3``, ``e1g1``) is read by :func:`coordinate_move` (leniency ``coordinate_move``).
 """
 
 from __future__ import annotations
