@@ -340,7 +340,7 @@ class _Reader:
             return
         if "\n\n[" in body:
             self.error(pos, "comment '{' runs into the next game's tags")
-        if not self.after_result(pos, body.strip()):
+        if self.game is not None or not self.after_result(pos, body.strip()):
             self.current(pos)
             self.pending.append(body.strip())
 
@@ -376,7 +376,8 @@ class _Reader:
                 return
             last.nags.append(value)
         elif kind == "open":
-            self.unplaced_nags(pos)
+            if self.prefix_nags:
+                self.unplaced_nags(pos)
             if last is None:
                 self.error(pos, "variation '(' before any move")
             elif self.pending:
@@ -387,7 +388,8 @@ class _Reader:
                 last.variations.append(variation)
             self.stack.append(variation)
         elif kind == "close":
-            self.unplaced_nags(pos)
+            if self.prefix_nags:
+                self.unplaced_nags(pos)
             if len(self.stack) == 1:
                 self.error(pos, "')' without an open variation")
             else:
@@ -402,7 +404,8 @@ class _Reader:
             self.error(pos, f"unexpected character {quote(token)}")
 
     def symbol(self, token: str, pos: int, last: PgnMove | None) -> None:
-        if token.endswith(RESULT_TOKENS) and self.result_on_move(token, pos, last):
+        end = token[-1]
+        if end in "*012" and token.endswith(RESULT_TOKENS) and self.result_on_move(token, pos, last):
             return
         if not token[0].isalpha():  # a glyph, a null move or a move number; a move else
             glyphs = glyph_to_nag()
@@ -428,7 +431,7 @@ class _Reader:
                 if number.end() < len(token):
                     self.symbol(token[number.end():], pos, last)
                 return
-        elif token[-1] == "." and token in _en_passant_marks():
+        elif end == "." and token in _en_passant_marks():
             if last is None:
                 self.error(pos, f"en passant mark {quote(token)} before any move")
             else:
