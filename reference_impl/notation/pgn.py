@@ -399,11 +399,16 @@ class _Reader:
                     self.pending = []
                 self.stack.pop()
         elif kind == "symbol":
-            self.symbol(token, pos, last)
+            if token[0].isalpha() and token[-1] not in "*." and "-" not in token and "/" not in token and token != "Z0":
+                self.add_move(token, pos, last)  # a move, as most symbols are: no repair can apply
+            else:
+                self.symbol(token, pos, last)
         else:
             self.error(pos, f"unexpected character {quote(token)}")
 
     def symbol(self, token: str, pos: int, last: PgnMove | None) -> None:
+        """A symbol token that may be no move: a glyph, a null move, a move number, a
+        marker written onto a move, an e.p. mark; a move else."""
         end = token[-1]
         if end in "*012" and token.endswith(RESULT_TOKENS) and self.result_on_move(token, pos, last):
             return
