@@ -187,22 +187,221 @@ class _MateSearch:
         return None
 
 
+#: Proof and disproof numbers at a solved node (``INFINITE`` stands for "cannot be reached").
+INFINITE = 1 << 40
+
+
+class _Node:
+    """One node of the proof-number tree: the move that leads to it, its proof and
+    disproof numbers, its children once expanded, and (when solved) whether its
+    disproof holds from any path (``clean``) and the plies to mate of its proof."""
+
+    __slots__ = ("code", "pn", "dn", "children", "clean", "distance")
+
+    def __init__(self, code: int, pn: int, dn: int) -> None:
+        self.code = code
+        self.pn = pn
+        self.dn = dn
+        self.children: list[_Node] | None = None
+        self.clean = True
+        self.distance = 0
+
+
+class _ProofNumberSearch:
+    """Proof-number search for an unbounded forced mate by ``winner`` (Allis 1994).
+
+    The tree is grown at the most-proving node: at the winner's turn the child with the
+    smallest proof number, at the defender's the child with the smallest disproof
+    number. A new node's numbers are its mobility: the defender's legal replies are its
+    proof number (few replies, quick mate), the winner's moves its disproof number.
+
+    A position already on the path from the root counts as an escape for the defender
+    there. That changes no answer: a shortest forced mate never returns to a position
+    (the distance to mate falls with every ply), so the winner never needs a
+    repetition. Proofs hold from any path and are kept by position in ``proven`` (with
+    the plies to mate of the strategy found, and the winner's move); a disproof is kept
+    by position only when no repetition took part in it (``clean``).
+    """
+
+    def __init__(self, board: Board, winner: int, budget: Budget) -> None:
+        self.board = board.copy(stack=False)
+        self.winner = winner
+        self.budget = budget
+        self.proven: dict[tuple, tuple[int, int]] = {}  # position -> (plies to mate, winner's move or -1)
+        self.refuted: set[tuple] = set()  # positions with a path-independent disproof
+        self.path: set[tuple] = set()
+
+    def run(self) -> _Node:
+        """Grow the tree until the root is proven or disproven (or the budget ends)."""
+        board = self.board
+        root = _Node(-1, 1, 1)
+        self.path.add(board.position_key())
+        self._expand(root)
+        while root.pn and root.dn:
+            self._grow(root)
+        return root
+
+    def _grow(self, root: _Node) -> None:
+        """One descent to the most-proving node, its expansion, and the updates back up
+        (each node passed is updated from its children with the board standing on it)."""
+        board, winner = self.board, self.winner
+        passed = [root]
+        node = root
+        while node.children is not None:
+            pick = _by_proof if board.turn == winner else _by_disproof
+            node = min(node.children, key=pick)
+            self.budget.spend()
+            board.push_code(node.code)
+            self.path.add(board.position_key())
+            passed.append(node)
+        self._expand(node)
+        for parent in reversed(passed[:-1]):
+            self.path.discard(board.position_key())
+            board.pop_code()
+            self._update(parent, board.turn == winner)
+
+    def _expand(self, node: _Node) -> None:
+        """Make every legal move of the position on the board into a child."""
+        board, winner = self.board, self.winner
+        winner_to_move = board.turn == winner
+        children: list[_Node] = []
+        for code in board.legal_codes():
+            self.budget.spend()
+            material = board.is_capture_code(code) or code >> 12 & 15
+            board.push_code(code)
+            try:
+                children.append(self._leaf(code, bool(material)))
+            finally:
+                board.pop_code()
+            last = children[-1]
+            if winner_to_move and not last.pn or not winner_to_move and not last.dn:
+                break  # a mate found / an escape found: the node is solved
+        node.children = children
+        self._update(node, winner_to_move)
+
+    def _leaf(self, code: int, material: bool) -> _Node:
+        """A new child for the position just reached by ``code``."""
+        board = self.board
+        key = board.position_key()
+        known = self.proven.get(key)
+        if known is not None:
+            child = _Node(code, 0, INFINITE)
+            child.distance = known[0]
+            return child
+        if key in self.refuted:
+            return _Node(code, INFINITE, 0)
+        if key in self.path:
+            child = _Node(code, INFINITE, 0)
+            child.clean = False
+            return child
+        replies = board.legal_move_count()
+        if not replies:
+            if board.turn != self.winner and board.is_check():
+                self.proven[key] = (0, -1)
+                return _Node(code, 0, INFINITE)
+            self.refuted.add(key)
+            return _Node(code, INFINITE, 0)  # stalemate, or the winner mated
+        if material and native.static_stage(board, (self.winner,)):
+            self.refuted.add(key)
+            return _Node(code, INFINITE, 0)  # the winner can never mate from here
+        if board.turn == self.winner:
+            return _Node(code, 1, replies)
+        return _Node(code, replies, 1)
+
+    def line(self) -> tuple[int, list[int]]:
+        """The proven strategy's plies to mate from the root, and one line of it (codes):
+        the winner's recorded moves against the replies that hold out longest."""
+        board = self.board
+        plies = self.proven[board.position_key()][0]
+        played: list[int] = []
+        while board.legal_move_count():
+            move = self.proven[board.position_key()][1]
+            if board.turn != self.winner:
+                move = max(board.legal_codes(), key=self._distance_after)
+            board.push_code(move)
+            played.append(move)
+        for _ in played:
+            board.pop_code()
+        return plies, played
+
+    def _distance_after(self, code: int) -> int:
+        self.board.push_code(code)
+        try:
+            return self.proven[self.board.position_key()][0]
+        finally:
+            self.board.pop_code()
+
+    def _update(self, node: _Node, winner_to_move: bool) -> None:
+        """The numbers of ``node`` from its children; a solved node is recorded by position
+        (the caller's board stands on it) and forgets its children."""
+        children = node.children
+        assert children is not None
+        if winner_to_move:
+            node.pn = min(c.pn for c in children)
+            node.dn = min(INFINITE, sum(c.dn for c in children))
+        else:
+            node.pn = min(INFINITE, sum(c.pn for c in children))
+            node.dn = min(c.dn for c in children)
+        if node.pn == 0:
+            key = self.board.position_key()
+            if winner_to_move:
+                best = min((c for c in children if not c.pn), key=_by_distance)
+                node.distance, move = best.distance + 1, best.code
+            else:
+                node.distance, move = 1 + max(c.distance for c in children), -1
+            known = self.proven.get(key)
+            if known is None or known[0] > node.distance:
+                self.proven[key] = (node.distance, move)
+            node.children = None
+        elif node.dn == 0:
+            if winner_to_move:
+                node.clean = all(c.clean for c in children)
+            else:
+                node.clean = any(c.clean for c in children if not c.dn)
+            if node.clean:
+                self.refuted.add(self.board.position_key())
+            node.children = None
+
+
+def _by_proof(node: _Node) -> int:
+    return node.pn
+
+
+def _by_disproof(node: _Node) -> int:
+    return node.dn
+
+
+def _by_distance(node: _Node) -> int:
+    return node.distance
+
+
 def _room(board: Board, square: int) -> int:
     """Distance of ``square`` from the nearest edge: kings near the middle escape mates."""
     file, rank = square & 7, square >> 3
     return min(file, 7 - file, rank, 7 - rank)
 
 
-def forced_mate(board: Board, color: int | str, max_plies: int, node_limit: int) -> ForcedMate:
-    """The shortest forced mate for ``color`` within ``max_plies`` plies, by iterative
-    deepening on the mate distance, spending at most ``node_limit`` moves made."""
+def forced_mate(board: Board, color: int | str, max_plies: int | None, node_limit: int,
+                move_rule_plies: int | None = None) -> ForcedMate:
+    """A forced mate for ``color``, spending at most ``node_limit`` moves made.
+
+    With ``max_plies`` a number, the shortest mate within that many plies (iterative
+    deepening; ``False`` proves there is none so short). With ``max_plies=None``, a mate
+    at any distance (proof-number search; ``False`` proves there is none at all), and
+    ``plies`` is the length of the strategy found, not necessarily the shortest. A
+    ``move_rule_plies`` count (the move rule's plies without a capture or pawn move)
+    requires the mate to land before the defender could claim or reach that draw:
+    a strategy found that could run past it is no proof (``found`` is ``None``)."""
     winner = color_of(color)
-    if max_plies < 0:
+    if max_plies is not None and max_plies < 0:
         raise ValueError(f"max_plies must be >= 0, not {max_plies}")
-    key = (move_layer_key(board), board.position_key(), winner, max_plies, node_limit)
+    key = (move_layer_key(board), board.position_key(), board.halfmove_clock, winner, max_plies, node_limit,
+           move_rule_plies)
     hit = _CACHE.get(key)
     if hit is None:
         hit = _forced_mate(board, winner, max_plies, node_limit)
+        if hit.found and move_rule_plies is not None and board.halfmove_clock + (hit.plies or 0) > move_rule_plies:
+            hit = ForcedMate(None, hit.plies, hit.line, hit.nodes)
         _CACHE.put(key, hit)
     return hit
 
@@ -212,12 +411,14 @@ def clear_cache() -> None:
     _CACHE.clear()
 
 
-def _forced_mate(board: Board, winner: int, max_plies: int, node_limit: int) -> ForcedMate:
+def _forced_mate(board: Board, winner: int, max_plies: int | None, node_limit: int) -> ForcedMate:
     if not board.legal_move_count():
         mated = board.turn != winner and board.is_check()
         return ForcedMate(mated, 0 if mated else None, (), 0)
     if native.static_stage(board, (winner,)):
         return ForcedMate(False, None, (), 0)
+    if max_plies is None:
+        return _unbounded(board, winner, node_limit)
     search = _MateSearch(board, winner, Budget(node_limit))
     try:
         for plies in range(1 if board.turn == winner else 2, max_plies + 1, 2):
@@ -227,6 +428,18 @@ def _forced_mate(board: Board, winner: int, max_plies: int, node_limit: int) -> 
     except BudgetExhausted:
         return ForcedMate(None, None, (), search.budget.limit)
     return ForcedMate(False, None, (), search.budget.used)
+
+
+def _unbounded(board: Board, winner: int, node_limit: int) -> ForcedMate:
+    search = _ProofNumberSearch(board, winner, Budget(node_limit))
+    try:
+        root = search.run()
+    except BudgetExhausted:
+        return ForcedMate(None, None, (), search.budget.limit)
+    if root.dn == 0:
+        return ForcedMate(False, None, (), search.budget.used)
+    plies, played = search.line()
+    return ForcedMate(True, plies, _uci_line(board, played), search.budget.used)
 
 
 def _uci_line(board: Board, codes: list[int]) -> tuple[str, ...]:
