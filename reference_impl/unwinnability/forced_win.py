@@ -1,14 +1,18 @@
 """US Chess 14E "forced win": can a side force checkmate against any defence?
 
 US Chess 14E2 and 14E3 give a draw on time against K+B, K+N or K+N+N only when that
-side "does not have a forced win". This module answers the bounded question: does
-``color`` have a checkmate within ``max_plies`` plies against every defence? The
-bound and the node limit are ruleset parameters (``flag_fall.forced_win_max_plies``
-and ``forced_win_node_limit``, citing 14E); they are taken here as arguments.
+side "does not have a forced win", a phrase with no bound. :func:`forced_mate` answers
+two questions:
 
-The search is a depth-first AND/OR search by iterative deepening on the mate distance:
-at the winner's turns one move must work, at the defender's turns every reply must
-fail to escape. It is made fast by
+* ``max_plies=None`` (the ruling's): a forced mate at any distance, by proof-number
+  search (:class:`_ProofNumberSearch`); the only bound is the node budget, and with
+  ``move_rule_plies`` the mate must land before the defender could have the game drawn
+  by the move rule;
+* ``max_plies`` a number: the shortest forced mate within that many plies, by a
+  depth-first AND/OR search with iterative deepening on the mate distance
+  (:class:`_MateSearch`), for exact mate distances.
+
+The bounded search is made fast by
 
 * a transposition table of proven bounds: per position, the deepest bound proven to
   fail and the shallowest proven to mate, plus the move that proved it (the mating
@@ -21,8 +25,9 @@ fail to escape. It is made fast by
 * the static unwinnability proof (compiled: :func:`.native.static_stage`) after every capture or
   promotion: a position in which the winner can never mate ends that line.
 
-``True`` is a proof (a forced mate exists within the bound), ``False`` is a proof
-(none within the bound), ``None`` means the node budget ran out first.
+``True`` is a proof (a forced mate exists, within the bound if one is given), ``False``
+is a proof (none, within the bound if one is given), ``None`` means not decided: the
+node budget ran out first, or the mate found could run past the move rule.
 """
 
 from __future__ import annotations
@@ -212,8 +217,9 @@ class _ProofNumberSearch:
 
     The tree is grown at the most-proving node: at the winner's turn the child with the
     smallest proof number, at the defender's the child with the smallest disproof
-    number. A new node's numbers are its mobility: the defender's legal replies are its
-    proof number (few replies, quick mate), the winner's moves its disproof number.
+    number. A new node with the defender to move has its legal replies as its proof
+    number (few replies, a quick mate), one with the winner to move starts at 1 and 1
+    (its moves are generated only when it is expanded).
 
     A position already on the path from the root counts as an escape for the defender
     there. That changes no answer: a shortest forced mate never returns to a position
@@ -232,40 +238,48 @@ class _ProofNumberSearch:
         self.path: set[tuple] = set()
 
     def run(self) -> _Node:
-        """Grow the tree until the root is proven or disproven (or the budget ends)."""
-        board = self.board
+        """Grow the tree until the root is proven or disproven (or the budget ends).
+
+        Each round descends to the most-proving node, expands it and updates the nodes
+        above it from their children, but only as far up as the numbers change: where a
+        node's numbers stay the same, the most-proving node is still below it, and the
+        next descent starts there (the board and the path stay on it)."""
+        board, winner = self.board, self.winner
         root = _Node(-1, 1, 1)
         self.path.add(board.position_key())
         self._expand(root)
+        stack = [root]
         while root.pn and root.dn:
-            self._grow(root)
+            node = stack[-1]
+            while node.children is not None:
+                pick = _by_proof if board.turn == winner else _by_disproof
+                node = min(node.children, key=pick)
+                self.budget.spend()
+                board.push_code(node.code)
+                self.path.add(board.position_key())
+                stack.append(node)
+            before = (node.pn, node.dn)
+            self._expand(node)
+            while len(stack) > 1 and ((node.pn, node.dn) != before or not node.pn or not node.dn):
+                stack.pop()
+                self.path.discard(board.position_key())
+                board.pop_code()
+                node = stack[-1]
+                before = (node.pn, node.dn)
+                self._update(node, board.turn == winner)
         return root
-
-    def _grow(self, root: _Node) -> None:
-        """One descent to the most-proving node, its expansion, and the updates back up
-        (each node passed is updated from its children with the board standing on it)."""
-        board, winner = self.board, self.winner
-        passed = [root]
-        node = root
-        while node.children is not None:
-            pick = _by_proof if board.turn == winner else _by_disproof
-            node = min(node.children, key=pick)
-            self.budget.spend()
-            board.push_code(node.code)
-            self.path.add(board.position_key())
-            passed.append(node)
-        self._expand(node)
-        for parent in reversed(passed[:-1]):
-            self.path.discard(board.position_key())
-            board.pop_code()
-            self._update(parent, board.turn == winner)
 
     def _expand(self, node: _Node) -> None:
         """Make every legal move of the position on the board into a child."""
         board, winner = self.board, self.winner
         winner_to_move = board.turn == winner
         children: list[_Node] = []
-        for code in board.legal_codes():
+        moves = board.legal_codes()
+        if not moves:  # only the winner's turn comes here unexplored: mated or stalemated
+            node.pn, node.dn, node.children = INFINITE, 0, None
+            self.refuted.add(board.position_key())
+            return
+        for code in moves:
             self.budget.spend()
             material = board.is_capture_code(code) or code >> 12 & 15
             board.push_code(code)
@@ -294,18 +308,18 @@ class _ProofNumberSearch:
             child = _Node(code, INFINITE, 0)
             child.clean = False
             return child
+        if material and native.static_stage(board, (self.winner,)):
+            self.refuted.add(key)
+            return _Node(code, INFINITE, 0)  # the winner can never mate from here
+        if board.turn == self.winner:
+            return _Node(code, 1, 1)  # its moves are counted when it is expanded
         replies = board.legal_move_count()
         if not replies:
             if board.turn != self.winner and board.is_check():
                 self.proven[key] = (0, -1)
                 return _Node(code, 0, INFINITE)
             self.refuted.add(key)
-            return _Node(code, INFINITE, 0)  # stalemate, or the winner mated
-        if material and native.static_stage(board, (self.winner,)):
-            self.refuted.add(key)
-            return _Node(code, INFINITE, 0)  # the winner can never mate from here
-        if board.turn == self.winner:
-            return _Node(code, 1, replies)
+            return _Node(code, INFINITE, 0)  # stalemate
         return _Node(code, replies, 1)
 
     def line(self) -> tuple[int, list[int]]:
@@ -315,9 +329,12 @@ class _ProofNumberSearch:
         plies = self.proven[board.position_key()][0]
         played: list[int] = []
         while board.legal_move_count():
-            move = self.proven[board.position_key()][1]
-            if board.turn != self.winner:
+            if board.turn == self.winner:
+                move = self.proven.get(board.position_key(), (0, -1))[1]
+            else:
                 move = max(board.legal_codes(), key=self._distance_after)
+            if move < 0:
+                break
             board.push_code(move)
             played.append(move)
         for _ in played:
@@ -327,7 +344,7 @@ class _ProofNumberSearch:
     def _distance_after(self, code: int) -> int:
         self.board.push_code(code)
         try:
-            return self.proven[self.board.position_key()][0]
+            return self.proven.get(self.board.position_key(), (-1, -1))[0]
         finally:
             self.board.pop_code()
 
@@ -451,15 +468,17 @@ def _uci_line(board: Board, codes: list[int]) -> tuple[str, ...]:
     return tuple(out)
 
 
-def has_forced_win(board: Board, color: int | str, max_plies: int, node_limit: int) -> bool | None:
-    """Forced checkmate for ``color`` within ``max_plies`` plies against any defence?
+def has_forced_win(board: Board, color: int | str, max_plies: int | None, node_limit: int) -> bool | None:
+    """Forced checkmate for ``color`` against any defence (within ``max_plies`` plies, or
+    at any distance for ``None``)?
 
     ``True``/``False`` are proofs; ``None`` means the search hit ``node_limit`` first.
     """
     return forced_mate(board, color, max_plies, node_limit).found
 
 
-def forced_mate_distance(board: Board, color: int | str, max_plies: int, node_limit: int) -> int | None:
-    """The shortest forced-mate distance in plies for ``color`` (up to ``max_plies``), or
+def forced_mate_distance(board: Board, color: int | str, max_plies: int | None, node_limit: int) -> int | None:
+    """The shortest forced-mate distance in plies for ``color`` (up to ``max_plies``; for
+    ``None``, the length of the strategy found, not necessarily the shortest), or
     ``None`` if there is none within the bound or the budget ran out."""
     return forced_mate(board, color, max_plies, node_limit).plies
