@@ -44,6 +44,10 @@ from .search import Budget, BudgetExhausted, KeptAnswers, move_layer_key
 #: search is the interpreter's, so asking twice costs).
 _CACHE: KeptAnswers["ForcedMate"] = KeptAnswers(4096)
 
+#: The unbounded question looks for a mate of at most ``SHORT_PLIES`` plies first, with
+#: the bounded search and at most ``SHORT_SHARE`` of the budget.
+SHORT_PLIES, SHORT_SHARE = 9, 0.25
+
 #: "No bound proven" markers of the transposition table.
 _NEVER, _UNBOUNDED = -1, 1 << 30
 
@@ -448,15 +452,26 @@ def _forced_mate(board: Board, winner: int, max_plies: int | None, node_limit: i
 
 
 def _unbounded(board: Board, winner: int, node_limit: int) -> ForcedMate:
-    search = _ProofNumberSearch(board, winner, Budget(node_limit))
+    """A short mate first (the bounded search, on a share of the budget: best-first
+    search can wander down long forcing lines before it sees a mate in two), then the
+    proof-number search on what is left."""
+    short = _MateSearch(board, winner, Budget(int(node_limit * SHORT_SHARE)))
+    try:
+        for plies in range(1 if board.turn == winner else 2, SHORT_PLIES + 1, 2):
+            if short.wins(plies):
+                return ForcedMate(True, plies, _uci_line(board, short.line(plies)), short.budget.used)
+    except BudgetExhausted:
+        pass
+    spent = short.budget.used
+    search = _ProofNumberSearch(board, winner, Budget(node_limit - spent))
     try:
         root = search.run()
     except BudgetExhausted:
-        return ForcedMate(None, None, (), search.budget.limit)
+        return ForcedMate(None, None, (), node_limit)
     if root.dn == 0:
-        return ForcedMate(False, None, (), search.budget.used)
+        return ForcedMate(False, None, (), spent + search.budget.used)
     plies, played = search.line()
-    return ForcedMate(True, plies, _uci_line(board, played), search.budget.used)
+    return ForcedMate(True, plies, _uci_line(board, played), spent + search.budget.used)
 
 
 def _uci_line(board: Board, codes: list[int]) -> tuple[str, ...]:
