@@ -71,7 +71,7 @@ MATES = [
     ("8/8/8/N7/p7/p1K5/8/k7 w - - 0 1", 5),      # K+N
 ]
 
-#: Mates Stockfish finds beyond nine plies (mate in 6, and the long one of two rook's pawns).
+#: Mates Stockfish finds beyond nine plies (mate in 6, and mate in 11 against two rook's pawns).
 LONGER = ["8/8/8/8/p7/p7/4N3/k2K4 w - - 0 1", "8/8/p7/8/8/p7/7N/k2K4 w - - 0 1"]
 #: The reported flag fall: Black's flag falls, White forces Nb3# on its fifth move
 #: (Stockfish 15.1, go depth 30: mate -5 for Black to move).

@@ -317,7 +317,9 @@ class _ProofNumberSearch:
             return _Node(code, INFINITE, 0)  # the winner can never mate from here
         if board.turn == self.winner:
             return _Node(code, 1, 1)  # its moves are counted when it is expanded
-        replies = board.legal_move_count()
+        # counted by the compiled generator; "no reply" (mate or stalemate) is confirmed
+        # by the interpreter before it becomes part of a proof
+        replies = native.perft(board, 1) or board.legal_move_count()
         if not replies:
             if board.turn != self.winner and board.is_check():
                 self.proven[key] = (0, -1)
