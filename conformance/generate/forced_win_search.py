@@ -2,18 +2,20 @@
 
 US Chess 14E2 draws a flag fall against king and knight (or bishop) only when that side
 has no forced win. The positions that decide such a ruling are the ones where it has one:
-the defender's own pawns box its king in. This script searches for them: seeded random
-placements of a defending king near a corner with one to three of its own pawns beside
-it, the other side's king nearby and its one knight or bishop anywhere, the defender (the
-player whose flag fell) to move. Each legal candidate goes to Stockfish (``go depth``);
-one whose score is ``mate -M`` for the side to move, with ``M`` in the wanted range, is
-analysed again at a greater depth and kept when the second score is a mate as well, the
-deeper score recorded. Half the positions are colour-flipped, so White's flag falls too.
+the defender's own pawns box its king in. This script searches for them by a seeded
+walk from known forced mates (:data:`SEEDS`, each also colour-flipped, so White's flag
+falls too): a neighbour moves the winner's king or piece, sets a defender's pawn back,
+adds or removes one, and goes to Stockfish (``go depth``); a neighbour scored ``mate -M``
+for the side to move (the defender) joins the walk, and one with ``M`` in the wanted
+range is analysed again at a greater depth and kept when the second score is a mate in
+the range as well, the deeper score recorded.
 A few positions Stockfish scores without a mate, at the deeper depth, and not won for the
 minor piece's side (a score of at most +1.00 for it), are kept as the other case.
 
 Each line of the output: ``FEN;flagged;mate moves or -;engine;depth;score`` (the score
-as Stockfish printed it, from the side to move). The generator
+as Stockfish printed it, from the side to move). Found lines are also appended to
+``OUT.progress`` as they come, since a bishop's forced mate of five moves or more is
+rare enough that the walk may use all its tries without one. The generator
 (:mod:`.forced_win`) reads the file; it needs no engine.
 
 Run: ``python -m conformance.generate.forced_win_search --engine /usr/games/stockfish
@@ -40,13 +42,14 @@ FIRST_DEPTH, CONFIRM_DEPTH = 14, 30
 NOT_WON_CP = 100
 SEED = 14_02
 HEADER = """\
-# US Chess 14E2 forced wins: king and knight or bishop against king and pawns, the
+# US Chess 14E2 forced wins: king and knight (or bishop) against king and pawns, the
 # flagged player (the pawns' side) to move. Drawn by
-# conformance/generate/forced_win_search.py (seeded random placements near a corner),
+# conformance/generate/forced_win_search.py (a seeded walk from known mates, seed 1402),
 # each verified with Stockfish: `position fen FEN` then `go depth N`, the score from the
 # side to move. `mate -M`: the flagged player is mated in M moves against any defence
 # (a forced win, so 14E2 does not save the game); no mate score: no forced mate seen at
-# that depth and the position not won by the minor piece's side.
+# that depth and the position not won by the minor piece's side. The walk met no forced
+# mate of five moves or more for a lone bishop, so the mates here are the knight's.
 # FEN;flagged;mate moves (- for none);engine;depth;score
 """
 
