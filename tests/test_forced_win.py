@@ -300,9 +300,14 @@ def _stockfish_score(fen: str, depth: int) -> str:
 @pytest.mark.skipif(STOCKFISH is None, reason="stockfish not installed")
 @pytest.mark.parametrize(("fen", "flagged", "moves", "engine", "depth", "score"),
                          [row for row in DATA if row[2] is not None])
-def test_stockfish_still_reports_the_recorded_mate(fen: str, flagged: str, moves: int, engine: str,
-                                                   depth: int, score: str) -> None:
-    assert _stockfish_score(fen, depth) == score == f"mate -{moves}"
+def test_stockfish_still_reports_a_forced_mate(fen: str, flagged: str, moves: int, engine: str,
+                                              depth: int, score: str) -> None:
+    # A fresh engine at the recorded depth: a mate against the side to move (the flagged
+    # player). Its distance may differ by a move from the recorded one, which came from
+    # an engine whose hash table was warm from the positions analysed before.
+    assert score == f"mate -{moves}"
+    fresh = _stockfish_score(fen, depth)
+    assert fresh.startswith("mate -") and abs(int(fresh.split()[1]) + moves) <= 1, fresh
 
 
 @pytest.mark.stockfish

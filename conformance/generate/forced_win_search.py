@@ -50,6 +50,10 @@ HEADER = """\
 # (a forced win, so 14E2 does not save the game); no mate score: no forced mate seen at
 # that depth and the position not won by the minor piece's side. The walk met no forced
 # mate of five moves or more for a lone bishop, so the mates here are the knight's.
+# Every score was checked again by a new Stockfish process (no hash table from earlier
+# positions); the mate in 12 comes from a scan of the knight's squares in K+N against
+# king and two rook's pawns, 8/p7/8/8/8/p7/8/k1K5 b, the first walk's warm-hash one
+# having been a mate in 10.
 # FEN;flagged;mate moves (- for none);engine;depth;score
 """
 
@@ -114,7 +118,9 @@ def _minor(board: chess.Board) -> int:
 
 
 def score(engine: chess.engine.SimpleEngine, board: chess.Board, depth: int) -> chess.engine.Score:
-    return engine.analyse(board, chess.engine.Limit(depth=depth))["score"].relative
+    """Stockfish's score from the side to move, each position a new game (``ucinewgame``:
+    no hash kept from the positions before, so a fresh engine reports the same)."""
+    return engine.analyse(board, chess.engine.Limit(depth=depth), game=object())["score"].relative
 
 
 def search(engine_path: str, seed: int, tries: int, progress: Path | None = None) -> list[str]:

@@ -9,7 +9,7 @@ only, by :func:`limits_of`. A ruleset may override single entries in a ``limits:
 section of the same shape (the shipped ones do not).
 
 >>> limits_of(load_ruleset("uscf-7")).forced_win_node_limit
-100000
+150000
 """
 
 from __future__ import annotations
