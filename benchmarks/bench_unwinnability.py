@@ -66,7 +66,7 @@ from bench_perft import python_chess_perft  # the same python-chess perft both b
 
 from conformance.generate.lichess_sample import Row, parse
 from reference_impl import BLACK, WHITE, Board, load_ruleset
-from reference_impl.adjudication.tables import table
+from reference_impl.adjudication.verdicts import flag_fall_node_limit
 from reference_impl.errors import ArbiterError, FenError
 from reference_impl.unwinnability import Analysis, Verdict, analyse, analyse_both, native
 
@@ -171,7 +171,7 @@ def _replays(row: Row, line: tuple[str, ...]) -> bool:
 
 def bench_lichess(rows: list[Row], node_limit: int | None) -> None:
     rules = load_ruleset(RULESET)
-    limit = node_limit if node_limit is not None else int(table(rules, "flag_fall", "node_limit"))
+    limit = node_limit if node_limit is not None else flag_fall_node_limit(rules)
     unwinnable = sum(row.verdict == "unwinnable" for row in rows)
     print(f"{len(rows):,} flag falls ({len(rows) - unwinnable:,} winnable, {unwinnable:,} unwinnable "
           f"per CHA); {RULESET} flag-fall node limit {limit:,}")
@@ -339,7 +339,7 @@ def _rate(work: Callable[[], int]) -> tuple[int, float]:
 def bench_nodes(rows: list[Row], node_limit: int | None) -> None:
     rows = rows[:: -(-len(rows) // NODE_POSITIONS)]
     rules = load_ruleset(RULESET)
-    limit = node_limit if node_limit is not None else int(table(rules, "flag_fall", "node_limit"))
+    limit = node_limit if node_limit is not None else flag_fall_node_limit(rules)
     boards = [Board.from_fen(row.fen, rules) for row in rows]
     winners = [WHITE if row.side == "white" else BLACK for row in rows]
     ours = [chess.Board(row.fen) for row in rows]

@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 
 from conformance.adapters import reference
+from conformance.adapters.base import Skip
 from reference_impl.adjudication.api import dead_position, game_end, timeout
 from reference_impl.adjudication.game import Game
 from reference_impl.errors import ArbiterError, GameEventError
@@ -39,8 +40,13 @@ def test_game_end_bad_move_is_an_error() -> None:
 
 def test_reference_adapter_answers_the_adjudication_kinds() -> None:
     assert reference.game_end("fide-2023", {"fen": START, "moves": []})["result"] == "*"
-    assert reference.timeout("uscf-7", {"fen": "8/8/2n1k3/8/8/3NK3/8/8 w - - 0 60", "flagged": "white"}) == {
+    # US Chess 14E2, K+B against a bare king: no mate exists at all, so no forced win
+    assert reference.timeout("uscf-7", {"fen": "8/8/2b1k3/8/8/4K3/8/8 w - - 0 60", "flagged": "white"}) == {
         "result": "1/2-1/2"}
+    # K+N against K+N: a helpmate exists and no forced win is known to the search within
+    # its budget (14E2's forced win has no bound); the strict adapter declines, never guesses
+    with pytest.raises(Skip, match="no forced win decided"):
+        reference.timeout("uscf-7", {"fen": "8/8/2n1k3/8/8/3NK3/8/8 w - - 0 60", "flagged": "white"})
     assert reference.dead_position("fide-2023", {"fen": "8/8/4k3/8/8/3K4/8/5B2 b - - 0 60"}) == {"dead": True}
 
 

@@ -168,21 +168,15 @@ def test_uscf_7_14e2_no_draw_when_the_opponent_has_a_forced_win() -> None:
 #: K+N against K and two pawns: White mates in 5 (Stockfish: mate 5, Nc6 Ka2 Kc2 Ka1 Nb4
 #: a2 Kc1 a3 Nc2#). Black's flag falls.
 KN_MATE_IN_5 = "8/8/8/4N3/p7/p7/8/k1K5 w - - 0 60"
-#: The same, mate in 6 (Stockfish): beyond the table's 9-ply bound.
+#: The same, mate in 6 (Stockfish): beyond the 9-ply bound the table once set.
 KN_MATE_IN_6 = "8/8/8/8/p7/p7/4N3/k2K4 w - - 0 60"
 
 
-def _uscf_with(**flag_fall: int) -> Any:
-    """The uscf-7 ruleset with some ``flag_fall`` parameters changed."""
-    import copy
-    import dataclasses
+def _uscf_with(limits: dict[str, Any] | None = None, **sections: Any) -> Any:
+    """The uscf-7 ruleset with its ``limits`` (search budgets) and some sections changed."""
+    from reference_impl.rules import derive_ruleset
 
-    from reference_impl import load_ruleset
-
-    ruleset = load_ruleset("uscf-7")
-    data = copy.deepcopy(ruleset.data)
-    data["flag_fall"].update(flag_fall)
-    return dataclasses.replace(ruleset, data=data)
+    return derive_ruleset("uscf-7", {**sections, "limits": limits or {}}, id="uscf-7-changed")
 
 
 def _ruling(rules: Any, fen: str, flagged: int) -> Any:
@@ -198,25 +192,36 @@ def test_uscf_7_14e2_forced_mate_in_five_loses_on_time() -> None:
     assert timeout("fide-2023", KN_MATE_IN_5, "black") == {"result": "1-0"}
 
 
-def test_uscf_7_14e2_ruling_follows_the_tables_bound() -> None:
-    # The mate is 9 plies away: with the table's bound a loss, with a 7-ply bound a draw;
-    # the mate in 6 is beyond the shipped bound (a draw), within an 11-ply one (a loss).
-    assert _ruling(_uscf_with(), KN_MATE_IN_5, 1).result == "1-0"
-    assert _ruling(_uscf_with(forced_win_max_plies=7), KN_MATE_IN_5, 1).result == "1/2-1/2"
-    assert timeout("uscf-7", KN_MATE_IN_6, "black") == {"result": "1/2-1/2"}
-    assert _ruling(_uscf_with(forced_win_max_plies=11), KN_MATE_IN_6, 1).result == "1-0"
+def test_uscf_7_14e2_a_forced_win_has_no_depth_bound() -> None:
+    # "Does not have a forced win" (14E2) names no distance: the mate in 6, beyond the nine
+    # plies the table once searched, loses on time as the mate in 5 does.
+    assert timeout("uscf-7", KN_MATE_IN_6, "black") == {"result": "1-0"}
+    assert _ruling(_uscf_with(), KN_MATE_IN_6, 1).result == "1-0"
 
 
-def test_uscf_7_14e2_node_limit_comes_from_the_table() -> None:
+def test_uscf_7_14e2_the_defender_keeps_the_move_rule_14f() -> None:
+    # 95 plies without a capture or pawn move: Black could claim 14F's draw (100 plies)
+    # before the nine-ply mate lands, so no forced win is shown and the draw stands,
+    # marked undetermined. Without a claimable move rule (14K2's 150 plies are the
+    # director's discretion, not the defender's) the same position loses.
+    late = KN_MATE_IN_5.replace(" 0 60", " 95 60")
+    ruling = _ruling(_uscf_with(), late, 1)
+    assert (ruling.result, ruling.undetermined) == ("1/2-1/2", True)
+    assert "move rule" in (ruling.note or "")
+    assert _ruling(_uscf_with(move_rule={"claim": None}), late, 1).result == "1-0"
+    assert _ruling(_uscf_with(), KN_MATE_IN_5.replace(" 0 60", " 80 60"), 1).result == "1-0"
+
+
+def test_uscf_7_14e2_node_limit_comes_from_the_limits() -> None:
     # Too few nodes to decide: the draw stands, marked undetermined (the strict API
     # declines it instead of guessing).
     from reference_impl.adjudication.api import UndeterminedError
 
-    ruling = _ruling(_uscf_with(forced_win_node_limit=20), KN_MATE_IN_5, 1)
+    ruling = _ruling(_uscf_with({"forced_win": {"node_limit": 20}}), KN_MATE_IN_5, 1)
     assert (ruling.result, ruling.undetermined) == ("1/2-1/2", True)
     assert "20 nodes" in (ruling.note or "")
     assert not _ruling(_uscf_with(), KN_MATE_IN_5, 1).undetermined
     with pytest.raises(UndeterminedError):
         from reference_impl.adjudication.api import timeout as strict_timeout
 
-        strict_timeout(_uscf_with(forced_win_node_limit=20), KN_MATE_IN_5, "black", strict=True)
+        strict_timeout(_uscf_with({"forced_win": {"node_limit": 20}}), KN_MATE_IN_5, "black", strict=True)

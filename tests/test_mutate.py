@@ -10,6 +10,7 @@ import pytest
 from click.testing import CliRunner
 
 from conformance.cli.commands import mutate as command
+from conformance.mutate import exempt
 from conformance.mutate import run as mutation
 from conformance.mutate.mutants import Mutant, apply, generate, overrides
 from conformance.mutate.schema_view import SchemaView
@@ -196,9 +197,11 @@ def test_formerly_surviving_mutants_are_killed_by_game_fixtures(fide: Any, tmp_p
 
 
 def test_exemptions_give_reasons_and_hold_only_under_their_condition(fide: Any) -> None:
-    budget = _mutant(fide, "flag_fall.node_limit", "10000000 -> 10000001")
-    assert budget.equivalent and "budget" in budget.equivalent
-    assert mutation.Judge(fide, []).run(budget).status == "equivalent"
+    # search budgets are not in the Laws' tables (spec/limits.yaml): no mutant, no exemption
+    for ruleset in (fide, load_ruleset("uscf-7")):
+        wheres = {m.where for m in mutation.mutants_of(ruleset)}
+        assert not [w for w in wheres if "node_limit" in w or "forced_win_max" in w or w.startswith("limits")]
+    assert not [e for e in exempt.EXEMPTIONS if "node_limit" in e.path or "forced_win_max" in e.path]
     # fide-2023's three illegal-move regimes are equal, so the speed without a clock decides
     # nothing between standard and rapid; blitz is outside the both-flags rule (III.2.2)
     assert _mutant(fide, "scope.speed", '"standard" -> "rapid"').equivalent

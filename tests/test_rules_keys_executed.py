@@ -110,19 +110,27 @@ def test_fide_2014_5_2_c_agreement_needs_no_move_but_2018_5_2_3_does() -> None:
         game.accept_draw("black")
 
 
-def test_node_limits_come_from_the_tables() -> None:
-    from reference_impl.adjudication import verdicts
+def test_node_limits_come_from_the_limits_table() -> None:
+    import yaml
 
-    assert verdicts.dead_position_node_limit(load_ruleset("fide-2023")) == 10_000_000
-    smaller = derive_ruleset("fide-2023", {"flag_fall": {"node_limit": 1234},
-                                           "termination": {"dead_position": {"node_limit": 567}}}, id="small-budgets")
+    from reference_impl.adjudication import verdicts
+    from reference_impl.rules import spec_dir
+
+    table = yaml.safe_load((spec_dir() / "limits.yaml").read_text(encoding="utf-8"))
+    for rules in (load_ruleset("fide-2023"), load_ruleset("uscf-7")):
+        assert verdicts.dead_position_node_limit(rules) == table["dead_position"]["node_limit"]
+        assert verdicts.flag_fall_node_limit(rules) == table["flag_fall"]["node_limit"]
+        assert verdicts.forced_win_node_limit(rules) == table["forced_win"]["node_limit"]
+    # a ruleset's own limits: section overrides single entries, the others stay the table's
+    smaller = derive_ruleset("fide-2023", {"limits": {"flag_fall": {"node_limit": 1234},
+                                                      "dead_position": {"node_limit": 567}}}, id="small-budgets")
     assert (verdicts.flag_fall_node_limit(smaller), verdicts.dead_position_node_limit(smaller)) == (1234, 567)
-    # US Chess 14E asks no helpmate question: the dead-position budget serves.
-    us = derive_ruleset("uscf-7", {"termination": {"dead_position": {"node_limit": 4321}}}, id="us-budget")
-    assert verdicts.flag_fall_node_limit(us) == 4321
-    no_budget = {**load_ruleset("fide-2023").data, "termination": {}, "flag_fall": {}}
-    with pytest.raises(RulesetError, match="termination.dead_position"):
-        verdicts.dead_position_node_limit(no_budget)
+    assert verdicts.forced_win_node_limit(smaller) == table["forced_win"]["node_limit"]
+    # budgets are not Laws: the rule tables no longer accept them
+    with pytest.raises(RulesetError, match="unknown key 'node_limit'"):
+        derive_ruleset("fide-2023", {"flag_fall": {"node_limit": 1234}}, id="budget-in-the-laws")
+    with pytest.raises(RulesetError, match="minimum"):
+        derive_ruleset("fide-2023", {"limits": {"forced_win": {"node_limit": 0}}}, id="no-budget")
 
 
 def test_uci_chess960_flag_follows_each_rulesets_castling_table() -> None:

@@ -73,9 +73,14 @@ def test_every_file_now_lists_uscf_for_the_disputed_rows() -> None:
     assert expectation(pawn, "uscf-7")["result"] == "1-0"
 
 
-def test_search_bound_is_the_rulesets_working_limit() -> None:
+def test_the_oracles_horizon_is_not_the_rules() -> None:
+    # 14E2's forced win has no bound and uscf-7 states none; the exhaustive search's
+    # horizon only tags the draws it cannot prove (forced-win-bounded).
     spec = yaml.safe_load((ROOT / "spec" / "rulesets" / "uscf-7.yaml").read_text(encoding="utf-8"))
-    assert FORCED_PLIES == spec["flag_fall"]["forced_win_max_plies"]
+    assert not [key for key in spec["flag_fall"] if "max_plies" in key]
+    assert FORCED_PLIES >= 9
+    bounded = [f for f in fixtures() if "forced-win-bounded" in f["tags"]]
+    assert bounded and all(expectation(f, "uscf-7")["result"] == "1/2-1/2" for f in bounded)
 
 
 def test_forced_mate_finds_a_forced_win_and_rejects_a_helpmate() -> None:

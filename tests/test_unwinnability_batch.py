@@ -21,7 +21,7 @@ from click.testing import CliRunner
 from conformance.cli import main as cli
 from conformance.generate.lichess_sample import parse
 from reference_impl import Board, load_ruleset
-from reference_impl.adjudication.tables import table
+from reference_impl.adjudication.verdicts import flag_fall_node_limit
 from reference_impl.errors import FenError
 from reference_impl.unwinnability import Verdict, analyse, batch, native
 
@@ -40,7 +40,7 @@ def rules():
 
 @pytest.fixture(scope="module")
 def flag_limit(rules) -> int:
-    return int(table(rules, "flag_fall", "node_limit"))
+    return flag_fall_node_limit(rules)
 
 
 def _replays_in_python_chess(fen: str, line: tuple[str, ...] | list[str], side: str) -> bool:

@@ -116,12 +116,13 @@ def test_stalemate_and_checkmate_are_answered_by_the_laws() -> None:
     assert "already checkmate" in invoke(CHECKMATE).stdout
 
 
-def test_default_node_limit_is_the_rulesets_and_the_option_overrides_it(tmp_path: Path) -> None:
-    rules = load_ruleset("fide-2023")
-    assert answer(DEAD)["node_limit"] == rules["termination"]["dead_position"]["node_limit"]
+def test_default_node_limit_is_the_limits_tables_and_the_option_overrides_it(tmp_path: Path) -> None:
+    from reference_impl.rules.limits import limits_of
+
+    assert answer(DEAD)["node_limit"] == limits_of(load_ruleset("fide-2023")).dead_position_node_limit
     tight = tmp_path / "tight.yaml"
     tight.write_text("id: tight\ntitle: T\nextends: fide-2023\n"
-                     "termination:\n  dead_position:\n    node_limit: 777\n", encoding="utf-8")
+                     "limits:\n  dead_position:\n    node_limit: 777\n", encoding="utf-8")
     data = answer("--rules", str(tight), DEAD)
     assert data["rules"] == "tight" and data["node_limit"] == 777
     assert answer("--node-limit", "5", DEAD)["node_limit"] == 5

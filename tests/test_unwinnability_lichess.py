@@ -20,7 +20,7 @@ from typing import NamedTuple
 import chess
 
 from reference_impl import Board, load_ruleset
-from reference_impl.adjudication.tables import table
+from reference_impl.adjudication.verdicts import flag_fall_node_limit
 from reference_impl.unwinnability import Analysis, Verdict, analyse
 
 import pytest
@@ -58,7 +58,7 @@ def _rows() -> list[Row]:
 
 
 def _node_limit() -> int:
-    return int(table(load_ruleset(RULESET), "flag_fall", "node_limit"))
+    return flag_fall_node_limit(load_ruleset(RULESET))
 
 
 @lru_cache(maxsize=None)

@@ -13,14 +13,14 @@ import chess
 import pytest
 
 from reference_impl import BLACK, WHITE, Board, load_ruleset
-from reference_impl.adjudication.tables import table
+from reference_impl.adjudication.verdicts import flag_fall_node_limit
 from reference_impl.unwinnability import MAX_REPORTED_LINE, Verdict, analyse, native
 
 pytestmark = pytest.mark.slow  # left out of `tox -e fast`
 
 RULES = load_ruleset("fide-2023")
 #: The flag-fall question's budget in the rulesets (10,000,000 moves).
-FLAG_FALL_LIMIT = int(table(RULES, "flag_fall", "node_limit"))
+FLAG_FALL_LIMIT = flag_fall_node_limit(RULES)
 #: Eight bishops on one diagonal system, a king walled in by its own pawns: White can
 #: mate only after a long regrouping (CHA, 500,000 nodes: undetermined).
 EIGHT_BISHOPS = "k6B/1b4B1/2b2B2/4B3/3B4/1pB1B3/pP1B4/K7 b - - 0 1"

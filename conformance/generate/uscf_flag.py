@@ -13,9 +13,10 @@ owes nothing to the reference:
 
 * the opponent cannot checkmate by any series of legal moves (the labels): no forced win;
 * an exhaustive python-chess AND/OR search finds a forced mate: a forced win, a loss;
-* that search finds none within :data:`FORCED_PLIES` plies, the bound ``uscf-7`` takes
-  as its working reading of 14E2 (``flag_fall.forced_win_max_plies``): a draw, tagged
-  ``forced-win-bounded`` so a stricter reading can set those fixtures aside.
+* that search finds none within :data:`FORCED_PLIES` plies, this oracle's horizon: a
+  draw, tagged ``forced-win-bounded``, since the rule's forced win has no bound and a
+  longer one is not excluded by the search (the reference searches without a depth
+  bound; Stockfish finds no forced mate in any of the corpus's such positions either).
 
 A verdict of ``None`` leaves the US Chess rulesets out; its ``why`` says what is missing.
 """
@@ -36,7 +37,7 @@ ROWS: list[tuple[tuple[int, ...], bool, bool, str]] = [
     ((chess.BISHOP,), False, True, "uscf-7:14E2"),
     ((chess.KNIGHT, chess.KNIGHT), True, True, "uscf-7:14E3"),
 ]
-#: Forced-mate search bound in plies (mate in five moves), uscf-7's working limit.
+#: The exhaustive search's horizon in plies (mate in five moves): the oracle's, not the rule's.
 FORCED_PLIES = 9
 #: Plies an exhaustive search may look ahead to show every line ends without a mate.
 DEAD_PLIES = 4
@@ -159,9 +160,9 @@ def uscf_flag(board: chess.Board, flagged: chess.Color, opponent_can_mate: bool,
                          f"opponent forces mate within {FORCED_PLIES} plies (python-chess "
                          "exhaustive search)")
     return UsVerdict(DRAW, ["uscf-7:14E", cite], f"{cite[7:]}: no forced mate within "
-                     f"{FORCED_PLIES} plies (python-chess exhaustive search), the bound "
-                     "uscf-7 takes for the text's unbounded 'forced win'",
-                     frozenset({"forced-win-bounded"}))
+                     f"{FORCED_PLIES} plies (python-chess exhaustive search, this oracle's "
+                     "horizon; the rule's forced win has no bound, so a longer one is not "
+                     "excluded)", frozenset({"forced-win-bounded"}))
 
 
 def expectations(fide_rulesets: list[str], fide: str, us: UsVerdict

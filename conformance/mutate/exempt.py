@@ -1,9 +1,10 @@
 """Mutants that are executed by the reference but cannot change any answer a fixture can ask.
 
 ``x-declarative`` in the schema marks keys the reference never executes. The keys here do
-execute, yet some of their changes are equivalent: a search budget moved by one node,
-a distinction that the reference's timing or the fixed initial array makes moot, a flag
-shadowed by its twin in another table, two speed regimes with the same tables. Each row
+execute, yet some of their changes are equivalent: a distinction that the reference's
+timing or the fixed initial array makes moot, a flag shadowed by its twin in another
+table, two speed regimes with the same tables. (Search budgets are no longer among them:
+they are not rules and live in ``spec/limits.yaml``, which is not mutated.) Each row
 names the key (``*`` for any one key, ``[*]`` for any index), the mutations (``None``: all
 of them), a condition on the unchanged resolved ruleset and the mutant (``None``: always)
 and the reason :command:`arbiter mutate` reports for it. The list is documented in
@@ -21,9 +22,6 @@ from .mutants import Mutant, is_annotation
 
 Data = Mapping[str, Any]
 
-BUDGET = ("a search budget, not a rule: the Laws set no node limit, and one node more or less "
-          "changes only a search that ends on exactly that node, which no position judged from "
-          "the Laws can be built for")
 ORTHODOX_PATHS = ("the castling king starts on the e-file and its rook in the corner, so the rook's "
                   "path covers the king's")
 NOT_CLAIMED = ("the game protocol's illegal-move event is noticed and claimed (docs/protocol.md), "
@@ -71,10 +69,6 @@ class Exemption:
 
 
 EXEMPTIONS: tuple[Exemption, ...] = (
-    Exemption("termination.dead_position.node_limit", None, None, BUDGET),
-    Exemption("termination.dead_position.move_node_limit", None, None, BUDGET),
-    Exemption("flag_fall.node_limit", None, None, BUDGET),
-    Exemption("flag_fall.forced_win_node_limit", None, None, BUDGET),
     Exemption("flag_fall.if_undetermined", None, None,
               "read only when the helpmate search ran out of budget, and its other value makes "
               "the reference decline (a skip), which never kills"),

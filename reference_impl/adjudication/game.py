@@ -19,6 +19,7 @@ from typing import Any, Callable, Hashable, Mapping, Sequence
 
 from reference_impl.core import Board, parse_square
 from reference_impl.errors import ArbiterError, GameEventError
+from reference_impl.rules.limits import limits_of
 from reference_impl.rules.loader import load_ruleset
 
 from . import repetition as rep
@@ -258,7 +259,7 @@ class Game:
     def _dead(self, entry: Mapping[str, Any]) -> bool:
         key = self._keys[-1]
         if key not in self._dead_cache:
-            self._dead_cache[key] = verdicts.dead_after_move(self.board, entry)
+            self._dead_cache[key] = verdicts.dead_after_move(self.board, entry, limits_of(self.rules))
         return self._dead_cache[key]
 
     def _automatic_end(self) -> _End | None:

@@ -15,6 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Any, Mapping
 
+from ..rules.limits import Limits, limits_of
 from .tables import optional, table
 
 CAN, CANNOT, UNDETERMINED = "can", "cannot", "undetermined"
@@ -35,15 +36,30 @@ class Ruling:
 
 
 def flag_fall_node_limit(rules: Mapping[str, Any]) -> int:
-    """The budget of the flag-fall question "can the opponent checkmate?": ``flag_fall.node_limit``,
-    or, for a table that asks no such question (US Chess 14E), the dead-position budget."""
-    limit = optional(rules, "flag_fall", "node_limit")
-    return int(limit) if limit is not None else dead_position_node_limit(rules)
+    """The budget of the flag-fall question "can the opponent checkmate?" (the limits
+    table's ``flag_fall.node_limit``)."""
+    return limits_of(rules).flag_fall_node_limit
 
 
 def dead_position_node_limit(rules: Mapping[str, Any]) -> int:
-    """The budget of an explicit dead-position question (``termination.dead_position.node_limit``)."""
-    return int(table(rules, "termination", "dead_position", "node_limit"))
+    """The budget of an explicit dead-position question (``dead_position.node_limit``)."""
+    return limits_of(rules).dead_position_node_limit
+
+
+def forced_win_node_limit(rules: Mapping[str, Any]) -> int:
+    """The budget of US Chess 14E's forced-win question (``forced_win.node_limit``)."""
+    return limits_of(rules).forced_win_node_limit
+
+
+def move_rule_horizon(rules: Mapping[str, Any]) -> int | None:
+    """The fewest plies without a capture or pawn move after which a defender can have
+    the game drawn: a move-rule entry the players may claim, or one that ends the game
+    by itself (``kind: claim`` or ``automatic``; a ``discretionary`` one is the
+    arbiter's to give, not the defender's to take). ``None`` when there is none."""
+    entries = optional(rules, "move_rule") or {}
+    counts = [int(entry["plies"]) for entry in entries.values()
+              if isinstance(entry, Mapping) and entry.get("kind") in ("claim", "automatic") and entry.get("plies")]
+    return min(counts) if counts else None
 
 
 def win_for(color: int) -> str:
@@ -112,15 +128,22 @@ def is_dead_cheap(board: Any, node_limit: int) -> bool:
     return False
 
 
-def dead_after_move(board: Any, entry: Mapping[str, Any]) -> bool:
-    """The check after every move under the ``termination.dead_position`` table ``entry``:
-    :func:`is_dead_cheap` with the entry's ``move_node_limit``."""
-    return is_dead_cheap(board, int(entry.get("move_node_limit") or 0))
+def dead_after_move(board: Any, entry: Mapping[str, Any], limits: Limits | None = None) -> bool:
+    """The check after every move that the ``termination.dead_position`` table ``entry``
+    asks for: :func:`is_dead_cheap` with the ``move_node_limit`` of ``limits`` (the
+    ruleset's, from :func:`limits_of`; the limits table's own when not given)."""
+    del entry  # the table's presence is the question; its budget is in the limits table
+    return is_dead_cheap(board, (limits or limits_of({})).move_node_limit)
 
 
-def has_forced_win(board: Any, color: int, max_plies: int, node_limit: int) -> bool | None:
-    """US Chess 14E "forced win": a forced mate within ``max_plies``; ``None`` if unknown."""
-    return _module().has_forced_win(board, color, max_plies=max_plies, node_limit=node_limit)
+def forced_win(board: Any, color: int, rules: Mapping[str, Any]) -> Any:
+    """US Chess 14E "forced win": a forced mate for ``color`` at any distance that lands
+    before the defender could have the game drawn by the move rule
+    (:func:`move_rule_horizon`), within the limits table's budget. The answer is a
+    :class:`~reference_impl.unwinnability.forced_win.ForcedMate` (``found`` ``None`` when
+    not decided)."""
+    return _module().forced_win.forced_mate(board, color, None, forced_win_node_limit(rules),
+                                            move_rule_plies=move_rule_horizon(rules))
 
 
 def material(board: Any, color: int) -> dict[str, int]:
@@ -150,7 +173,7 @@ def flag_fall(rules: Mapping[str, Any], board: Any, flagged: int) -> Ruling:
     ruling = _flag_fall(rules, board, flagged)
     dead = optional(rules, "termination", "dead_position")
     if ruling.reason == "timeout" and ruling.result != DRAW and not ruling.proven and dead is not None and dead_first:
-        answer = is_dead(board, int(dead.get("node_limit") or 0))
+        answer = is_dead(board, dead_position_node_limit(rules))
         if answer == CANNOT:
             return Ruling(DRAW, "dead_position", dead["cite"])
         if answer == UNDETERMINED:
@@ -180,14 +203,14 @@ def _flag_fall(rules: Mapping[str, Any], board: Any, flagged: int) -> Ruling:
         if row is None:
             return loss
         if row.get("unless_forced_win"):
-            plies = int(table(rules, "flag_fall", "forced_win_max_plies"))
-            limit = int(table(rules, "flag_fall", "forced_win_node_limit"))
-            won = has_forced_win(board, 1 - flagged, plies, limit)
-            if won:
-                return Ruling(loss.result, "timeout", row["cite"], f"forced win within {plies} plies", proven=True)
-            if won is None:
-                return Ruling(DRAW, "timeout_vs_insufficient", row["cite"],
-                              f"no forced win found within {limit} nodes", undetermined=True)
+            won = forced_win(board, 1 - flagged, rules)
+            if won.found:
+                return Ruling(loss.result, "timeout", row["cite"],
+                              f"forced win: mate in at most {won.plies} plies against any defence", proven=True)
+            if won.found is None:
+                why = (f"a forced mate of up to {won.plies} plies found, which the move rule could cut short"
+                       if won.plies else f"no forced win decided within {won.nodes} nodes")
+                return Ruling(DRAW, "timeout_vs_insufficient", row["cite"], why, undetermined=True)
         return Ruling(DRAW, "timeout_vs_insufficient", row["cite"])
     raise ValueError(f"unknown flag_fall.draw_test {test!r}")
 

@@ -38,7 +38,8 @@ PartialValidator = validators.extend(
 
 
 @lru_cache(maxsize=4)
-def _validators(directory: Path) -> tuple[Draft202012Validator, Draft202012Validator]:
+def registry(directory: Path) -> Registry:
+    """Every schema file of ``directory``, registered under :data:`BASE_URI`."""
     resources = []
     for path in sorted(directory.glob("*.schema.json")):
         try:
@@ -47,14 +48,20 @@ def _validators(directory: Path) -> tuple[Draft202012Validator, Draft202012Valid
             raise RulesetError(f"{path}: unreadable schema: {error}") from None
         resource = Resource.from_contents(contents, default_specification=DRAFT202012)
         resources.append((BASE_URI + path.name, resource))
-    registry: Registry = Registry().with_resources(resources)
+    found: Registry = Registry().with_resources(resources)
+    return found
+
+
+@lru_cache(maxsize=4)
+def _validators(directory: Path) -> tuple[Draft202012Validator, Draft202012Validator]:
+    schemas = registry(directory)
     try:
-        root = registry.contents(BASE_URI + ROOT_SCHEMA)
+        root = schemas.contents(BASE_URI + ROOT_SCHEMA)
     except LookupError:
         raise RulesetError(f"{directory / ROOT_SCHEMA}: schema file missing") from None
     root = dict(root, **{"$id": BASE_URI + ROOT_SCHEMA})
-    full = Draft202012Validator(root, registry=registry)
-    partial = PartialValidator(root, registry=registry)
+    full = Draft202012Validator(root, registry=schemas)
+    partial = PartialValidator(root, registry=schemas)
     return full, partial
 
 

@@ -27,11 +27,11 @@ import click
 from rich.text import Text
 
 from reference_impl.adjudication.tables import optional
+from reference_impl.adjudication.verdicts import dead_position_node_limit, flag_fall_node_limit
 from reference_impl.errors import ArbiterError, UsageError
 from reference_impl.notation.san import to_san
-from reference_impl.adjudication.tables import table
 from reference_impl.core.board import Board
-from reference_impl.unwinnability import DEFAULT_NODE_LIMIT, Analysis, Verdict, analyse
+from reference_impl.unwinnability import Analysis, Verdict, analyse
 from reference_impl.unwinnability import batch as batch_analysis
 
 from ..common import console, load_rules, parse_position
@@ -380,7 +380,7 @@ def run_batch(source: str, side_name: str | None, rules_id: str, node_limit: int
         raise UsageError(f"-j must be at least 1, got {jobs}")
     rules = load_rules(rules_id)
     if node_limit is None:
-        node_limit = int(table(rules, "flag_fall", "node_limit"))
+        node_limit = flag_fall_node_limit(rules)
     side = None if side_name is None else SIDES.index(side_name)
     # The answers hold no reference cycles: the cyclic collector's passes over the
     # growing heap would cost more than the answers.
@@ -489,7 +489,7 @@ def _run_batch_pool(rules_id: str, lines: list[tuple[int, str]], side: int | Non
 @click.option("--rules", "rules_id", default="fide-2023", show_default=True, help="Ruleset id, alias or file.")
 @click.option("--json", "json_output", is_flag=True, help="Print one JSON object (fields below).")
 @click.option("--node-limit", type=int, default=None,
-              help="Moves the search may make per side [default: the ruleset's termination.dead_position.node_limit].")
+              help="Moves the search may make per side [default: dead_position.node_limit of spec/limits.yaml].")
 @click.option("--time-limit", type=float, default=None, help="Stop after this many seconds (wall clock).")
 @click.option("-v", "--verbose", is_flag=True, help="Say on stderr when each side's analysis starts.")
 @click.option("--batch", "batch_file", default=None, metavar="FILE",
@@ -531,7 +531,7 @@ def command(fen: tuple[str, ...], side: str | None, rules_id: str, json_output: 
     rules = load_rules(rules_id)
     board = parse_position(text, rules)
     if node_limit is None:
-        node_limit = int(optional(rules, "termination", "dead_position", "node_limit") or DEFAULT_NODE_LIMIT)
+        node_limit = dead_position_node_limit(rules)
     colors = (SIDES.index(side),) if side else (0, 1)
     reports, interrupted = run_analysis(text, rules_id, colors, node_limit, time_limit, verbose)
     if json_output:
