@@ -201,27 +201,31 @@ def test_uscf_7_14e2_a_forced_win_has_no_depth_bound() -> None:
 
 def test_uscf_7_14e2_the_defender_keeps_the_move_rule_14f() -> None:
     # 95 plies without a capture or pawn move: Black could claim 14F's draw (100 plies)
-    # before the nine-ply mate lands, so no forced win is shown and the draw stands,
-    # marked undetermined. Without a claimable move rule (14K2's 150 plies are the
+    # before the nine-ply mate lands, so no forced win is shown and the draw stands
+    # (the table's reading of a win not shown). Without a claimable move rule (14K2's 150 plies are the
     # director's discretion, not the defender's) the same position loses.
     late = KN_MATE_IN_5.replace(" 0 60", " 95 60")
     ruling = _ruling(_uscf_with(), late, 1)
-    assert (ruling.result, ruling.undetermined) == ("1/2-1/2", True)
+    assert (ruling.result, ruling.undetermined) == ("1/2-1/2", False)
     assert "move rule" in (ruling.note or "")
     assert _ruling(_uscf_with(move_rule={"claim": None}), late, 1).result == "1-0"
     assert _ruling(_uscf_with(), KN_MATE_IN_5.replace(" 0 60", " 80 60"), 1).result == "1-0"
 
 
 def test_uscf_7_14e2_node_limit_comes_from_the_limits() -> None:
-    # Too few nodes to decide: the draw stands, marked undetermined (the strict API
-    # declines it instead of guessing).
+    # Too few nodes to show the mate: under the table's reading (forced_win_unshown:
+    # draw) the 14E2 draw stands, its note naming the budget; under the other reading
+    # the ruling is undetermined and the strict API declines it instead of guessing.
     from reference_impl.adjudication.api import UndeterminedError
+    from reference_impl.adjudication.api import timeout as strict_timeout
 
-    ruling = _ruling(_uscf_with({"forced_win": {"node_limit": 20}}), KN_MATE_IN_5, 1)
-    assert (ruling.result, ruling.undetermined) == ("1/2-1/2", True)
+    tight = {"forced_win": {"node_limit": 20}}
+    ruling = _ruling(_uscf_with(tight), KN_MATE_IN_5, 1)
+    assert (ruling.result, ruling.undetermined) == ("1/2-1/2", False)
     assert "20 nodes" in (ruling.note or "")
     assert not _ruling(_uscf_with(), KN_MATE_IN_5, 1).undetermined
+    declining = _uscf_with(tight, flag_fall={"forced_win_unshown": "undetermined"})
+    assert (_ruling(declining, KN_MATE_IN_5, 1).result, _ruling(declining, KN_MATE_IN_5, 1).undetermined) == (
+        "1/2-1/2", True)
     with pytest.raises(UndeterminedError):
-        from reference_impl.adjudication.api import timeout as strict_timeout
-
-        strict_timeout(_uscf_with({"forced_win": {"node_limit": 20}}), KN_MATE_IN_5, "black", strict=True)
+        strict_timeout(declining, KN_MATE_IN_5, "black", strict=True)
