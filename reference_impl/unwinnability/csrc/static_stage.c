@@ -64,53 +64,45 @@ static inline MemoEntry *memo_slot(const u64 key[4]) {
     return &memo_table[(h >> 40) & (((u64)1 << MEMO_BITS) - 1)];
 }
 
-static void st_flood_uncached(const Tables *T, int t, int c, u64 seeds, u64 walls, u64 allowed, u64 *region, u64 *reach);
+static inline u64 shift_by(u64 set, int shift) { return shift >= 0 ? set << shift : set >> -shift; }
 
-/* The flood from a set of seeds is the union of the floods from each (the closure of a
- * union is the union of the closures), so it is memoised per seed square: those recur. */
-static void st_flood(const Tables *T, int t, int c, u64 seeds, u64 walls, u64 allowed, u64 *region, u64 *reach) {
-    u64 reg = 0, rch = 0;
-    for (; seeds; seeds &= seeds - 1) {
-        int sq = lsb(seeds);
-        if (reg >> sq & 1) continue; /* already inside the union: its flood adds nothing */
-        /* key[0]: a tag bit (an empty slot never matches), kind 0, type, colour, seed */
-        u64 key[4] = {1ULL << 63 | (u64)t << 8 | (u64)c << 16 | (u64)sq << 24, walls, allowed, 0};
-        MemoEntry *e = memo_slot(key);
-        u64 r, a;
-        if (e && !memcmp(e->key, key, sizeof(key))) {
-            r = e->region;
-            a = e->reach;
-        } else {
-            st_flood_uncached(T, t, c, 1ULL << sq, walls, allowed, &r, &a);
-            if (e) { memcpy(e->key, key, sizeof(key)); e->region = r; e->reach = a; }
+/* Everything a rider along ray ``k`` attacks from any square of ``from``, stopped by
+ * ``occ``: the squares of ``from`` and the empty squares they slide over, filled by
+ * doubling (1, 2, 4 steps: the 7 a ray of the 8x8 board holds at most), then one step
+ * more. ``target``: the squares a step along the ray can land on, so a step never wraps
+ * round an edge; a bit of ``open`` stays only while the step before it did not wrap. A
+ * ray whose step crosses two ranks or more holds at most 3 steps (four ranks: 1), so the
+ * doublings a 64-bit shift cannot make are never needed. */
+static inline u64 ray_fill_attacks(const Tables *T, int k, u64 from, u64 occ) {
+    int s = T->ray_shift[k];
+    u64 target = shift_by(T->ray_source[k], s), open = ~occ & target, gen = from;
+    gen |= open & shift_by(gen, s);
+    if (s < 32 && s > -32) {
+        open &= shift_by(open, s);
+        gen |= open & shift_by(gen, 2 * s);
+        if (s < 16 && s > -16) {
+            open &= shift_by(open, 2 * s);
+            gen |= open & shift_by(gen, 4 * s);
         }
-        reg |= r;
-        rch |= a;
     }
-    *region = reg;
-    *reach = rch;
-}
-
-static inline u64 ray_step(const Tables *T, int k, u64 set) {
-    int shift = T->ray_shift[k];
-    set &= T->ray_source[k];
-    return shift >= 0 ? set << shift : set >> -shift;
+    return shift_by(gen, s) & target;
 }
 
 /* Everything a unit of type ``t`` attacks from any square of ``from`` (riders stopped by
- * ``occ``): the union of st_attacks over the set, a step at a time along each ray. */
+ * ``occ``): the union of st_attacks over the set. */
 static u64 set_attacks(const Tables *T, int t, int c, u64 from, u64 occ) {
     u64 a = 0;
     if (T->has_leaps[t][c])
         for (u64 b = from; b; b &= b - 1) a |= T->leaps[t][c][lsb(b)];
-    for (int i = 0; i < T->ndir[t][c]; i++) {
-        int k = T->dir_ray[t][c][i];
-        for (u64 g = ray_step(T, k, from); g; g = ray_step(T, k, g & ~occ)) a |= g;
-    }
+    for (int i = 0; i < T->ndir[t][c]; i++) a |= ray_fill_attacks(T, T->dir_ray[t][c][i], from, occ);
     return a;
 }
 
-static void st_flood_uncached(const Tables *T, int t, int c, u64 seeds, u64 walls, u64 allowed, u64 *region, u64 *reach) {
+/* The squares a unit of type ``t`` can reach from ``seeds`` moving inside ``allowed``
+ * (region, the seeds included) and those it attacks on the way (reach), riders stopped
+ * by ``walls``: a breadth-first fill, a whole frontier a step. Not memoised: the fill
+ * costs less than a look-up in a table too large for the cache. */
+static void st_flood(const Tables *T, int t, int c, u64 seeds, u64 walls, u64 allowed, u64 *region, u64 *reach) {
     u64 reg = seeds, rch = 0, frontier = seeds;
     while (frontier) {
         u64 a = set_attacks(T, t, c, frontier, walls);
