@@ -212,9 +212,14 @@ static void st_pawn_regions(const StInput *in, StAnalysis *A, const int *pawns, 
     st_facing_pairs(T, A, pawns, np, walls, partner);
     for (int i = 0; i < np; i++) anchored[i] = partner[i] >= 0;
     for (;;) {
+        /* a pawn's unit is a function of (walls, prey, block): computed again only when
+         * its prey or block changed since it was last computed */
+        u64 last_prey[ST_UNITS], last_block[ST_UNITS];
+        int known[ST_UNITS];
         for (int i = 0; i < np; i++) {
             A->u[pawns[i]].region = 1ULL << A->u[pawns[i]].square;
             A->u[pawns[i]].reach = 0;
+            known[i] = 0;
         }
         for (;;) {
             u64 stand[2] = {in->ep, in->ep};
@@ -225,7 +230,12 @@ static void st_pawn_regions(const StInput *in, StAnalysis *A, const int *pawns, 
                 StUnit *u = &A->u[pawns[i]];
                 u64 before = u->region;
                 u64 block = partner[i] >= 0 && anchored[partner[i]] ? 1ULL << A->u[pawns[partner[i]]].square : 0;
-                st_pawn_unit(T, u, walls, stand[1 - u->color] | A->frozen[1 - u->color], block);
+                u64 prey = stand[1 - u->color] | A->frozen[1 - u->color];
+                if (known[i] && last_prey[i] == prey && last_block[i] == block) continue;
+                st_pawn_unit(T, u, walls, prey, block);
+                known[i] = 1;
+                last_prey[i] = prey;
+                last_block[i] = block;
                 changed |= u->region != before;
             }
             if (!changed) break;
