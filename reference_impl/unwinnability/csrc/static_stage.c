@@ -392,13 +392,22 @@ static u64 st_dead_ends_of(const StInput *in, const StAnalysis *A, int color, u6
     if (in->castling) return 0; /* a castling right: another move for the stuck side, or a rook that checks on arrival */
     /* only frozen units block for ever: a unit that never moves may still be taken */
     u64 barred = A->frozen[stuck] | A->guarded[color], ends = 0;
+    /* the stuck king's squares with what it touches and where it may step from each,
+     * which do not depend on the end tried: computed once */
+    int squares[64], n = 0;
+    u64 touches[64], open[64];
+    for (u64 k = king->region; k; k &= k - 1) {
+        int sq = lsb(k);
+        squares[n] = sq;
+        touches[n] = st_attacks(T, T->royal, stuck, sq, ~0ULL);
+        open[n++] = st_attacks(T, T->royal, stuck, sq, walls) & ~barred;
+    }
     for (u64 b = mover->reach & ~(1ULL << mover->square) & ~A->frozen[color]; b; b &= b - 1) {
         int s = lsb(b), end = 1;
         u64 near = st_attacks(T, T->royal, color, s, ~0ULL) | 1ULL << s;
-        for (u64 k = king->region & ~(1ULL << s); k && end; k &= k - 1) {
-            int sq = lsb(k);
-            if (st_attacks(T, T->royal, stuck, sq, ~0ULL) >> s & 1) continue;
-            if (st_attacks(T, T->royal, stuck, sq, walls) & ~barred & ~near) end = 0;
+        for (int i = 0; i < n && end; i++) {
+            if (squares[i] == s || (touches[i] >> s & 1)) continue;
+            if (open[i] & ~near) end = 0;
         }
         if (end) ends |= 1ULL << s;
     }
