@@ -46,6 +46,7 @@ import json
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
+from functools import partial
 from typing import NamedTuple
 
 from ..core.board import Board
@@ -86,11 +87,23 @@ def _no_gc() -> Iterator[None]:
             gc.enable()
 
 
+#: The analyses of the answers without a line or nodes (nearly all of a screening), by
+#: verdict and stage: an :class:`Analysis` is immutable, so one object serves them all.
+_PLAIN: dict[tuple[int, int], Analysis] = {}
+
+
 def _analysis(answer: native.BatchAnswer) -> Analysis:
     """A compiled answer as :func:`analyse` writes it (``UNDETERMINED`` for an open one)."""
+    if not answer.line and not answer.nodes:
+        plain = _PLAIN.get((answer.verdict, answer.stage))
+        if plain is not None:
+            return plain
     verdict = _VERDICTS[answer.verdict]
     proof = _PROOFS[answer.stage] if verdict is Verdict.CANNOT else ""
-    return Analysis(verdict, tuple(answer.line or ()), answer.nodes, _STAGES[answer.stage], proof)
+    made = Analysis(verdict, tuple(answer.line or ()), answer.nodes, _STAGES[answer.stage], proof)
+    if not answer.line and not answer.nodes:
+        _PLAIN[answer.verdict, answer.stage] = made
+    return made
 
 
 def _compiled(template: Board, items: list[native.BatchItem], side: int | None, quick: bool,
@@ -175,6 +188,10 @@ class LineError:
 
     number: int
     message: str
+
+
+#: A :class:`LineAnswer` from its four fields, made without its Python-level ``__new__``.
+_line_answer = partial(tuple.__new__, LineAnswer)
 
 
 def answer_json(answer: LineAnswer) -> str:
@@ -271,6 +288,6 @@ def _run_chunk(template: Board, chunk: Sequence[tuple[int, str]], side: int | No
             analysis = _analysis(answer)
             if verify and analysis.line:
                 _replay(boards.get(index) or Board.from_fen(_fen_of(text), template.rules), analysis.line, color)
-        yield LineAnswer(number, _fen_of(text), color, analysis)
+        yield _line_answer((number, _fen_of(text), color, analysis))
     if stopped is not None:
         raise stopped

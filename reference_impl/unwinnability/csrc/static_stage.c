@@ -36,9 +36,11 @@ static inline u64 st_attacks(const Tables *T, int t, int c, int sq, u64 occ) {
     return T->leaps[t][c][sq] | (T->ndir[t][c] ? rider_attacks(T, t, c, sq, occ) : 0);
 }
 
-/* Flood fills and pawn cones recur all through a walk (pieces wandering inside their
- * regions give the same questions): they are memoised on their exact inputs, for the
- * move layer the memo was filled for. */
+/* Pawns' units (a cone and the floods of its promotions) recur all through a walk and
+ * from one position of a batch to the next (pieces wandering inside their regions give
+ * the same questions): they are memoised on their exact inputs, for the move layer the
+ * memo was filled for. A piece's flood is not: it costs less than a look-up that
+ * misses the cache. */
 #define MEMO_BITS 16
 typedef struct { u64 key[4]; u64 region, reach; } MemoEntry;
 static MemoEntry *memo_table;
@@ -64,53 +66,45 @@ static inline MemoEntry *memo_slot(const u64 key[4]) {
     return &memo_table[(h >> 40) & (((u64)1 << MEMO_BITS) - 1)];
 }
 
-static void st_flood_uncached(const Tables *T, int t, int c, u64 seeds, u64 walls, u64 allowed, u64 *region, u64 *reach);
+static inline u64 shift_by(u64 set, int shift) { return shift >= 0 ? set << shift : set >> -shift; }
 
-/* The flood from a set of seeds is the union of the floods from each (the closure of a
- * union is the union of the closures), so it is memoised per seed square: those recur. */
-static void st_flood(const Tables *T, int t, int c, u64 seeds, u64 walls, u64 allowed, u64 *region, u64 *reach) {
-    u64 reg = 0, rch = 0;
-    for (; seeds; seeds &= seeds - 1) {
-        int sq = lsb(seeds);
-        if (reg >> sq & 1) continue; /* already inside the union: its flood adds nothing */
-        /* key[0]: a tag bit (an empty slot never matches), kind 0, type, colour, seed */
-        u64 key[4] = {1ULL << 63 | (u64)t << 8 | (u64)c << 16 | (u64)sq << 24, walls, allowed, 0};
-        MemoEntry *e = memo_slot(key);
-        u64 r, a;
-        if (e && !memcmp(e->key, key, sizeof(key))) {
-            r = e->region;
-            a = e->reach;
-        } else {
-            st_flood_uncached(T, t, c, 1ULL << sq, walls, allowed, &r, &a);
-            if (e) { memcpy(e->key, key, sizeof(key)); e->region = r; e->reach = a; }
+/* Everything a rider along ray ``k`` attacks from any square of ``from``, stopped by
+ * ``occ``: the squares of ``from`` and the empty squares they slide over, filled by
+ * doubling (1, 2, 4 steps: the 7 a ray of the 8x8 board holds at most), then one step
+ * more. ``target``: the squares a step along the ray can land on, so a step never wraps
+ * round an edge; a bit of ``open`` stays only while the step before it did not wrap. A
+ * ray whose step crosses two ranks or more holds at most 3 steps (four ranks: 1), so the
+ * doublings a 64-bit shift cannot make are never needed. */
+static inline u64 ray_fill_attacks(const Tables *T, int k, u64 from, u64 occ) {
+    int s = T->ray_shift[k];
+    u64 target = shift_by(T->ray_source[k], s), open = ~occ & target, gen = from;
+    gen |= open & shift_by(gen, s);
+    if (s < 32 && s > -32) {
+        open &= shift_by(open, s);
+        gen |= open & shift_by(gen, 2 * s);
+        if (s < 16 && s > -16) {
+            open &= shift_by(open, 2 * s);
+            gen |= open & shift_by(gen, 4 * s);
         }
-        reg |= r;
-        rch |= a;
     }
-    *region = reg;
-    *reach = rch;
-}
-
-static inline u64 ray_step(const Tables *T, int k, u64 set) {
-    int shift = T->ray_shift[k];
-    set &= T->ray_source[k];
-    return shift >= 0 ? set << shift : set >> -shift;
+    return shift_by(gen, s) & target;
 }
 
 /* Everything a unit of type ``t`` attacks from any square of ``from`` (riders stopped by
- * ``occ``): the union of st_attacks over the set, a step at a time along each ray. */
+ * ``occ``): the union of st_attacks over the set. */
 static u64 set_attacks(const Tables *T, int t, int c, u64 from, u64 occ) {
     u64 a = 0;
     if (T->has_leaps[t][c])
         for (u64 b = from; b; b &= b - 1) a |= T->leaps[t][c][lsb(b)];
-    for (int i = 0; i < T->ndir[t][c]; i++) {
-        int k = T->dir_ray[t][c][i];
-        for (u64 g = ray_step(T, k, from); g; g = ray_step(T, k, g & ~occ)) a |= g;
-    }
+    for (int i = 0; i < T->ndir[t][c]; i++) a |= ray_fill_attacks(T, T->dir_ray[t][c][i], from, occ);
     return a;
 }
 
-static void st_flood_uncached(const Tables *T, int t, int c, u64 seeds, u64 walls, u64 allowed, u64 *region, u64 *reach) {
+/* The squares a unit of type ``t`` can reach from ``seeds`` moving inside ``allowed``
+ * (region, the seeds included) and those it attacks on the way (reach), riders stopped
+ * by ``walls``: a breadth-first fill, a whole frontier a step. Not memoised: the fill
+ * costs less than a look-up in a table too large for the cache. */
+static void st_flood(const Tables *T, int t, int c, u64 seeds, u64 walls, u64 allowed, u64 *region, u64 *reach) {
     u64 reg = seeds, rch = 0, frontier = seeds;
     while (frontier) {
         u64 a = set_attacks(T, t, c, frontier, walls);
@@ -165,7 +159,79 @@ static u64 st_guarded_by(const StInput *in, int c, u64 frozen) {
     return bb;
 }
 
-static void st_pawn_unit(const Tables *T, StUnit *u, u64 walls, u64 prey, u64 block) {
+/* The floods of the pieces a pawn may promote to, from each promotion square, for the
+ * walls of one st_regions call (computed when first asked): the flood from a set of
+ * seeds is the union of the floods from each. */
+typedef struct {
+    u64 known[2][8], region[2][8][64], reach[2][8][64];
+} StPromotions;
+
+/* Does every move of type ``t`` (colour ``c``) belong to type ``q`` too: each leap, and
+ * each ray (a rider of both stops at the same units)? Then from the same seeds, inside
+ * the same squares and walls, t's flood holds no square q's does not, and t reaches no
+ * square q does not: each step of t is a step of q. */
+static int st_moves_within(const Tables *T, int t, int q, int c) {
+    for (int sq = 0; sq < 64; sq++)
+        if (T->leaps[t][c][sq] & ~T->leaps[q][c][sq]) return 0;
+    for (int i = 0; i < T->ndir[t][c]; i++) {
+        int found = 0;
+        for (int j = 0; j < T->ndir[q][c] && !found; j++) found = T->dir_ray[q][c][j] == T->dir_ray[t][c][i];
+        if (!found) return 0;
+    }
+    return 1;
+}
+
+/* The promotion choices whose floods a pawn's unit needs, by colour (a bitmask over
+ * T->promo): a choice whose moves all belong to another choice adds nothing to the
+ * union (st_moves_within), so it is left out; of two with the same moves, the first is
+ * kept. Computed once per move layer. */
+static u64 promotion_needed_id;
+static int promotion_needed_set, promotion_needed[2];
+
+static int st_promotions_needed(const Tables *T, int c) {
+    if (!promotion_needed_set || promotion_needed_id != T->id) {
+        for (int colour = 0; colour < 2; colour++) {
+            int needed = 0;
+            for (int i = 0; i < T->npromo; i++) {
+                int covered = 0;
+                for (int j = 0; j < T->npromo && !covered; j++) {
+                    if (j == i || !st_moves_within(T, T->promo[i], T->promo[j], colour)) continue;
+                    /* j covers i unless they have the same moves and i comes first */
+                    covered = !st_moves_within(T, T->promo[j], T->promo[i], colour) || j < i;
+                }
+                if (!covered) needed |= 1 << i;
+            }
+            promotion_needed[colour] = needed;
+        }
+        promotion_needed_id = T->id;
+        promotion_needed_set = 1;
+    }
+    return promotion_needed[c];
+}
+
+static void st_promotion_floods(const Tables *T, StPromotions *pc, int c, u64 squares, u64 walls, u64 *region, u64 *reach) {
+    u64 reg = 0, rch = 0;
+    int needed = st_promotions_needed(T, c);
+    for (int i = 0; i < T->npromo; i++) {
+        if (!(needed >> i & 1)) continue;
+        u64 reg_i = 0;
+        for (u64 b = squares; b; b &= b - 1) {
+            int sq = lsb(b);
+            if (reg_i >> sq & 1) continue; /* inside a flood already counted: its flood adds nothing */
+            if (!(pc->known[c][i] >> sq & 1)) {
+                st_flood(T, T->promo[i], c, 1ULL << sq, walls, ~walls, &pc->region[c][i][sq], &pc->reach[c][i][sq]);
+                pc->known[c][i] |= 1ULL << sq;
+            }
+            reg_i |= pc->region[c][i][sq];
+            rch |= pc->reach[c][i][sq];
+        }
+        reg |= reg_i;
+    }
+    *region = reg;
+    *reach = rch;
+}
+
+static void st_pawn_unit(const Tables *T, StUnit *u, u64 walls, u64 prey, u64 block, StPromotions *pc) {
     /* key[0]: tag bit, kind 1, colour, square; ``block`` is at most one square */
     u64 key[4] = {1ULL << 63 | 1 | (u64)u->color << 16 | (u64)u->square << 24 | (u64)(block ? 64 + lsb(block) : 0) << 32,
                   walls, prey, 0};
@@ -178,13 +244,12 @@ static void st_pawn_unit(const Tables *T, StUnit *u, u64 walls, u64 prey, u64 bl
     u64 region, reach;
     st_pawn_cone(T, u->color, u->square, walls, prey, block, &region, &reach);
     u64 promotion = region & T->promo_rank[u->color];
-    if (promotion)
-        for (int i = 0; i < T->npromo; i++) {
-            u64 r, a;
-            st_flood(T, T->promo[i], u->color, promotion, walls, ~walls, &r, &a);
-            region |= r;
-            reach |= a;
-        }
+    if (promotion) {
+        u64 r, a;
+        st_promotion_floods(T, pc, u->color, promotion, walls, &r, &a);
+        region |= r;
+        reach |= a;
+    }
     u->region = region;
     u->reach = reach;
     if (e) { memcpy(e->key, key, sizeof(key)); e->region = region; e->reach = reach; }
@@ -192,7 +257,12 @@ static void st_pawn_unit(const Tables *T, StUnit *u, u64 walls, u64 prey, u64 bl
 
 /* Facing mobile pawns: partner[i] is the unit index of pawn i's partner, or -1. */
 static void st_facing_pairs(const Tables *T, const StAnalysis *A, const int *pawns, int np, u64 walls, int *partner) {
-    int ahead_of[ST_UNITS];
+    int ahead_of[ST_UNITS], at[64]; /* at[sq]: the pawn on sq, valid where ``occupied`` has sq */
+    u64 occupied = 0;
+    for (int j = 0; j < np; j++) {
+        at[A->u[pawns[j]].square] = j;
+        occupied |= 1ULL << A->u[pawns[j]].square;
+    }
     for (int i = 0; i < np; i++) {
         ahead_of[i] = -1;
         const StUnit *u = &A->u[pawns[i]];
@@ -202,10 +272,8 @@ static void st_facing_pairs(const Tables *T, const StAnalysis *A, const int *paw
             if (!ahead) break;
             sq = 63 - __builtin_clzll(ahead);
             if (walls >> sq & 1) break;
-            int other = -1;
-            for (int j = 0; j < np; j++)
-                if (A->u[pawns[j]].square == sq) other = j;
-            if (other >= 0) {
+            if (occupied >> sq & 1) {
+                int other = at[sq];
                 if (A->u[pawns[other]].color != u->color) ahead_of[i] = other;
                 break;
             }
@@ -214,15 +282,27 @@ static void st_facing_pairs(const Tables *T, const StAnalysis *A, const int *paw
     for (int i = 0; i < np; i++) partner[i] = ahead_of[i] >= 0 && ahead_of[ahead_of[i]] == i ? ahead_of[i] : -1;
 }
 
-static void st_pawn_regions(const StInput *in, StAnalysis *A, const int *pawns, int np, u64 walls) {
+static void st_pawn_regions(const StInput *in, StAnalysis *A, const int *pawns, int np, u64 walls, StPromotions *promotions) {
     const Tables *T = in->T;
     int partner[ST_UNITS], anchored[ST_UNITS];
     st_facing_pairs(T, A, pawns, np, walls, partner);
     for (int i = 0; i < np; i++) anchored[i] = partner[i] >= 0;
+    /* A pawn's unit is a function of (walls, prey, block), and the walls are this call's:
+     * the last units of each pawn are kept with their prey and block and used again
+     * when those recur (as they do after a pawn is found adrift and the fixed point is
+     * started again). */
+    enum { KEPT = 4 };
+    struct { u64 prey, block, region, reach; } kept[ST_UNITS][KEPT];
+    int nkept[ST_UNITS], next_kept[ST_UNITS];
+    for (int i = 0; i < np; i++) nkept[i] = next_kept[i] = 0;
     for (;;) {
+        /* computed again only when its prey or block changed since it was last computed */
+        u64 last_prey[ST_UNITS], last_block[ST_UNITS];
+        int known[ST_UNITS];
         for (int i = 0; i < np; i++) {
             A->u[pawns[i]].region = 1ULL << A->u[pawns[i]].square;
             A->u[pawns[i]].reach = 0;
+            known[i] = 0;
         }
         for (;;) {
             u64 stand[2] = {in->ep, in->ep};
@@ -233,7 +313,26 @@ static void st_pawn_regions(const StInput *in, StAnalysis *A, const int *pawns, 
                 StUnit *u = &A->u[pawns[i]];
                 u64 before = u->region;
                 u64 block = partner[i] >= 0 && anchored[partner[i]] ? 1ULL << A->u[pawns[partner[i]]].square : 0;
-                st_pawn_unit(T, u, walls, stand[1 - u->color] | A->frozen[1 - u->color], block);
+                u64 prey = stand[1 - u->color] | A->frozen[1 - u->color];
+                if (known[i] && last_prey[i] == prey && last_block[i] == block) continue;
+                int k = 0;
+                while (k < nkept[i] && !(kept[i][k].prey == prey && kept[i][k].block == block)) k++;
+                if (k < nkept[i]) {
+                    u->region = kept[i][k].region;
+                    u->reach = kept[i][k].reach;
+                } else {
+                    st_pawn_unit(T, u, walls, prey, block, promotions);
+                    k = next_kept[i];
+                    next_kept[i] = (k + 1) % KEPT;
+                    if (nkept[i] < KEPT) nkept[i]++;
+                    kept[i][k].prey = prey;
+                    kept[i][k].block = block;
+                    kept[i][k].region = u->region;
+                    kept[i][k].reach = u->reach;
+                }
+                known[i] = 1;
+                last_prey[i] = prey;
+                last_block[i] = block;
                 changed |= u->region != before;
             }
             if (!changed) break;
@@ -293,13 +392,22 @@ static u64 st_dead_ends_of(const StInput *in, const StAnalysis *A, int color, u6
     if (in->castling) return 0; /* a castling right: another move for the stuck side, or a rook that checks on arrival */
     /* only frozen units block for ever: a unit that never moves may still be taken */
     u64 barred = A->frozen[stuck] | A->guarded[color], ends = 0;
+    /* the stuck king's squares with what it touches and where it may step from each,
+     * which do not depend on the end tried: computed once */
+    int squares[64], n = 0;
+    u64 touches[64], open[64];
+    for (u64 k = king->region; k; k &= k - 1) {
+        int sq = lsb(k);
+        squares[n] = sq;
+        touches[n] = st_attacks(T, T->royal, stuck, sq, ~0ULL);
+        open[n++] = st_attacks(T, T->royal, stuck, sq, walls) & ~barred;
+    }
     for (u64 b = mover->reach & ~(1ULL << mover->square) & ~A->frozen[color]; b; b &= b - 1) {
         int s = lsb(b), end = 1;
         u64 near = st_attacks(T, T->royal, color, s, ~0ULL) | 1ULL << s;
-        for (u64 k = king->region & ~(1ULL << s); k && end; k &= k - 1) {
-            int sq = lsb(k);
-            if (st_attacks(T, T->royal, stuck, sq, ~0ULL) >> s & 1) continue;
-            if (st_attacks(T, T->royal, stuck, sq, walls) & ~barred & ~near) end = 0;
+        for (int i = 0; i < n && end; i++) {
+            if (squares[i] == s || (touches[i] >> s & 1)) continue;
+            if (open[i] & ~near) end = 0;
         }
         if (end) ends |= 1ULL << s;
     }
@@ -333,7 +441,11 @@ static void st_regions(const StInput *in, const u64 frozen[2], StAnalysis *A) {
                 A->n++;
             }
         }
-    if (np) st_pawn_regions(in, A, pawns, np, walls);
+    if (np) {
+        StPromotions promotions;
+        memset(promotions.known, 0, sizeof(promotions.known));
+        st_pawn_regions(in, A, pawns, np, walls, &promotions);
+    }
     A->dead_ends[0] = in->dead_ends ? st_dead_ends_of(in, A, 0, walls) : 0;
     A->dead_ends[1] = in->dead_ends ? st_dead_ends_of(in, A, 1, walls) : 0;
     for (int i = 0; i < A->n; i++) {
