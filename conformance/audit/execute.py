@@ -16,10 +16,10 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Iterator
 
 from reference_impl.errors import EXIT_ADAPTER, ArbiterError
-from reference_impl.notation.pgn import decode_lines, iter_games
 from reference_impl.rules.loader import load_ruleset
 
-from .judge import GameAudit, audit_game
+from .fast import audit_text
+from .judge import GameAudit
 from .sources import Damage, Partition, partition_lines
 
 #: Partitions in flight per worker (one running, one waiting).
@@ -59,9 +59,8 @@ def audit_partition(part: Partition, rules: str) -> PartResult:
     ruleset = load_ruleset(rules)
     games, kept = 0, []
     try:
-        for pgn in iter_games(decode_lines(partition_lines(part))):
+        for found in audit_text(_partition_bytes(part), ruleset, lambda: partition_lines(part)):
             games += 1
-            found = audit_game(pgn, ruleset)
             if found.findings or found.error or found.undetermined:
                 kept.append(found)
     except OSError as error:
@@ -69,6 +68,16 @@ def audit_partition(part: Partition, rules: str) -> PartResult:
                           time.process_time() - began, f"{part.path}: {error.strerror or error}")
     return PartResult(part.path, part.number, part.start, part.end, part.size, games, kept,
                       time.process_time() - began)
+
+
+def _partition_bytes(part: Partition) -> bytes:
+    """The bytes of ``part``: its text, or its range of the file (as :func:`partition_lines`
+    streams them, whole)."""
+    if part.text is not None:
+        return part.text
+    with open(part.path, "rb") as handle:
+        handle.seek(part.start)
+        return handle.read(part.end - part.start)
 
 
 #: What a runner takes: partitions to audit; damage and resumed results pass through.
