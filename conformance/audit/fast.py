@@ -12,8 +12,8 @@ Board built from those numbers (checkmate, stalemate, dead position, flag fall),
 a game replayed move by move. Everything else goes to the Python path for that game
 alone: a piece the scan is unsure of (an escape line, a glyph, a lenient spelling, a
 move no legal move fits, a game in which fivefold repetition or the 75-move rule may
-hold), a game whose tags set up a position or a variant (:data:`PYTHON_TAGS`), tags the
-reader would report, and a game ending in a dead position (where the dead stretch
+hold), a game whose tags set up a position or a variant (:data:`PYTHON_TAGS`) or whose
+Result tag differs from its result, and a game ending in a dead position (where the dead stretch
 began needs the moves). So :func:`audit_text` gives the same :class:`~.judge.GameAudit`
 for every game as :func:`~.judge.audit_game` over ``iter_games`` of the same bytes
 (``tests/test_audit_fast.py`` checks it on every PGN file the project ships).
@@ -153,8 +153,13 @@ def _judge_scanned(item: tuple[Any, ...], index: int, setup: _Setup) -> GameAudi
     """The audit of a game the scan replayed, or ``None`` when the Python path must
     decide it."""
     _, _, _, line, tags, result, plies = item[:7]
-    if tags.get("Result", result) != result or any(name in tags for name in PYTHON_TAGS) or tag_problems(tags):
+    if tags.get("Result", result) != result or any(name in tags for name in PYTHON_TAGS):
         return None
+    problems = tag_problems(tags)
+    if problems:
+        # The reader reports these when the game is complete; the scan read the rest
+        # without a problem, so the first of them is the game's first error.
+        return GameAudit(index, error=problems[0])
     pgn = PgnGame(index, line, tags, [_SCANNED] * plies, result=result)
     board = _Scanned.at(setup.start, *item[7:])
     return judge.conclude(pgn, setup.rules, board, [board.position_key()], plies, None, None, replayed=False)
