@@ -124,7 +124,7 @@ GAMES = [
     (tagged("1. f3 e5 2. g4 Qh4# 3. Kf2", "0-1"), False),  # a move after the mate
     (tagged("1. e4 {comment\n\n[Event \"x\"]} e5"), False),  # a comment running into tags
     (tagged("1. e4 e5", "1-0", Termination="Time forfeit"), True),
-    (tagged("1. e4 e5", "1-0", Termination="won on time"), False),  # a Termination the reader reports
+    (tagged("1. e4 e5", "1-0", Termination="won on time"), True),  # a Termination the reader reports: its error
     (tagged("1. Nf3 Nf6 2. Ng1 Ng8 3. Nf3 Nf6 4. Ng1 Ng8 5. Nf3 Nf6 6. Ng1 Ng8 7. Nf3 Nf6 8. Ng1 Ng8 9. e4", "1-0"),
      {"fide-2023": False, "uscf-7": True}),  # fivefold, then a move (US Chess: no automatic end)
     (tagged("1. e4 e5", SetUp="1", FEN="rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1"), False),

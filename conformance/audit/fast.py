@@ -12,9 +12,9 @@ Board built from those numbers (checkmate, stalemate, dead position, flag fall),
 a game replayed move by move. Everything else goes to the Python path for that game
 alone: a piece the scan is unsure of (an escape line, a glyph, a lenient spelling, a
 move no legal move fits, a game in which fivefold repetition or the 75-move rule may
-hold), a game whose tags set up a position or a variant (:data:`PYTHON_TAGS`) or whose
-Result tag differs from its result, and a game ending in a dead position (where the dead stretch
-began needs the moves). So :func:`audit_text` gives the same :class:`~.judge.GameAudit`
+hold), a game whose tags set up a position or a variant (:data:`PYTHON_TAGS`) or
+whose Result tag differs from its result, and a game ending in a dead position (where
+the dead stretch began needs the moves). So :func:`audit_text` gives the same :class:`~.judge.GameAudit`
 for every game as :func:`~.judge.audit_game` over ``iter_games`` of the same bytes
 (``tests/test_audit_fast.py`` checks it on every PGN file the project ships).
 
