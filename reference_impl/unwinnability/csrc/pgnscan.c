@@ -188,6 +188,47 @@ static int scan_tail(const ScanSyntax *S, const unsigned char *d, Py_ssize_t a, 
     return 0;
 }
 
+/* The legal moves of the side to move's units of type ``pt`` to ``to`` with promotion
+ * code ``promo`` (castling aside): legal_moves filtered, generated for the one target
+ * (pseudo_moves' rules per unit, then the king's square tested after each). */
+static int scan_targets(const Tables *T, Pos *P, int pt, int to, int promo, int *out) {
+    int c = P->turn, n = 0, k = 0;
+    u64 own = P->occ[c], enemy = P->occ[c ^ 1], occ = P->all, units = P->bb[c][pt];
+    int pseudo[64];
+    if (own >> to & 1) return 0;
+    while (units) {
+        int sq = lsb(units);
+        units &= units - 1;
+        if (pt == T->pawn) {
+            u64 push = T->pawn_push[c][sq] & ~occ;
+            u64 targets = push | (T->pawn_cap[c][sq] & enemy);
+            if (targets >> to & 1) {
+                if (T->promo_rank[c] >> to & 1) {
+                    for (int i = 0; i < T->npromo; i++)
+                        if (T->promo[i] + 1 == promo) pseudo[n++] = sq | to << 6 | promo << 12;
+                } else if (!promo) pseudo[n++] = sq | to << 6;
+            }
+            u64 dbl = push ? (T->pawn_double[c][sq] & ~occ) : 0;
+            if (dbl && lsb(dbl) == to && !promo) pseudo[n++] = sq | to << 6 | FLAG_DOUBLE << 16;
+            if (P->ep == to && T->en_passant && (T->pawn_cap[c][sq] >> P->ep & 1) && !promo) {
+                int victim = P->ep + T->push_delta[c ^ 1];
+                if (victim >= 0 && victim < 64 && P->mailbox[victim] == ((c ^ 1) << 4 | T->pawn))
+                    pseudo[n++] = sq | P->ep << 6 | FLAG_EP << 16;
+            }
+        } else if (!promo && (attacks(T, pt, c, sq, occ) >> to & 1)) pseudo[n++] = sq | to << 6;
+        if (n > 56) break; /* never: at most a few units reach one square */
+    }
+    for (int i = 0; i < n; i++) {
+        Undo u;
+        make(T, P, pseudo[i], &u);
+        int king = king_square(T, P, c);
+        int ok = king == NONE || !attacked(T, P, king, c ^ 1, P->all);
+        unmake(T, P, &u);
+        if (ok) out[k++] = pseudo[i];
+    }
+    return k;
+}
+
 /* The legal move that the canonical SAN d[a..b) writes on P (marks unchecked), or -1
  * when the text is not canonical SAN of exactly one legal move. */
 static int scan_san(const Tables *T, const ScanSyntax *S, Pos *P, const unsigned char *d, Py_ssize_t a, Py_ssize_t b) {
@@ -244,15 +285,9 @@ static int scan_san(const Tables *T, const ScanSyntax *S, Pos *P, const unsigned
     if (pt < 0) return -1;
     int victim = P->mailbox[to];
     if (victim >= 0 && (victim >> 4) == c) return -1;
-    n = legal_moves(T, P, moves);
-    int found[MAXMOVES], nf = 0, ep = 0;
-    for (int i = 0; i < n; i++) {
-        int m = moves[i];
-        if ((m >> 6 & 63) != to || m >> 16 == FLAG_CASTLE || (P->mailbox[m & 63] & 15) != pt || (m >> 12 & 15) != promo)
-            continue;
-        if (m >> 16 == FLAG_EP) ep = 1;
-        found[nf++] = m;
-    }
+    int found[MAXMOVES], nf = scan_targets(T, P, pt, to, promo, found), ep = 0;
+    for (int i = 0; i < nf; i++)
+        if (found[i] >> 16 == FLAG_EP) ep = 1;
     if (capture_mark != (victim >= 0 || ep)) return -1;
     int chosen = -1, nchosen = 0;
     for (int i = 0; i < nf; i++)
