@@ -200,3 +200,36 @@ def test_audit_partition_cuts_and_all(tmp_path: Path) -> None:
         data = path.read_bytes()[part.start:part.end]
         expected += [(part.number, a) for a in python_path(data, rules) if a.findings or a.error or a.undetermined]
     assert kept == expected and games == len(python_path(path.read_bytes(), rules)) > 600 + len(GAMES) // 2
+
+
+#: Characters the fuzz test writes into real games: every one the reader or the scan
+#: treats specially, a few ordinary ones, and bytes that decode differently.
+FUZZ_BYTES = [c.encode() for c in '{}()[];$%"!?+#=x0O-*./ 1\n\t\\abhKNQR'] + [b"\r", b"\r\n", b"\xa0", b"\xc3\xa9", b"\xef\xbb\xbf"]
+
+
+def test_fuzzed_real_games(rules: object) -> None:
+    """Real games with bytes inserted, deleted or replaced at random (seeded): whatever the
+    damage, the same audits as the Python path, in chunks of several games."""
+    import random
+
+    rng = random.Random(22)
+    text = (ROOT / "benchmarks" / "data" / "lichess-2021-10-clk.pgn").read_bytes()
+    games = text.split(b"\n\n[")
+    games = [games[0]] + [b"[" + g for g in games[1:]]
+    compiled = 0
+    for trial in range(60):
+        chunk = bytearray(b"\n\n".join(rng.sample(games, 3)))
+        for _ in range(rng.randint(1, 4)):
+            at = rng.randrange(len(chunk))
+            edit = rng.random()
+            if edit < 0.4:
+                chunk[at:at] = rng.choice(FUZZ_BYTES)
+            elif edit < 0.7:
+                del chunk[at:at + rng.randint(1, 3)]
+            else:
+                chunk[at:at + 1] = rng.choice(FUZZ_BYTES)
+        data = bytes(chunk)
+        assert list(fast.audit_text(data, rules)) == python_path(data, rules), (trial, data[:200])
+        found = scanned(data, rules)
+        compiled += 0 if found is None else sum(1 for g in found if g[0])
+    assert compiled >= 60  # most damage leaves the other games of a chunk to the scan

@@ -615,7 +615,7 @@ static int scan_all(Scan *sc) {
     while (pos < n) {
         const unsigned char *nl = memchr(d + pos, '\n', n - pos);
         Py_ssize_t next = nl ? nl - d + 1 : n, e = nl ? nl - d : n;
-        if (e > pos && d[e - 1] == '\r') e--; /* \r\n reads as \n */
+        if (nl && e > pos && d[e - 1] == '\r') e--; /* \r\n reads as \n */
         if (memchr(d + pos, '\r', e - pos)) { sc->fallback = 1; return 1; } /* lines split differently */
         Py_ssize_t f = pos;
         while (f < e && scan_ws(d[f])) f++;
