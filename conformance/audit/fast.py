@@ -13,8 +13,9 @@ a game replayed move by move. Everything else goes to the Python path for that g
 alone: a piece the scan is unsure of (an escape line, a glyph, a lenient spelling, a
 move no legal move fits, a game in which fivefold repetition or the 75-move rule may
 hold), a game whose tags set up a position or a variant (:data:`PYTHON_TAGS`) or
-whose Result tag differs from its result, and a game ending in a dead position (where
-the dead stretch began needs the moves). So :func:`audit_text` gives the same :class:`~.judge.GameAudit`
+whose Result tag differs from its result. A game ending in a dead position is judged
+on a Board that makes the scan's moves (finding where the dead stretch began needs
+them). So :func:`audit_text` gives the same :class:`~.judge.GameAudit`
 for every game as :func:`~.judge.audit_game` over ``iter_games`` of the same bytes
 (``tests/test_audit_fast.py`` checks it on every PGN file the project ships).
 
@@ -25,6 +26,7 @@ automatic ends, packed once per ruleset.
 
 from __future__ import annotations
 
+from array import array
 from dataclasses import dataclass
 from typing import Any, Callable, Hashable, Iterable, Iterator
 
@@ -161,8 +163,19 @@ def _judge_scanned(item: tuple[Any, ...], index: int, setup: _Setup) -> GameAudi
         # without a problem, so the first of them is the game's first error.
         return GameAudit(index, error=problems[0])
     pgn = PgnGame(index, line, tags, [_SCANNED] * plies, result=result)
-    board = _Scanned.at(setup.start, *item[7:])
-    return judge.conclude(pgn, setup.rules, board, [board.position_key()], plies, None, None, replayed=False)
+    board = _Scanned.at(setup.start, *item[7:17])
+    found = judge.conclude(pgn, setup.rules, board, [board.position_key()], plies, None, None, replayed=False)
+    if found is not None:
+        return found
+    # A dead position where the record stops: judged on a Board that holds the moves (the
+    # scan's, made without reading them again), with the position keys of every ply.
+    board = judge._start(None, setup.rules)
+    key_of = judge._key_of(board, setup.rules)
+    keys: list[Hashable] = [key_of()]
+    for code in array("i", item[17]):
+        board.push_code(code)
+        keys.append(key_of())
+    return judge.conclude(pgn, setup.rules, board, keys, plies, None, None)
 
 
 class _Scanned(Board):

@@ -249,8 +249,9 @@ done:
 /* scan_pgn(tables, syntax, data, placement, turn, castling, ep) -> list of games, or None
  * when the partition must be read by the Python reader. Each game is
  * (1, start, end, line, tags, result, plies, bitboards, occupancy, mailbox, turn, castling,
- * ep, halfmove, fullmove, in check, legal move count) replayed from the given start
- * position (the final position as reference_impl.core.board.Board holds it), or (0, start, end, line, reason,
+ * ep, halfmove, fullmove, in check, legal move count, moves) replayed from the given
+ * start position (the final position as reference_impl.core.board.Board holds it; the
+ * moves as packed 32-bit integers), or (0, start, end, line, reason,
  * ply, token) for a piece the Python reader decides (``start``..``end``: its bytes;
  * ``line``: the line number of its first line, of its first tag for a game). */
 static PyObject *py_scan_pgn(PyObject *self, PyObject *args) {

@@ -49,6 +49,7 @@ typedef struct {
     Py_ssize_t n;
     Pos start;
     u64 keys[SCAN_MAXKEYS];
+    int32_t codes[SCAN_MAXKEYS]; /* the main line's moves, packed */
     PyObject *out;
     int fallback; /* the whole partition goes to the Python reader */
 } Scan;
@@ -348,9 +349,10 @@ static PyObject *scan_value(const unsigned char *d, Py_ssize_t a, Py_ssize_t b) 
 
 /* The tuple of a game the scan replayed, its final position as the reference Board's
  * fields: bitboards per colour and piece type, occupancy per colour, the mailbox; with
- * whether the side to move is in check and how many legal moves it has. */
+ * whether the side to move is in check, how many legal moves it has, and the moves
+ * played (packed, as 32-bit integers in native byte order). */
 static PyObject *scan_game(const Tables *T, Pos *P, Py_ssize_t ps, Py_ssize_t pe, int line, PyObject *tags,
-                           const char *result, int plies, int halfmove, int fullmove) {
+                           const char *result, int plies, int halfmove, int fullmove, const int32_t *codes) {
     int moves[MAXMOVES];
     int nlegal = legal_moves(T, P, moves), check = in_check(T, P);
     PyObject *bb = PyList_New(2), *occ = NULL, *mailbox = NULL;
@@ -373,8 +375,9 @@ static PyObject *scan_game(const Tables *T, Pos *P, Py_ssize_t ps, Py_ssize_t pe
         if (!v) goto fail;
         PyList_SET_ITEM(mailbox, sq, v);
     }
-    return Py_BuildValue("(inniOsiNNNiKiiiii)", 1, ps, pe, line, tags, result, plies, bb, occ, mailbox, P->turn,
-                         (unsigned long long)P->castling, P->ep, halfmove, fullmove, check, nlegal);
+    return Py_BuildValue("(inniOsiNNNiKiiiiiy#)", 1, ps, pe, line, tags, result, plies, bb, occ, mailbox, P->turn,
+                         (unsigned long long)P->castling, P->ep, halfmove, fullmove, check, nlegal, (const char *)codes,
+                         (Py_ssize_t)plies * (Py_ssize_t)sizeof(int32_t));
 fail:
     Py_DECREF(bb);
     Py_XDECREF(occ);
@@ -549,6 +552,7 @@ static int scan_piece(Scan *sc, Py_ssize_t ps, Py_ssize_t pe, int line, PyObject
             UNSURE("move");
         }
         int mover = P.turn, pt = P.mailbox[m & 63] & 15;
+        sc->codes[plies] = m;
         Undo u;
         make(T, &P, m, &u);
         if (m >> 16 != FLAG_CASTLE && (pt == T->pawn || u.captured >= 0)) halfmove = 0;
@@ -571,7 +575,7 @@ static int scan_piece(Scan *sc, Py_ssize_t ps, Py_ssize_t pe, int line, PyObject
         pos = te;
     }
     if (!result) UNSURE("no result");
-    *out = scan_game(T, &P, ps, pe, game_line, tags, result, plies, halfmove, fullmove);
+    *out = scan_game(T, &P, ps, pe, game_line, tags, result, plies, halfmove, fullmove, sc->codes);
     status = *out ? 1 : -2;
     Py_DECREF(tags);
     return status;
