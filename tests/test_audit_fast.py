@@ -11,6 +11,7 @@ reaches are checked independently against python-chess's replay of the same file
 from __future__ import annotations
 
 import io
+from array import array
 from pathlib import Path
 
 import chess.pgn
@@ -67,7 +68,8 @@ def test_most_real_games_take_the_compiled_path(name: str, rules: object) -> Non
 @pytest.mark.parametrize("name", ["lichess-2021-10-clk.pgn", "random-300.pgn", "chesscom-clk.pgn"])
 def test_final_positions_match_python_chess(name: str) -> None:
     """Every game the scan replays ends where python-chess's replay of it ends (FEN with
-    the legal e.p. square and both move counters)."""
+    the legal e.p. square and both move counters), and the moves it passes back are
+    legal one after the other on the reference Board and lead there too."""
     rules = load_ruleset("fide-2023")
     data = (ROOT / "benchmarks" / "data" / name).read_bytes()
     setup = fast._setup(rules)
@@ -79,9 +81,12 @@ def test_final_positions_match_python_chess(name: str) -> None:
             continue
         game = chess.pgn.read_game(io.StringIO(data[item[1]:item[2]].decode("utf-8")))
         assert game is not None
-        board = fast._Scanned.at(setup.start, *item[7:])
+        board = fast._Scanned.at(setup.start, *item[7:17])
         final = game.end().board()
         assert board.fen() == final.fen(), item[4].get("Site")
+        replay = setup.start.copy(stack=False)
+        assert all(replay.try_push_code(code) for code in array("i", item[17]))  # each legal
+        assert replay.fen() == final.fen()
         assert item[6] == final.ply()
         assert board.is_checkmate() == final.is_checkmate() and board.is_stalemate() == final.is_stalemate()
         assert board.legal_move_count() == final.legal_moves.count()
