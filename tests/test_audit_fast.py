@@ -110,7 +110,8 @@ GAMES = [
     (tagged("1. e4 e5 2. Nf3 Nc6 3. Bc4 Bc5 4. O-O Nf6 5. d3 O-O"), True),  # castling
     (tagged("1. e4 e5 2. Nf3 Nc6 3. Bc4 Bc5 4. 0-0 Nf6"), False),  # castling with zeros
     (tagged("1. d4 d5 2. Nc3 Nc6 3. Bf4 Bf5 4. Qd2 Qd7 5. O-O-O O-O-O"), True),
-    (tagged("1. e4!? e5?! (1... c5 $1 2. Nf3 (2. c3) d6) 2. Nf3 $14 {a comment} ; to the end\nNc6!! 3. Bb5 a6??"), True),
+    (tagged("1. e4!? e5?! (1... c5 $1 2. Nf3 (2. c3) d6) 2. Nf3 $14 {a comment} ; to the end\n"
+            "Nc6!! 3. Bb5 a6??"), True),
     (tagged("1.e4 e5 2 . Nf3\tNc6 3...Bb5"), True),  # spacing of move numbers
     (tagged("1. e4 e5 2. Nf3 Nc6*"), False),  # a result stuck to the move
     (tagged("1. e4 e5 2. Ngf3"), False),  # over-disambiguated
@@ -209,7 +210,8 @@ def test_audit_partition_cuts_and_all(tmp_path: Path) -> None:
 
 #: Characters the fuzz test writes into real games: every one the reader or the scan
 #: treats specially, a few ordinary ones, and bytes that decode differently.
-FUZZ_BYTES = [c.encode() for c in '{}()[];$%"!?+#=x0O-*./ 1\n\t\\abhKNQR'] + [b"\r", b"\r\n", b"\xa0", b"\xc3\xa9", b"\xef\xbb\xbf"]
+FUZZ_BYTES = [c.encode() for c in '{}()[];$%"!?+#=x0O-*./ 1\n\t\\abhKNQR'] + [
+    b"\r", b"\r\n", b"\xa0", b"\xc3\xa9", b"\xef\xbb\xbf"]
 
 
 def test_fuzzed_real_games(rules: object) -> None:

@@ -468,7 +468,8 @@ static int scan_piece(Scan *sc, Py_ssize_t ps, Py_ssize_t pe, int line, PyObject
             Py_ssize_t q = pos + 1;
             int value = 0;
             while (q < pe && d[q] >= '0' && d[q] <= '9' && q - pos <= 3) value = value * 10 + (d[q++] - '0');
-            if (q == pos + 1 || (q < pe && d[q] >= '0' && d[q] <= '9') || value > S->nag_max || !has_move) UNSURE("NAG");
+            if (q == pos + 1 || (q < pe && d[q] >= '0' && d[q] <= '9') || value > S->nag_max || !has_move)
+                UNSURE("NAG");
             pos = q;
             continue;
         }
@@ -662,7 +663,8 @@ static int scan_syntax(PyObject *t, ScanSyntax *S) {
                           &chkn, &mate, &maten, &PyTuple_Type, &suffixes, &PyTuple_Type, &aliases, &S->nag_max,
                           &S->plies, &S->occurrences))
         return 0;
-    int ok = letters.len == 256 && PyTuple_GET_SIZE(suffixes) <= SCAN_MAXSUFFIX && PyTuple_GET_SIZE(aliases) <= SCAN_MAXALIAS;
+    int ok = letters.len == 256 && PyTuple_GET_SIZE(suffixes) <= SCAN_MAXSUFFIX &&
+             PyTuple_GET_SIZE(aliases) <= SCAN_MAXALIAS;
     if (ok) memcpy(S->letter_type, letters.buf, 256);
     PyBuffer_Release(&letters);
     if (!ok) {
