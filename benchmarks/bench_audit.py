@@ -103,6 +103,59 @@ def games_in(path: Path) -> int:
     return sum(1 for line in path.read_bytes().splitlines() if line.startswith(b"[Event "))
 
 
+def breakdown(path: Path, rounds: int) -> None:
+    """In this process, after a warm-up: the audit's games per CPU-second and the shares
+    of its CPU spent in the flag-fall rulings and the dead-position checks at game ends
+    (timed by wrapping the two judge functions), against python-chess's in-process rate."""
+    import io
+
+    import chess.pgn
+
+    from conformance.audit import fast, judge
+    from reference_impl import unwinnability
+    from reference_impl.rules.loader import load_ruleset
+
+    rules, data = load_ruleset(RULES), path.read_bytes()
+    spent = {"flag": 0.0, "dead": 0.0}
+    flag_ruling, dead = judge._flag_ruling, judge._Ends.dead
+
+    def timed_flag(*args: object) -> object:
+        began = time.process_time()
+        try:
+            return flag_ruling(*args)  # type: ignore[arg-type]
+        finally:
+            spent["flag"] += time.process_time() - began
+
+    def timed_dead(self: object, board: object) -> bool:
+        began = time.process_time()
+        try:
+            return dead(self, board)  # type: ignore[arg-type]
+        finally:
+            spent["dead"] += time.process_time() - began
+
+    judge._flag_ruling, judge._Ends.dead = timed_flag, timed_dead  # type: ignore[assignment]
+    try:
+        list(fast.audit_text(data, rules))
+        runs = []
+        for _ in range(rounds):
+            unwinnability.clear_cache()
+            spent.update(flag=0.0, dead=0.0)
+            began = time.process_time()
+            games = sum(1 for _ in fast.audit_text(data, rules))
+            runs.append((time.process_time() - began, spent["flag"], spent["dead"]))
+    finally:
+        judge._flag_ruling, judge._Ends.dead = flag_ruling, dead  # type: ignore[assignment]
+    total, flag, dead_checks = min(runs)
+    began, handle = time.process_time(), io.StringIO(data.decode("utf-8", "replace"))
+    while (game := chess.pgn.read_game(handle)) is not None:
+        game.end().board()
+    reference = games / (time.process_time() - began)
+    rest = total - flag - dead_checks
+    print(f"  in this process: audit {games / total:,.0f} games per CPU-second ({games / total / reference:.1f}x "
+          f"python-chess's {reference:,.0f}); flag-fall rulings {flag / total:.0%} of it, dead-position checks "
+          f"{dead_checks / total:.0%}; the rest {games / rest:,.0f} games per CPU-second ({games / rest / reference:.1f}x)")
+
+
 def audit_dask(path: Path) -> tuple[int, float, float]:
     """(games, task CPU seconds, wall seconds) on a one-worker local cluster on loopback."""
     from distributed import LocalCluster
@@ -155,6 +208,8 @@ def main() -> None:
                       + f"; ratio to python-chess {marginal['arbiter audit -j 1'] / marginal['python-chess']:.1f}")
             else:
                 print("  (too few games to take the fixed cost off: use --copies)")
+            if source in SOURCES:
+                breakdown(SOURCES[source], args.rounds)
         path, games = files["all"], games_in(files["all"])
         one = commands(path, out)["arbiter audit -j 1"] + ["--partition-bytes", str(SCALING_PARTITION)]
         two = one[:one.index("-j")] + ["-j", "2"] + one[one.index("-j") + 2:]

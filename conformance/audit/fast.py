@@ -124,11 +124,11 @@ def _lines(data: bytes) -> list[bytes]:
 
 def audit_text(data: bytes | str, rules: Any,
                lines: Callable[[], Iterable[bytes]] | None = None) -> Iterator[GameAudit]:
-    """Every game of ``data`` (a partition's bytes, or its text) judged under ``rules``
-    (a resolved ruleset), numbered from 1: the same audits as
+    """Every game of ``data`` (a partition's bytes, or text, read as its UTF-8 bytes)
+    judged under ``rules`` (a resolved ruleset), numbered from 1: the same audits as
     :func:`~.judge.audit_game` over :func:`~reference_impl.notation.pgn.iter_games` of
-    ``decode_lines(lines())`` (``lines``: how the partition splits into lines, by
-    default after each ``\\n``)."""
+    ``decode_lines(lines())`` (``lines``: how the partition splits into lines, by default
+    after each ``\\n``; asked only where the whole partition goes to the reader)."""
     raw = data.encode("utf-8", "surrogatepass") if isinstance(data, str) else data
     setup = _setup(rules)
     scanned = None if setup is None else native.scan_pgn(setup.start, setup.syntax, raw)
