@@ -17,7 +17,9 @@ included) is what counts:
 Each runs ``--rounds`` times, interleaved (a load change on the machine hits all), and
 the best of each is compared. A run on a file of one game gives each program's fixed
 cost (start-up, imports, tables), printed with the rates without it; the ratios are of
-whole processes.
+whole processes. For each real file an in-process line follows: the audit's rate after
+a warm-up and the shares of its CPU in the flag-fall rulings and the dead-position
+checks at game ends (the unwinnability searches), and the rate of the rest.
 Then ``-j 2`` on the concatenation (CPU and wall clock, speed-up over ``-j 1``) and,
 unless ``--no-dask``, a one-worker local Dask cluster on loopback. Run::
 
