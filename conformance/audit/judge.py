@@ -226,8 +226,16 @@ def audit_game(pgn: PgnGame, rules: Any, choice: Choice | None = None) -> GameAu
     """The findings on one game (``rules``: a resolved ruleset; ``choice``: why it governs
     the game, named in each finding)."""
     ending = read_ending(pgn)
+    return labelled(pgn, rules, choice, ending, lambda: _audit(pgn, rules, ending))
+
+
+def labelled(pgn: PgnGame, rules: Any, choice: Choice | None, ending: Ending,
+             judged: Callable[[], GameAudit]) -> GameAudit:
+    """The audit ``judged`` makes of ``pgn`` (read as ``ending``), labelled with the ruleset
+    and why it governs the game, and its warnings; a rule that fails to read (an
+    :class:`~reference_impl.errors.ArbiterError`) makes the game unreadable."""
     try:
-        found = _audit(pgn, rules, ending)
+        found = judged()
     except ArbiterError as error:
         return GameAudit(pgn.index, error=str(error), kind=UNREADABLE)
     if found.error is None:
@@ -256,13 +264,11 @@ def _audit(pgn: PgnGame, rules: Any, ending: Ending) -> GameAudit:
         return GameAudit(pgn.index, error=f"move {first.move}: {first.reason}" if first.move else first.reason,
                          kind=UNREADABLE)
     board = _start(pgn.fen, rules)
-    recorded = pgn.tags.get("Result") or pgn.result or "*"
     ends = _ends_of(rules)
     key_of = _key_of(board, rules)
     keys: list[Hashable] = [key_of()]
     seen: Counter = Counter(keys)
     stop, illegal = len(pgn.moves), None
-    flag: tuple[int, verdicts.Ruling] | None = None
     end = ends.end(board, keys, 0) if ends.cheap(board, keys, seen) or not board.has_legal_move() else None
     read_code, plies, occurrences = fastsan.read_code, ends.plies, ends.occurrences
     for ply, move in enumerate(pgn.moves):
@@ -284,6 +290,22 @@ def _audit(pgn: PgnGame, rules: Any, ending: Ending) -> GameAudit:
         seen[key] = count = seen.get(key, 0) + 1  # a key hashes its nested tuples anew each time
         if board.halfmove_clock >= plies or count >= occurrences:  # ends.cheap, inline
             end = ends.end(board, keys, ply + 1)
+    judged = conclude(pgn, rules, ending, board, keys, stop, illegal, end)
+    assert judged is not None  # replayed: a dead stretch is walked back on the board
+    return judged
+
+
+def conclude(pgn: PgnGame, rules: Any, ending: Ending, board: Board, keys: list[Hashable], stop: int,
+             illegal: NotationError | None, end: _End | None, replayed: bool = True) -> GameAudit | None:
+    """The judgement of a replayed record (``ending``: what it says ended the game):
+    ``board`` after its first ``stop`` moves
+    (``keys``: the positions so far; ``illegal``: why move ``stop`` failed; ``end``: an
+    automatic end the per-ply check found). ``None`` when ``replayed`` is false (``board``
+    holds no moves) and the record ends in a dead position: finding where the dead
+    stretch began needs the moves, and the caller replays the record."""
+    recorded = pgn.tags.get("Result") or pgn.result or "*"
+    ends = _ends_of(rules)
+    flag: tuple[int, verdicts.Ruling] | None = None
     if end is None and ends.mate_first and board.is_checkmate():
         # No position before a checkmate is dead (the mate follows from it), and the
         # ruleset rules checkmate before a dead position: no proof to ask for.
@@ -296,6 +318,8 @@ def _audit(pgn: PgnGame, rules: Any, ending: Ending) -> GameAudit:
         if end is None and illegal is None and ending.judge == FLAG:
             flag = _flag_ruling(rules, board, recorded, ending)
         if not (flag is not None and flag[1].proven) and ends.dead(board):
+            if not replayed:
+                return None
             ply = _walk_back(board, ends, stop if end is None else end.ply)
             end = ends.end(board, keys[: ply + 1], ply, dead=True)
         elif end is None:
