@@ -256,3 +256,23 @@ def test_fuzzed_real_games(rules: object) -> None:
         found = scanned(data, rules)
         compiled += 0 if found is None else sum(1 for g in found if g[0])
     assert compiled >= 60  # most damage leaves the other games of a chunk to the scan
+
+
+@pytest.mark.parametrize("path", PGN_FILES, ids=lambda p: p.name)
+def test_flag_falls_ruled_by_the_batch_as_by_analyse(path: Path, rules: object, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The flag-fall question asked of the unwinnability batch (screening, compiled probe,
+    then ``analyse`` where open) gives every game the audit -- ruling, finding, proof --
+    that ``analyse`` alone gives (each run from an empty answer cache)."""
+    from conformance.audit import judge
+    from reference_impl import unwinnability
+
+    data = path.read_bytes()
+    unwinnability.clear_cache()
+    batched = fast_path(data, rules)
+    monkeypatch.setattr(judge, "BATCHED_FLAG_FALLS", False)
+    unwinnability.clear_cache()
+    alone = fast_path(data, rules)
+    unwinnability.clear_cache()
+    assert batched == alone
+    if path.name in ("lichess-2021-10-clk.pgn", "chesscom-clk.pgn"):
+        assert sum(a.flag_fall for a in alone) >= 10  # time forfeits the batch ruled

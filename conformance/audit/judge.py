@@ -43,6 +43,8 @@ from dataclasses import asdict, dataclass, field, replace
 from typing import Any, Callable, Hashable
 
 from reference_impl import unwinnability
+from reference_impl.unwinnability import batch, native
+from reference_impl.unwinnability.search import move_layer_key
 from reference_impl.adjudication import repetition as rep
 from reference_impl.adjudication import verdicts
 from reference_impl.adjudication.game import automatic_ends, end_entry, first_end
@@ -78,6 +80,9 @@ IDENTITY_TAGS = ("Site", "White", "Black", "Date")
 FLAG, NOT_COMPARED = "flag_fall", "none"
 #: The summary's reason for a game the reader or the replay could not read.
 UNREADABLE = "unreadable"
+#: Whether a flag-fall ruling asks the unwinnability batch first (:func:`_answer_by_batch`;
+#: off, each asks :func:`~reference_impl.unwinnability.analyse` alone: the same rulings).
+BATCHED_FLAG_FALLS = True
 #: Start positions kept (a database starts most games from the same one), each copied per game.
 START_POSITIONS = 64
 
@@ -423,7 +428,23 @@ def _flag_ruling(rules: Any, board: Board, recorded: str, ending: Ending) -> tup
     """(the flagged colour, the flag-fall ruling) where the record stops: the player the
     ending names, else the loser the result names, else the side to move."""
     flagged = ending.loser if ending.loser is not None else {"1-0": 1, "0-1": 0}.get(recorded, board.turn)
+    if BATCHED_FLAG_FALLS and table(rules, "flag_fall", "draw_test") == "opponent_cannot_checkmate":
+        _answer_by_batch(board, 1 - flagged, verdicts.flag_fall_node_limit(rules))
     return flagged, verdicts.flag_fall(rules, board, flagged)
+
+
+def _answer_by_batch(board: Board, color: int, node_limit: int) -> None:
+    """Ask "can ``color`` checkmate?" of the unwinnability batch (the compiled screening,
+    then the compiled probe with its compiled line check, then :func:`~reference_impl.unwinnability.analyse`
+    where both leave it open: the same verdict as :func:`~reference_impl.unwinnability.analyse`,
+    and nothing it would find lost) and keep the answer where ``analyse`` looks first, so
+    that the ruling the flag-fall table makes from it is today's, for less CPU. A line
+    that goes into a finding is replayed by the interpreter (:func:`_flag_proof`)."""
+    key = (move_layer_key(board), board.position_key(), node_limit, color)
+    if key not in unwinnability._MEMO:
+        found = batch.analyse_many([(board, color)], node_limit)[0]
+        if found.verdict is not unwinnability.Verdict.UNDETERMINED:
+            unwinnability._MEMO.put(key, found)  # an open one: analyse kept its own
 
 
 def _flag_fall(pgn: PgnGame, rules: Any, board: Board, recorded: str, finding: Any,
@@ -448,10 +469,21 @@ def _flag_proof(board: Board, rules: Any, ruling: verdicts.Ruling, flagged: int)
         if found.verdict is unwinnability.Verdict.CANNOT:
             return found.proof
         if found.verdict is unwinnability.Verdict.CAN:
+            _replay_line(board, found.line, 1 - flagged)  # the interpreter checks the line reported
             return "helpmate " + " ".join(found.line)
         return None
     theirs = verdicts.material(board, 1 - flagged)
     return "opponent's material: " + ", ".join(f"{n} {name}" for name, n in sorted(theirs.items()))
+
+
+def _replay_line(board: Board, line: tuple[str, ...], color: int) -> None:
+    """``line`` (UCI) replayed on a copy of ``board`` by the interpreter: each move legal,
+    the end ``color``'s checkmate (else :class:`~reference_impl.unwinnability.native.UnverifiedLine`)."""
+    work = board.copy(stack=False)
+    for text in line:
+        work.push_uci(text)
+    if not (work.turn != color and work.is_checkmate()):
+        raise native.UnverifiedLine(f"the helpmate line does not end in mate: {work.fen()}")
 
 
 def _dead_proof(board: Board, rules: Any) -> str:
