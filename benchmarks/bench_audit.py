@@ -17,9 +17,11 @@ included) is what counts:
 Each runs ``--rounds`` times, interleaved (a load change on the machine hits all), and
 the best of each is compared. A run on a file of one game gives each program's fixed
 cost (start-up, imports, tables), printed with the rates without it; the ratios are of
-whole processes. For each real file an in-process line follows: the audit's rate after
+whole processes. For each real file two in-process lines follow: the audit's rate after
 a warm-up and the shares of its CPU in the flag-fall rulings and the dead-position
-checks at game ends (the unwinnability searches), and the rate of the rest.
+checks at game ends (the unwinnability searches), and the rate of the rest; once with
+the flag-fall questions asked of ``analyse`` one by one, once of the unwinnability batch
+(the audit's way; the same rulings).
 Then ``-j 2`` on the concatenation (CPU and wall clock, speed-up over ``-j 1``) and,
 unless ``--no-dask``, a one-worker local Dask cluster on loopback. Run::
 
@@ -105,19 +107,22 @@ def games_in(path: Path) -> int:
     return sum(1 for line in path.read_bytes().splitlines() if line.startswith(b"[Event "))
 
 
-def breakdown(path: Path, rounds: int) -> None:
+def breakdown(path: Path, rounds: int, batched: bool) -> None:
     """In this process, after a warm-up: the audit's games per CPU-second and the shares
     of its CPU spent in the flag-fall rulings and the dead-position checks at game ends
-    (timed by wrapping the two judge functions), against python-chess's in-process rate."""
+    (timed by wrapping the two judge functions), against python-chess's in-process rate;
+    ``batched``: the flag-fall questions asked of the unwinnability batch (the audit's
+    way) or of ``analyse`` one by one (the same rulings)."""
     import io
 
     import chess.pgn
 
     from conformance.audit import fast, judge
     from reference_impl import unwinnability
-    from reference_impl.rules.loader import load_ruleset
+    from conformance.audit.laws import cached_chooser
 
-    rules, data = load_ruleset(RULES), path.read_bytes()
+    rules, data = cached_chooser(RULES), path.read_bytes()
+    judge.BATCHED_FLAG_FALLS = batched
     spent = {"flag": 0.0, "dead": 0.0}
     flag_ruling, dead = judge._flag_ruling, judge._Ends.dead
 
@@ -147,13 +152,15 @@ def breakdown(path: Path, rounds: int) -> None:
             runs.append((time.process_time() - began, spent["flag"], spent["dead"]))
     finally:
         judge._flag_ruling, judge._Ends.dead = flag_ruling, dead  # type: ignore[assignment]
+        judge.BATCHED_FLAG_FALLS = True
     total, flag, dead_checks = min(runs)
     began, handle = time.process_time(), io.StringIO(data.decode("utf-8", "replace"))
     while (game := chess.pgn.read_game(handle)) is not None:
         game.end().board()
     reference = games / (time.process_time() - began)
     rest = total - flag - dead_checks
-    print(f"  in this process: audit {games / total:,.0f} games per CPU-second ({games / total / reference:.1f}x "
+    how = "flag falls by the batch" if batched else "flag falls by analyse, one by one"
+    print(f"  in this process ({how}): audit {games / total:,.0f} games per CPU-second ({games / total / reference:.1f}x "
           f"python-chess's {reference:,.0f}); flag-fall rulings {flag / total:.0%} of it, dead-position checks "
           f"{dead_checks / total:.0%}; the rest {games / rest:,.0f} games per CPU-second ({games / rest / reference:.1f}x)")
 
@@ -211,7 +218,8 @@ def main() -> None:
             else:
                 print("  (too few games to take the fixed cost off: use --copies)")
             if source in SOURCES:
-                breakdown(SOURCES[source], args.rounds)
+                for batched in (False, True):
+                    breakdown(SOURCES[source], args.rounds, batched)
         path, games = files["all"], games_in(files["all"])
         one = commands(path, out)["arbiter audit -j 1"] + ["--partition-bytes", str(SCALING_PARTITION)]
         two = one[:one.index("-j")] + ["-j", "2"] + one[one.index("-j") + 2:]
