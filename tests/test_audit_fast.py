@@ -276,3 +276,27 @@ def test_flag_falls_ruled_by_the_batch_as_by_analyse(path: Path, rules: object, 
     assert batched == alone
     if path.name in ("lichess-2021-10-clk.pgn", "chesscom-clk.pgn"):
         assert sum(a.flag_fall for a in alone) >= 10  # time forfeits the batch ruled
+
+
+def test_adjudicate_by_partitions_as_game_by_game(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``arbiter adjudicate`` reads a file by partitions through the compiled path: with
+    partitions of 16 KiB its JSON lines (game numbers across the file, findings' numbers
+    too) are those of the Python reader and judge game by game."""
+    import json
+
+    from click.testing import CliRunner
+
+    from conformance.cli import main
+    from conformance.cli.commands import adjudicate
+
+    path = tmp_path / "games.pgn"
+    path.write_bytes((ROOT / "benchmarks" / "data" / "chesscom-clk.pgn").read_bytes()
+                     + "".join(text for text, _ in GAMES).encode("utf-8"))
+    monkeypatch.setattr(adjudicate, "PARTITION_BYTES", 16 << 10)
+    result = CliRunner().invoke(main, ["adjudicate", str(path), "--rules", "fide", "--json"])
+    rows = [json.loads(line) for line in result.stdout.splitlines()]
+    choose = cached_chooser("fide")
+    expected = [adjudicate.report(pgn, audit_record(pgn, choose)) for pgn in iter_games(decode_lines(fast._lines(path.read_bytes())))]
+    assert rows == json.loads(json.dumps(expected)) and len(rows) > 200
+    assert [r["game"] for r in rows] == list(range(1, len(rows) + 1))
+    assert any(r["findings"] for r in rows[100:])  # numbered across partitions
