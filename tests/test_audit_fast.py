@@ -300,3 +300,27 @@ def test_adjudicate_by_partitions_as_game_by_game(tmp_path: Path, monkeypatch: p
     assert rows == json.loads(json.dumps(expected)) and len(rows) > 200
     assert [r["game"] for r in rows] == list(range(1, len(rows) + 1))
     assert any(r["findings"] for r in rows[100:])  # numbered across partitions
+
+
+def test_a_reader_that_repairs_gets_the_games_it_may_repair(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Where the reader repairs departures and counts them (``PgnGame.repairs``), a game in
+    which one may stand is left to it: a variation (a NAG before its first move, a null
+    move), a tag its ``tag_repairs`` names; a plain game stays with the scan."""
+    monkeypatch.setattr(fast, "LENIENT", True)
+    monkeypatch.setattr(fast.pgn_module, "tag_repairs", lambda tags: ["tc"] if tags.get("TimeControl") == "10+0.05" else [],
+                        raising=False)
+    choose = cached_chooser("fide-2023")
+    fast._setup_cache.clear()
+    setup = fast._setup(choose)
+    assert setup is not None
+
+    def taken(text: str) -> bool:
+        data = text.encode()
+        games = fast.native.scan_pgn(setup.start, setup.syntax, data)
+        assert games is not None and games[0][0] == 1, games
+        return fast._judge_scanned(games[0], 1, setup, choose, data) is not None
+
+    assert taken(tagged("1. e4 e5 2. Nf3", "*", Termination="Normal"))
+    assert not taken(tagged("1. e4 e5 (1... c5 2. Nf3) 2. Nf3", "*", Termination="Normal"))
+    assert not taken(tagged("1. e4 e5 2. Nf3", "*", Termination="Normal", TimeControl="10+0.05"))
+    fast._setup_cache.clear()
