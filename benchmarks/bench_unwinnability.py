@@ -379,7 +379,7 @@ def main() -> None:
                         help="--against-cha: runs of each quick mode (and of its start-up) whose median counts")
     args = parser.parse_args()
     if args.against_cha:
-        cha = args.cha or Path(os.environ.get("ARBITER_CHA", CHA_DEFAULT))
+        cha = (args.cha or Path(os.environ.get("ARBITER_CHA", CHA_DEFAULT))).resolve()
         bench_against_cha(args.lichess or SHARED_LICHESS, cha, args.jobs, args.repeat)
         return
     if args.lichess is not None or args.nodes:

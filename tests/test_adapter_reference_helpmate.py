@@ -3,10 +3,14 @@ a line python-chess replays to the right side's checkmate."""
 
 from __future__ import annotations
 
+import json
+
 import chess
 import pytest
 
 from conformance.adapters import reference
+from conformance.harness import server
+from reference_impl.unwinnability import Analysis, Verdict
 
 
 def _mates(fen: str, line: list[str], winner: chess.Color) -> bool:
@@ -43,3 +47,22 @@ def test_fide_2023_5_2_2_not_dead_carries_a_helpmate_dead_carries_none() -> None
     assert answer["dead"] is False
     assert _mates(alive, answer["helpmate"], chess.WHITE) or _mates(alive, answer["helpmate"], chess.BLACK)
     assert reference.dead_position("fide-2023", {"fen": "8/8/4b3/4k3/8/8/8/3BK3 w - - 0 1"}) == {"dead": True}
+
+
+def test_a_line_too_long_for_one_protocol_line_is_cut_and_marked_not_errored() -> None:
+    # a walk once reported a 202,582-ply line for k6B/1b4B1/2b2B2/4B3/3B4/1pB1B3/pP1B4/K7 b;
+    # as JSON that is about 1.8 MB, over the 1 MiB answer line, which ``encode`` would turn
+    # into ``errored``: the field is cut to HELPMATE_MAX_PLIES and says how long it was
+    plies = 202_582
+    line = tuple(("c1b2", "b2c1")[i % 2] for i in range(plies))
+    field = reference._helpmate([Analysis(Verdict.CAN, line, 0, "explore")])
+    assert field["helpmate_truncated"] == plies
+    assert field["helpmate"] == list(line[: reference.HELPMATE_MAX_PLIES])
+    encoded = server.encode({"id": "1", "result": {"result": "1-0", **field}})
+    assert len(encoded) <= server.LINE_LIMIT
+    assert json.loads(encoded)["result"]["helpmate_truncated"] == plies
+
+
+def test_a_line_within_the_bound_is_given_whole_without_marker() -> None:
+    line = ("e2e4",) * reference.HELPMATE_MAX_PLIES
+    assert reference._helpmate([Analysis(Verdict.CAN, line, 0, "helpmate")]) == {"helpmate": list(line)}

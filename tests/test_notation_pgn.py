@@ -157,8 +157,12 @@ def test_export_keeps_multi_line_comments_within_the_line_limit() -> None:
     assert again.moves[0].comments[0].split() == game.moves[0].comments[0].split()
 
 
-def test_printed_results_end_the_game_with_an_error_and_empty_input_has_no_games() -> None:
-    games = list(read_games('[Event "a"]\n1. e4 e5 ½-½\n\n[Event "b"]\n1. d4 *\n'))
+def test_printed_results_end_the_game_repaired_or_under_strict_reading_with_an_error() -> None:
+    text = '[Event "a"]\n1. e4 e5 ½-½\n\n[Event "b"]\n1. d4 *\n'
+    games = list(read_games(text))
+    assert [g.result for g in games] == ["1/2-1/2", "*"]
+    assert games[0].errors == [] and games[0].repairs == ("printed_result",)
+    games = list(read_games(text, strict=True))
     assert [g.result for g in games] == ["1/2-1/2", "*"]
     assert any("not PGN; read as 1/2-1/2" in str(e) for e in games[0].errors)
     assert list(read_games("")) == [] and list(read_games("\n% only an escape line\n")) == []

@@ -29,6 +29,9 @@ Handler = Callable[[str, dict[str, Any]], dict[str, Any]]
 
 #: parse_san / from_notation error categories the protocol knows.
 ERROR_CATEGORIES = frozenset({"illegal", "ambiguous", "invalid"})
+#: Most plies of a ``helpmate`` field: a UCI move takes at most 8 bytes of JSON (``"e7e8q",``),
+#: so the field stays under 80 KiB, well within the protocol's 1 MiB answer line.
+HELPMATE_MAX_PLIES = 10_000
 
 
 @lru_cache(maxsize=64)
@@ -214,10 +217,15 @@ def _decided(name: str, *args: Any, **options: Any) -> dict[str, Any]:
 
 def _helpmate(analyses: list[Any]) -> dict[str, Any]:
     """The ``helpmate`` extra field: the first mating line among ``analyses`` (the same
-    analyses the ruling used, answered from the analysis cache)."""
+    analyses the ruling used, answered from the analysis cache). A line longer than
+    :data:`HELPMATE_MAX_PLIES` is cut there and marked with ``helpmate_truncated``, its
+    full length in plies, so that the answer always fits in one protocol line."""
     for analysis in analyses:
         if analysis.verdict is Verdict.CAN and analysis.line:
-            return {"helpmate": list(analysis.line)}
+            line = list(analysis.line)
+            if len(line) <= HELPMATE_MAX_PLIES:
+                return {"helpmate": line}
+            return {"helpmate": line[:HELPMATE_MAX_PLIES], "helpmate_truncated": len(line)}
     return {}
 
 

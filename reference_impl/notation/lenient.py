@@ -13,6 +13,9 @@ letter wins over the others. When only look-alike or English spellings fit and t
 different pieces, every reading is returned and the caller keeps the ones that are legal
 moves (several legal readings are an error naming them all). The rest of the move (files,
 capture mark, castling O) is read with the Latin member of each look-alike group.
+
+A piece move written as its two squares without a letter (UCI and LAN as engines write
+them: ``g1f3``, ``e1g1``) is read by :func:`coordinate_move` (leniency ``coordinate_move``).
 """
 
 from __future__ import annotations
@@ -21,8 +24,12 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import product
+from typing import Any
 
+from .errors import NotationError
 from .tables import figurines, piece_letters, table
+
+FILES = "abcdefgh"
 
 #: The leniencies this module names (merged into :data:`.san.LENIENCIES`).
 LENIENCIES = {
@@ -30,6 +37,8 @@ LENIENCIES = {
                          "Cyrillic с for the file c; lookalikes.yaml)",
     "english_letters": "English piece letters in a text of another language",
     "spaces": "spaces inside a move (Фл: d1, О — O, Ag 1—f3, g1 Ф, + +)",
+    "coordinate_move": "a piece move written as its two squares, without a letter (UCI and LAN as engines "
+                       "write them: g1f3, e1g1 for castling, e1h1 for the king taking its rook)",
 }
 #: Characters the rest of a move may be normalised to (files, capture mark, castling).
 LATIN_TARGETS = frozenset("abcdefghxoO")
@@ -162,6 +171,43 @@ def latin_castling(text: str) -> tuple[str, bool]:
 
 
 _PROMOTION_BEFORE = re.compile(r"[1-8=(/]$")
+#: Two squares, optionally with a dash or capture mark between and a promotion letter.
+_COORDINATE = re.compile(r"([a-h][1-8])[-x]?([a-h][1-8])=?([QRBNqrbn]?)")
+
+
+def coordinate_move(board: Any, text: str) -> Any | None:
+    """The one legal move ``text`` names by its squares when a piece other than a pawn
+    of the side to move stands on the first (pawn moves are SAN's long form); ``None``
+    when ``text`` is not such a move. Castling is the king's move to its castling square
+    (``e1g1``) where the ruleset's UCI writes that, or the king taking its own rook
+    (``e1h1``, Chess960 UCI), as the Board stores it. Raises :class:`NotationError`
+    (``illegal`` or ``ambiguous``) when no legal move or several fit.
+    """
+    m = _COORDINATE.fullmatch(text)
+    if m is None:
+        return None
+    origin, to = (FILES.index(s[0]) + 8 * (int(s[1]) - 1) for s in m.group(1, 2))
+    piece = board.piece_at(origin)
+    tables = board.tables
+    if piece is None or piece.color != board.turn or tables.by_name.get(piece.name) == tables.pawn:
+        return None
+    promotion = m.group(3).upper() or None
+    moves = board.legal_moves(from_squares=1 << origin)
+    found = [mv for mv in moves if mv.to_square == to and (mv.promotion or None) == promotion]
+    castling = tables.castling
+    if castling is not None and not castling.uci_king_takes_rook and promotion is None:
+        for mv in moves:
+            own = board.piece_at(mv.to_square)
+            if own is not None and own.color == board.turn and mv not in found:  # king takes own rook
+                side = next(s for s in castling.sides if s.king_side == (mv.to_square > origin))
+                if (origin & ~7) + side.king_to_file == to:
+                    found.append(mv)
+    if not found:
+        raise NotationError(text, "illegal", f"no legal move from {m.group(1)} to {m.group(2)} in {board.fen()}")
+    if len(found) > 1:
+        shown = ", ".join(board.uci(mv) for mv in found)
+        raise NotationError(text, "ambiguous", f"the squares fit {len(found)} legal moves ({shown}); nothing is guessed")
+    return found[0]
 
 
 def readings(text: str, language: str, lenient: bool) -> list[Reading]:

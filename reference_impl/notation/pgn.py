@@ -10,6 +10,11 @@ the line, the move and the reason (at most :data:`MAX_ERRORS` per game); a broke
 never stops the games after it. Tokenizing is linear in the text, unclosed ``{`` too.
 :func:`write_game` produces export format: the seven tag roster first, in order, then the
 other tags in ASCII order, movetext wrapped below 80 characters (pgn:4.3, pgn:8.1.1).
+
+Departures from the standard that real exports make and that lose nothing (a ``*`` stuck
+to the last move, a NAG opening a variation, ``10+0.05`` as a TimeControl, a FEN tag with
+fullmove number 0, ...) are repaired and named in ``game.repairs`` (the kinds of
+:data:`REPAIRS`); read with ``strict=True`` each is an error naming its kind instead.
 """
 
 from __future__ import annotations
@@ -30,8 +35,41 @@ from .tables import table
 RESULT_TOKENS = ("1-0", "0-1", "1/2-1/2", "*")
 #: Errors kept per game; the rest are counted in one closing error.
 MAX_ERRORS = 20
+#: The departures from the standard the reader repairs, each counted once per game in
+#: :attr:`PgnGame.repairs`, with what it accepts and what the game is read as. Read with
+#: ``strict=True`` each is an error naming its kind instead.
+REPAIRS: dict[str, str] = {
+    "result_on_move": "a termination marker written onto the last move (Nc6*, Qh4#0-1): the move, then the marker",
+    "nag_before_move": "a NAG before the first move of a variation or of the game (ChessBase: ($1 2. d4)): "
+                       "given to that move",
+    "printed_result": "a printed result (½-½, 1/2, 1:0, 1–0; results.yaml aliases) as the termination marker "
+                      "or in the Result tag: read as the PGN marker",
+    "missing_result": "movetext that ends without a termination marker: the Result tag's result is taken "
+                      "(only where the game text is complete: another game follows or the text ends a line)",
+    "time_control_dialect": "a TimeControl as engine-match tools write it: fractional seconds (10+0.05), an "
+                            "increment on a moves/seconds period (40/60+0.6), seconds per move (0.5/move), "
+                            "'inf' (read as '-')",
+    "fen_missing_clocks": "a FEN tag without the halfmove clock and fullmove number (EPD style): 0 and 1 supplied",
+    "fen_fullmove_zero": "a FEN tag with fullmove number 0: read as 1",
+    "fen_en_passant_clock": "a FEN tag with an en passant square and a non-zero halfmove clock: the square is "
+                            "dropped where no pawn stands ready to capture there, else the clock read as 0 "
+                            "(the double step reset it)",
+    "en_passant_token": "an e.p. mark written as a token of its own after the move (exd6 e.p.): dropped",
+    "check_mark_token": "a check or mate mark written apart from its move (Qxf7 #): joined to it",
+    "comment_after_result": "a comment after the termination marker (1-0 {time}), before the next game: given to "
+                            "the game's last move",
+    "ellipsis_number": "a move number written with the ellipsis character (12… Nf6, 12…Nf6)",
+    "null_move_in_variation": "a null move (--, Z0, 0000) in a variation, as analysis writes it: kept as written "
+                              "(in the main line a null move stays an error: the game cannot be judged)",
+    "tag_inner_quotes": "a tag value with unescaped double quotes ([Event \"The \"Big\" Open\"]): the text "
+                        "between the first and the last quote",
+    "byte_order_mark": "a byte-order mark inside the stream (files joined after export): dropped",
+}
+#: Null moves as programs write them, with who writes them (pgn:8.2.3 has none).
+NULL_MOVES = {"0000": "UCI notation", "--": "as ChessBase and Scid write it", "Z0": "another null-move spelling"}
 #: Tokens that look like a move number but are a null move in another notation.
 _NULL_MOVE_RE = re.compile(r"0+")
+_ELLIPSIS = "\u2026"
 _SUFFIX_RE = re.compile(r"(!!|\?\?|!\?|\?!|!|\?)$")
 _NUMBER_RE = re.compile(r"\d+\.*")
 _TAG_ESCAPE_RE = re.compile(r"\\(.)")
@@ -48,6 +86,7 @@ _TOKEN_RE = re.compile(
   | (?P<close>\))
   | (?P<result>(?:1-0|0-1|1/2-1/2|\*)(?=[\s()\[\]{};]|$))
   | (?P<number>\d+(?:[ \t]*\.)+|\d+(?=\s))
+  | (?P<bom>\ufeff)
   | (?P<symbol>[^\s{}()\[\];$"]+)
   | (?P<bad>.)
     """,
@@ -56,6 +95,10 @@ _TOKEN_RE = re.compile(
 #: A whole tag pair, as the tokenizer reads it (used to cut a stream into games).
 _TAG_RE = re.compile(r'\[[ \t]*[A-Za-z0-9_+#=:-]+[ \t]*"[^"\\\n]*(?:\\.[^"\\\n]*)*"[ \t]*\]|\[[^\]\n]*\]?')
 _SCAN_RE = re.compile(r"[{;\[]")
+#: A tag pair whose value holds unescaped quotes: the value runs to the last quote.
+_LOOSE_TAG_RE = re.compile(r'\[[ \t]*([A-Za-z0-9_+#=:-]+)[ \t]*"(.*)"[ \t]*\]')
+#: The byte-order mark (U+FEFF).
+BOM = "\ufeff"
 
 
 @dataclass
@@ -73,7 +116,9 @@ class PgnMove:
 
 @dataclass
 class PgnGame:
-    """One game: tags in file order, the main line, the result and the errors found."""
+    """One game: tags in file order, the main line, the result, the errors found and the
+    repairs made (kinds of :data:`REPAIRS`, each once, in the order met; a repaired tag
+    holds the standard form: the Result tag ``1/2-1/2`` for ``½-½``, the FEN as read)."""
 
     index: int
     line: int
@@ -82,6 +127,7 @@ class PgnGame:
     comment: list[str] = field(default_factory=list)
     result: str | None = None
     errors: list[PgnError] = field(default_factory=list)
+    repairs: tuple[str, ...] = ()
 
     @property
     def fen(self) -> str | None:
@@ -124,8 +170,9 @@ def start_number(fen: str | None) -> tuple[int, bool]:
 class _Reader:
     """Turns the tokens of one piece of text into games (numbered and lined from offsets)."""
 
-    def __init__(self, text: str, first_index: int = 1, first_line: int = 1) -> None:
+    def __init__(self, text: str, first_index: int = 1, first_line: int = 1, strict: bool = False) -> None:
         self.text = text
+        self.strict = strict
         self.newlines = [m.start() for m in re.finditer("\n", text)]
         self.first_index, self.first_line = first_index, first_line
         self.games: list[PgnGame] = []
@@ -134,6 +181,7 @@ class _Reader:
         self.pending: list[str] = []
         self.in_movetext = False
         self.dropped = 0  # errors of the current game beyond MAX_ERRORS
+        self.prefix_nags: list[int] = []  # NAGs met before the first move of the current line
 
     def line_of(self, pos: int) -> int:
         return bisect_right(self.newlines, pos) + self.first_line
@@ -142,14 +190,14 @@ class _Reader:
         game = PgnGame(index=len(self.games) + self.first_index, line=self.line_of(pos))
         self.games.append(game)
         self.game, self.stack, self.pending, self.in_movetext = game, [game.moves], [], False
-        self.dropped = 0
+        self.dropped, self.prefix_nags = 0, []
         return game
 
     def current(self, pos: int) -> PgnGame:
         return self.game if self.game is not None else self.start(pos)
 
-    def error(self, pos: int, reason: str, move: str | None = None) -> None:
-        game = self.current(pos)
+    def error(self, pos: int, reason: str, move: str | None = None, game: PgnGame | None = None) -> None:
+        game = game or self.current(pos)
         if len(game.errors) >= MAX_ERRORS:
             self.dropped += 1
             return
@@ -158,21 +206,53 @@ class _Reader:
             move = f"after {game.move_label(last)} {clip(game.moves[last].text)}"
         game.errors.append(PgnError(game.index, reason, move=move, line=self.line_of(pos)))
 
-    def finish(self, pos: int, result: str | None) -> None:
+    def repair(self, pos: int, kind: str, what: str, move: str | None = None, game: PgnGame | None = None) -> None:
+        """Count the repair ``kind`` (of :data:`REPAIRS`) on ``game`` (the current one by
+        default); under strict reading an error saying ``what`` departs instead."""
+        assert kind in REPAIRS, kind
+        if self.strict:
+            self.error(pos, f"{what} (not repaired under strict reading: {kind})", move, game)
+            return
+        game = game or self.current(pos)
+        if kind not in game.repairs:
+            game.repairs += (kind,)
+
+    def unplaced_nags(self, pos: int) -> None:
+        """NAGs before a move that never came: an error, as without the repair."""
+        if self.prefix_nags:
+            self.error(pos, f"NAG {quote(f'${self.prefix_nags[0]}')} before any move")
+            self.prefix_nags = []
+
+    def finish(self, pos: int, result: str | None, complete: bool = False) -> None:
+        """Close the current game at ``pos`` with the marker ``result``; ``complete``: the
+        next game's tags follow (the text is no truncated record)."""
         game = self.game
         if game is None:
             return
+        self.unplaced_nags(pos)
         if len(self.stack) > 1:
             self.error(pos, f"{len(self.stack) - 1} variation(s) not closed with ')'")
         if self.pending:
             target = game.moves[-1].comments if game.moves else game.comment
             target.extend(self.pending)
+        for kind, what, name, value in tag_repairs(game.tags):
+            if self.strict:
+                game.errors.append(PgnError(game.index, f"{what} (not repaired under strict reading: {kind})",
+                                            line=game.line))
+            elif kind not in game.repairs:
+                game.repairs += (kind,)
+            if value is not None:
+                game.tags[name] = value
         for reason in tag_problems(game.tags):
             game.errors.append(PgnError(game.index, reason, line=game.line))
+        tag = game.tags.get("Result")
+        if result is None and tag in RESULT_TOKENS and (complete or self.text.endswith("\n")):
+            self.repair(pos, "missing_result", f"movetext ends without a result; the Result tag has {tag}")
+            result = tag
         game.result = result
         if result is None:
             self.error(pos, "movetext ends without a result (1-0, 0-1, 1/2-1/2 or *)")
-        elif "Result" in game.tags and game.tags["Result"] != result:
+        elif tag in RESULT_TOKENS and tag != result:
             self.error(pos, f"termination marker {result} differs from the Result tag {quote(game.tags['Result'])}")
         if self.dropped:
             game.errors.append(PgnError(game.index, f"{self.dropped} more problem(s) not listed", line=game.line))
@@ -207,7 +287,7 @@ class _Reader:
             return
         if kind == "tag":
             if self.in_movetext:
-                self.finish(pos, None)
+                self.finish(pos, None, complete=True)
             game = self.current(pos)
             name, value = m.group("tname"), m.group("tval")
             if "\\" in value:
@@ -216,26 +296,42 @@ class _Reader:
                 self.error(pos, f"tag {quote(name)} given twice")
             game.tags[name] = value
         elif kind == "badtag":
-            self.error(pos, f"malformed tag pair {quote(m.group())}")
+            loose = _LOOSE_TAG_RE.fullmatch(m.group())
+            if loose is None:
+                self.error(pos, f"malformed tag pair {quote(m.group())}")
+                return
+            if self.in_movetext:
+                self.finish(pos, None, complete=True)
+            game = self.current(pos)
+            self.repair(pos, "tag_inner_quotes", f"tag pair {quote(m.group())} has unescaped quotes")
+            if loose.group(1) in game.tags:
+                self.error(pos, f"tag {quote(loose.group(1))} given twice")
+            game.tags[loose.group(1)] = loose.group(2)
         elif kind == "linecomment":
-            self.current(pos)
-            self.pending.append(m.group()[1:].strip())
+            if not self.after_result(pos, m.group()[1:].strip()):
+                self.current(pos)
+                self.pending.append(m.group()[1:].strip())
         elif kind == "symbol" and m.group() in _result_aliases():
             marker = _result_aliases()[m.group()]
             self.current(pos)
-            self.error(pos, f"termination marker {m.group()!r} is not PGN; read as {marker}")
-            del self.stack[1:]
-            self.finish(pos, marker)
+            self.repair(pos, "printed_result", f"termination marker {m.group()!r} is not PGN; read as {marker}")
+            self.result(pos, marker)
         elif kind == "result":
             self.current(pos)
-            if len(self.stack) > 1:
-                self.error(pos, f"result {m.group()} inside a variation; variations closed here")
-                del self.stack[1:]
-            self.finish(pos, m.group())
+            self.result(pos, m.group())
+        elif kind == "bom":
+            self.repair(pos, "byte_order_mark", "a byte-order mark inside the text")
         else:
             self.current(pos)
             self.in_movetext = True
             self.movetext(kind, m, pos)
+
+    def result(self, pos: int, marker: str) -> None:
+        """The termination marker ``marker`` at ``pos`` ends the game."""
+        if len(self.stack) > 1:
+            self.error(pos, f"result {marker} inside a variation; variations closed here")
+            del self.stack[1:]
+        self.finish(pos, marker)
 
     def comment(self, pos: int, body: str | None) -> None:
         """A brace comment starting at ``pos``; ``body`` is ``None`` when never closed."""
@@ -244,29 +340,44 @@ class _Reader:
             return
         if "\n\n[" in body:
             self.error(pos, "comment '{' runs into the next game's tags")
-        self.current(pos)
-        self.pending.append(body.strip())
+        if self.game is not None or not self.after_result(pos, body.strip()):
+            self.current(pos)
+            self.pending.append(body.strip())
+
+    def after_result(self, pos: int, text: str) -> bool:
+        """Give a comment after a game's marker, before the next game's tags, to that
+        game's last move (repair ``comment_after_result``); whether it was one."""
+        closed = self.games[-1] if self.game is None and self.games else None
+        if closed is None or not self.in_movetext:
+            return False
+        self.repair(pos, "comment_after_result", "a comment after the termination marker", game=closed)
+        (closed.moves[-1].comments if closed.moves else closed.comment).append(text)
+        return True
 
     def movetext(self, kind: str | None, m: re.Match[str], pos: int) -> None:
         token = m.group()
         last = self.last_move()
         if kind == "number":
             if _NULL_MOVE_RE.fullmatch(token):
-                self.error(pos, f"{token!r} is a null move (UCI notation), not a PGN move")
+                self.null_move(token, pos, last)
             return
         if kind == "nag":
-            if last is None:
-                self.error(pos, f"NAG {quote(token)} before any move")
-                return
             try:
                 value = parse_int(token[1:], "NAG", max_digits=3)
                 if value > table("nags")["max"]:
                     raise NumberError("above the maximum")
             except NumberError:
-                self.error(pos, f"NAG {quote(token)} out of range $0..$255", move=clip(last.text))
+                self.error(pos, f"NAG {quote(token)} out of range $0..$255", move=clip(last.text) if last else None)
+                return
+            if last is None:
+                where = "a variation" if len(self.stack) > 1 else "the game"
+                self.repair(pos, "nag_before_move", f"NAG {quote(token)} before the first move of {where}")
+                self.prefix_nags.append(value)
                 return
             last.nags.append(value)
         elif kind == "open":
+            if self.prefix_nags:
+                self.unplaced_nags(pos)
             if last is None:
                 self.error(pos, "variation '(' before any move")
             elif self.pending:
@@ -277,6 +388,8 @@ class _Reader:
                 last.variations.append(variation)
             self.stack.append(variation)
         elif kind == "close":
+            if self.prefix_nags:
+                self.unplaced_nags(pos)
             if len(self.stack) == 1:
                 self.error(pos, "')' without an open variation")
             else:
@@ -286,11 +399,19 @@ class _Reader:
                     self.pending = []
                 self.stack.pop()
         elif kind == "symbol":
-            self.symbol(token, pos, last)
+            if token[0].isalpha() and token[-1] not in "*." and "-" not in token and "/" not in token and token != "Z0":
+                self.add_move(token, pos, last)  # a move, as most symbols are: no repair can apply
+            else:
+                self.symbol(token, pos, last)
         else:
             self.error(pos, f"unexpected character {quote(token)}")
 
     def symbol(self, token: str, pos: int, last: PgnMove | None) -> None:
+        """A symbol token that may be no move: a glyph, a null move, a move number, a
+        marker written onto a move, an e.p. mark; a move else."""
+        end = token[-1]
+        if end in "*012" and token.endswith(RESULT_TOKENS) and self.result_on_move(token, pos, last):
+            return
         if not token[0].isalpha():  # a glyph, a null move or a move number; a move else
             glyphs = glyph_to_nag()
             if token in glyphs and not token[0].isalnum():
@@ -299,15 +420,63 @@ class _Reader:
                 else:
                     last.nags.append(glyphs[token])
                 return
-            if _NULL_MOVE_RE.fullmatch(token):
-                self.error(pos, f"{token!r} is a null move (UCI notation), not a PGN move")
+            if _NULL_MOVE_RE.fullmatch(token) or token in NULL_MOVES:
+                self.null_move(token, pos, last)
+                return
+            if last is not None and token in _check_marks():
+                self.repair(pos, "check_mark_token", f"check or mate mark {quote(token)} apart from its move",
+                            move=clip(last.text))
+                last.text += token
                 return
             if _NUMBER_RE.fullmatch(token):
                 return
+            number = _ELLIPSIS_NUMBER_RE.match(token)
+            if number is not None:
+                self.repair(pos, "ellipsis_number", f"move number {quote(number.group())} written with '…'")
+                if number.end() < len(token):
+                    self.symbol(token[number.end():], pos, last)
+                return
+        elif end == "." and token in _en_passant_marks():
+            if last is None:
+                self.error(pos, f"en passant mark {quote(token)} before any move")
+            else:
+                self.repair(pos, "en_passant_token", f"en passant mark {quote(token)} apart from its move",
+                            move=clip(last.text))
+            return
+        elif token == "Z0":
+            self.null_move(token, pos, last)
+            return
+        self.add_move(token, pos, last)
+
+    def result_on_move(self, token: str, pos: int, last: PgnMove | None) -> bool:
+        """Read ``Nc6*`` as the move ``Nc6`` and the marker ``*``; whether ``token`` was one."""
+        for marker in RESULT_TOKENS:
+            head = token[: -len(marker)]
+            if token.endswith(marker) and head and head[-1] in _MOVE_ENDS:
+                self.repair(pos, "result_on_move", f"termination marker {marker} written onto the move {quote(token)}")
+                self.symbol(head, pos, last)
+                self.result(pos, marker)
+                return True
+        return False
+
+    def null_move(self, token: str, pos: int, last: PgnMove | None) -> None:
+        """A null move: kept as written in a variation, an error in the main line."""
+        how = NULL_MOVES.get(token, NULL_MOVES["0000"])
+        if len(self.stack) == 1:
+            self.error(pos, f"{token!r} is a null move ({how}), not a PGN move")
+            return
+        self.repair(pos, "null_move_in_variation", f"null move {token!r} ({how}) in a variation")
+        self.add_move(token, pos, last)
+
+    def add_move(self, token: str, pos: int, last: PgnMove | None) -> None:
+        """The move ``token`` (with its suffix annotation) at the end of the current line."""
         match = _SUFFIX_RE.search(token) if token[-1] in "!?" else None
         suffix = match.group(1) if match and len(token) > len(match.group(1)) else None
         text = token[: -len(suffix)] if suffix else token
         move = PgnMove(text=text, line=self.line_of(pos), suffix=suffix)
+        if self.prefix_nags:
+            move.nags += self.prefix_nags
+            self.prefix_nags = []
         if suffix:
             move.nags.append(suffix_to_nag()[suffix])
         if self.pending:
@@ -321,7 +490,29 @@ class _Reader:
         self.stack[-1].append(move)
 
 
+#: What may end a move written onto a termination marker (Nc6*, Qh4#0-1, e8=Q*, O-O*).
+_MOVE_ENDS = frozenset("12345678+#QRBNqrbnO0)!?")
+#: A move number written with the ellipsis character, alone or before its move.
+_ELLIPSIS_NUMBER_RE = re.compile(r"\d*\.*" + _ELLIPSIS + r"+")
+
+
+@lru_cache(maxsize=None)
+def _check_marks() -> frozenset[str]:
+    """The check and mate marks of every tradition that are no letters (marks.yaml)."""
+    rows = table("marks")["traditions"].values()
+    return frozenset(mark for row in rows for kind in ("check", "double_check", "mate") for mark in row.get(kind, [])
+                     if not mark[0].isalpha())
+
+
+@lru_cache(maxsize=None)
+def _en_passant_marks() -> frozenset[str]:
+    """The e.p. marks of every tradition (marks.yaml)."""
+    return frozenset(mark for row in table("marks")["traditions"].values() for mark in row.get("en_passant", []))
+
+
 _TIME_CONTROL_FIELD = re.compile(r"\?|-|\d+/\d+|\d+(?:\+\d+)?|\*\d+")
+#: TimeControl fields as cutechess and fastchess write them (10+0.05, 40/60+0.6, 0.5/move, inf).
+_TIME_CONTROL_DIALECT = re.compile(r"inf|\d+(?:\.\d+)?/move|(?:\d+/)?\d+(?:\.\d+)?(?:\+\d+(?:\.\d+)?)?")
 
 
 @lru_cache(maxsize=None)
@@ -331,9 +522,10 @@ def _tag_values(name: str) -> frozenset[str]:
 
 
 def tag_problems(tags: dict[str, str]) -> list[str]:
-    """What is wrong with the tags the standard constrains (pgn:8.1.1.7, 9.6.1, 9.7, 9.8.1)."""
+    """What is wrong with the tags the standard constrains (pgn:8.1.1.7, 9.6.1, 9.7, 9.8.1),
+    apart from the departures :func:`tag_repairs` repairs."""
     problems = []
-    if "Result" in tags and tags["Result"] not in RESULT_TOKENS:
+    if "Result" in tags and tags["Result"] not in RESULT_TOKENS and tags["Result"] not in _result_aliases():
         problems.append(f"Result tag {quote(tags['Result'])} is not 1-0, 0-1, 1/2-1/2 or *")
     setup = tags.get("SetUp")
     if setup is not None and setup not in _tag_values("SetUp"):
@@ -345,21 +537,88 @@ def tag_problems(tags: dict[str, str]) -> list[str]:
         supplemental = table("pgn")["supplemental"]
         problems.append(f"Termination tag {quote(termination)} is not one of: {', '.join(supplemental['Termination']['values'])}")
     control = tags.get("TimeControl")
-    if control is not None and not all(_TIME_CONTROL_FIELD.fullmatch(f) for f in control.split(":")):
+    if control is not None and not all(_TIME_CONTROL_FIELD.fullmatch(f) or _TIME_CONTROL_DIALECT.fullmatch(f)
+                                       for f in control.split(":")):
         problems.append(f"TimeControl tag {quote(control)} is malformed (pgn:9.6.1: 40/7200:3600, 300+5, *180, ?, -)")
     return problems
+
+
+#: One repair of a tag: (kind of :data:`REPAIRS`, what departs, tag, standard value or
+#: ``None`` when the value is kept as written).
+TagRepair = tuple[str, str, str, str | None]
+
+
+def tag_repairs(tags: dict[str, str]) -> list[TagRepair]:
+    """The departures of ``tags`` that :data:`REPAIRS` repairs (Result, TimeControl, FEN)."""
+    out: list[TagRepair] = []
+    result = tags.get("Result")
+    if result is not None and result not in RESULT_TOKENS and result in _result_aliases():
+        marker = _result_aliases()[result]
+        out.append(("printed_result", f"Result tag {quote(result)} is not PGN; read as {marker}", "Result", marker))
+    control = tags.get("TimeControl")
+    if control is not None:
+        fields = control.split(":")
+        if not all(_TIME_CONTROL_FIELD.fullmatch(f) for f in fields) and all(
+                _TIME_CONTROL_FIELD.fullmatch(f) or _TIME_CONTROL_DIALECT.fullmatch(f) for f in fields):
+            out.append(("time_control_dialect", f"TimeControl tag {quote(control)} is not in pgn:9.6.1 form",
+                        "TimeControl", "-" if control == "inf" else None))
+    fen = tags.get("FEN")
+    if fen is not None and tags.get("SetUp", "1") != "0":
+        fixed, kinds = repair_fen(fen)
+        for kind, what in kinds:
+            out.append((kind, f"FEN tag {quote(fen)}: {what}", "FEN", fixed))
+    return out
+
+
+def repair_fen(fen: str) -> tuple[str, list[tuple[str, str]]]:
+    """``fen`` with the FEN departures of :data:`REPAIRS` repaired, and (kind, what) for
+    each; every other problem is left for the FEN reader (:mod:`..core.fen`) to name."""
+    fields = fen.split()
+    kinds: list[tuple[str, str]] = []
+    if len(fields) in (4, 5):
+        missing = "the fullmove number" if len(fields) == 5 else "the halfmove clock and the fullmove number"
+        kinds.append(("fen_missing_clocks", f"{missing} missing"))
+        fields += ["0", "1"][len(fields) - 4:]
+    if len(fields) != 6:
+        return fen, kinds
+    if fields[5] == "0":
+        kinds.append(("fen_fullmove_zero", "fullmove number 0"))
+        fields[5] = "1"
+    if fields[3] != "-" and fields[4].isdigit() and int(fields[4]) != 0:
+        kinds.append(("fen_en_passant_clock", f"en passant square {fields[3]} with halfmove clock {fields[4]}"))
+        if _can_take_en_passant(fields[0], fields[1], fields[3]):
+            fields[4] = "0"
+        else:
+            fields[3] = "-"
+    return (" ".join(fields), kinds) if kinds else (fen, kinds)
+
+
+def _can_take_en_passant(placement: str, turn: str, square: str) -> bool:
+    """Whether a pawn of the side to move stands beside the pawn that passed ``square``
+    (text only: a wrong square or placement is left for the FEN reader)."""
+    if len(square) != 2 or square[0] not in "abcdefgh" or turn not in "wb":
+        return False
+    rows = placement.split("/")
+    index = 3 if turn == "w" else 4  # the rank of the pawn that moved, from the top: 5th or 4th
+    if len(rows) != 8:
+        return False
+    row = "".join("." * int(ch) if ch.isdigit() else ch for ch in rows[index])
+    file = "abcdefgh".index(square[0])
+    pawn = "P" if turn == "w" else "p"
+    return any(0 <= f < len(row) and row[f] == pawn for f in (file - 1, file + 1))
 
 
 @lru_cache(maxsize=None)
 def _result_aliases() -> dict[str, str]:
     """Printed results (``½-½``, ``1–0``) that files use in place of the PGN marker."""
-    aliases = table("results").get("aliases", {})
+    aliases = {**table("results").get("aliases", {}), **table("results").get("marker_aliases", {})}
     return {k: v for k, v in aliases.items() if k != "="}  # a lone '=' is the $10 glyph
 
 
-def read_games(text: str) -> Iterator[PgnGame]:
-    """Every game in ``text``, in order, each with its own ``errors`` (possibly empty)."""
-    yield from iter_games(text.splitlines(keepends=True))
+def read_games(text: str, strict: bool = False) -> Iterator[PgnGame]:
+    """Every game in ``text``, in order, each with its own ``errors`` (possibly empty);
+    ``strict``: the departures of :data:`REPAIRS` are errors, not repairs."""
+    yield from iter_games(text.splitlines(keepends=True), strict)
 
 
 def decode_lines(raw: Iterable[bytes]) -> Iterator[str]:
@@ -376,12 +635,13 @@ def decode_lines(raw: Iterable[bytes]) -> Iterator[str]:
             yield line.decode("latin-1")
 
 
-def iter_games(lines: Iterable[str]) -> Iterator[PgnGame]:
-    """Every game of a stream of lines, each yielded as soon as its text is complete."""
+def iter_games(lines: Iterable[str], strict: bool = False) -> Iterator[PgnGame]:
+    """Every game of a stream of lines, each yielded as soon as its text is complete;
+    ``strict``: the departures of :data:`REPAIRS` are errors, not repairs."""
     index = 1
     for first_line, text in split_games(lines):
         plain = _plain_game(text, index, first_line)
-        games = [plain] if plain is not None else _Reader(text, index, first_line).run()
+        games = [plain] if plain is not None else _Reader(text, index, first_line, strict).run()
         index += len(games)
         yield from games
 
@@ -421,7 +681,7 @@ def _plain_game(text: str, index: int, first_line: int) -> PgnGame | None:
     if m is None:
         return None
     result = m.group(1)
-    if tags.get("Result", result) != result or tag_problems(tags):
+    if tags.get("Result", result) != result or tag_problems(tags) or tag_repairs(tags):
         return None
     moves: list[PgnMove] = []
     for number, line in enumerate(lines[body:], first_line + body):
@@ -439,7 +699,9 @@ def split_games(lines: Iterable[str]) -> Iterator[tuple[int, str]]:
 
     A line that begins with ``[`` starts a new piece once the current one has movetext,
     unless a brace comment is still open (then only after a blank line: a comment never
-    closed does not swallow the games after it). ``\r\n`` becomes ``\n``.
+    closed does not swallow the games after it). ``\r\n`` becomes ``\n``; a byte-order
+    mark opening the stream is dropped, one opening a later line (files joined) is left
+    for the reader to repair (``byte_order_mark``) and may start the next piece.
     """
     piece: list[str] = []
     start = number = 1
@@ -447,13 +709,18 @@ def split_games(lines: Iterable[str]) -> Iterator[tuple[int, str]]:
     for number, line in enumerate(lines, 1):
         if line.endswith("\r\n"):
             line = line[:-2] + "\n"
-        stripped = line.lstrip()
+        scan = line
+        if line[:1] == BOM:
+            if number == 1:
+                line = line[1:]
+            scan = line.lstrip(BOM)
+        stripped = scan.lstrip()
         if stripped.startswith("[") and movetext and (blank or not in_comment):
             yield start, "".join(piece)
             piece, start, movetext, in_comment = [], number, False, False
         piece.append(line)
         blank = not stripped
-        in_comment, has_moves = _scan_line(line, in_comment)
+        in_comment, has_moves = _scan_line(scan, in_comment)
         movetext = movetext or has_moves
     if piece:
         yield start, "".join(piece)

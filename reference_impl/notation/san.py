@@ -240,6 +240,10 @@ def read_san(
     work = _lenient.compact(core, used, _all_marks("en_passant")) if lenient else core
     work, mark = _split_marks(work, used)
     move = _castling(board, work, used, original, lenient, marks)  # before letters: Dutch and Uzbek use O
+    if move is None and lenient:
+        move = _lenient.coordinate_move(board, work)
+        if move is not None:
+            used.append("coordinate_move")
     if move is None:
         move = _read_piece_move(board, work, used, original, lenient, language)
     canonical = None if lenient else to_san(board, move, language=language, figurine=figurine, marks=marks)

@@ -8,7 +8,8 @@
  * The second strategy, for what the depth-first search leaves: a greedy best-first
  * search on a distance-to-mate estimate (the loser king's free squares, its distance
  * from the edge and a corner, the winner's units near it with the king kept two squares
- * off, the loser's units near it as blockers, the winner's pawns' way to promotion).
+ * off, the loser's units near it as blockers, the winner's pawns' way to promotion),
+ * and against a lone minor on the mating picture's too (see estimate_picture).
  * Nodes keep only (parent, move): a position is rebuilt by replaying its path.
  */
 
@@ -53,6 +54,40 @@ static int corner_distance(int sq) {
     return a > b ? a : b;
 }
 
+/* The estimate against a lone minor, by the mating picture of choose_targets: the loser's
+ * king near the corner (it weighs most: every mate of a lone minor is there), the
+ * winner's king near its square two in front, the loser king's free steps, the loser's
+ * strong units (each wanted taken: a cost and its distance from the winner's king,
+ * which takes it), its nearest other unit near the blocker's square beside the corner,
+ * and where the loser must make its blockers by promotion, its pawns' way there. */
+static int estimate_picture(const Search *S) {
+    const Tables *T = S->T;
+    const Pos *P = &S->P;
+    int w = S->winner, l = w ^ 1;
+    int king = king_square(T, P, l), wking = king_square(T, P, w);
+    if (king == NONE || wking == NONE) return 0;
+    int score = 4 * distance(king, S->corner) + 2 * distance(wking, S->king_target);
+    u64 steps = attacks(T, T->royal, l, king, P->all) & ~P->occ[l];
+    while (steps) {
+        int sq = lsb(steps); steps &= steps - 1;
+        if (!attacked(T, P, sq, w, P->all)) score += 2;
+    }
+    int nearest_blocker = 7;
+    for (int t = 0; t < T->ntypes; t++) {
+        if (t == T->royal) continue;
+        for (u64 b = P->bb[l][t]; b; b &= b - 1) {
+            int sq = lsb(b);
+            if (strong(T, t, l)) {
+                score += 6 + distance(sq, wking);
+                continue;
+            }
+            if (t == T->pawn && S->need_loser_promotion) score += 7 - (l == 0 ? rank_of(sq) : 7 - rank_of(sq));
+            if (distance(sq, S->blocker) < nearest_blocker) nearest_blocker = distance(sq, S->blocker);
+        }
+    }
+    return score + 2 * nearest_blocker;
+}
+
 static int estimate(const Search *S) {
     const Tables *T = S->T;
     const Pos *P = &S->P;
@@ -93,26 +128,36 @@ static void replay(Search *S, const BFNode *nodes, int index, const Pos *root) {
     for (int i = n - 1; i >= 0; i--) S->line[S->ply++] = path[i];
 }
 
-/* Returns 1 with the line in S->line, 0 if the queue ran dry, -1 at the node limit. */
+/* Returns 1 with the line in S->line, 0 if the queues ran dry, -1 at the node limit.
+ * Against a lone minor two queues share the nodes: one ordered by the general estimate,
+ * one by the mating picture's (estimate_picture), popped in turn, each node expanded
+ * once whichever queue brings it first; each estimate finds mates the other misses. */
 static int best_first(Search *S, long long budget) {
     const Tables *T = S->T;
     Pos root = S->P;
+    S->lone_minor = lone_minor(S);
+    S->need_loser_promotion = loser_needs_promotion(S);
+    int queues = S->lone_minor ? 2 : 1;
     long long cap = budget + 2;
     if (cap > 4000000) cap = 4000000;
     BFNode *nodes = malloc(sizeof(BFNode) * (size_t)cap);
-    HeapItem *heap = malloc(sizeof(HeapItem) * (size_t)cap);
+    HeapItem *heaps[2] = {malloc(sizeof(HeapItem) * (size_t)cap), queues > 1 ? malloc(sizeof(HeapItem) * (size_t)cap) : NULL};
+    unsigned char *expanded = calloc((size_t)cap, 1);
     size_t seen_size = 1;
     while (seen_size < (size_t)cap * 2) seen_size <<= 1;
     u64 *seen = calloc(seen_size, sizeof(u64));
     int result = -1;
-    if (!nodes || !heap || !seen) goto done;
-    int count = 1, size = 0;
+    if (!nodes || !heaps[0] || (queues > 1 && !heaps[1]) || !expanded || !seen) goto done;
+    int count = 1, sizes[2] = {0, 0};
     nodes[0].parent = -1; nodes[0].move = 0; nodes[0].depth = 0;
-    heap_push(heap, &size, (HeapItem){0, 0});
+    for (int q = 0; q < queues; q++) heap_push(heaps[q], &sizes[q], (HeapItem){0, 0});
     long long spent = 0;
     result = 0;
-    while (size > 0) {
-        HeapItem item = heap_pop(heap, &size);
+    for (int turn = 0; sizes[0] > 0 || sizes[1] > 0; turn++) {
+        int q = queues > 1 && (turn & 1) && sizes[1] > 0 ? 1 : (sizes[0] > 0 ? 0 : 1);
+        HeapItem item = heap_pop(heaps[q], &sizes[q]);
+        if (expanded[item.node]) continue;
+        expanded[item.node] = 1;
         replay(S, nodes, item.node, &root);
         int moves[MAXMOVES];
         int n = legal_moves(T, &S->P, moves);
@@ -138,7 +183,8 @@ static int best_first(Search *S, long long budget) {
                 int depth = nodes[item.node].depth + 1;
                 if (depth < MAXPLY - 2) {
                     nodes[count].parent = item.node; nodes[count].move = moves[i]; nodes[count].depth = depth;
-                    heap_push(heap, &size, (HeapItem){10 * estimate(S) + 2 * depth, count});
+                    heap_push(heaps[0], &sizes[0], (HeapItem){10 * estimate(S) + 2 * depth, count});
+                    if (queues > 1) heap_push(heaps[1], &sizes[1], (HeapItem){10 * estimate_picture(S) + 2 * depth, count});
                     count++;
                 }
             }
@@ -147,6 +193,6 @@ static int best_first(Search *S, long long budget) {
     }
 done:
     if (result != 1) S->P = root;
-    free(nodes); free(heap); free(seen);
+    free(nodes); free(heaps[0]); free(heaps[1]); free(expanded); free(seen);
     return result;
 }

@@ -40,6 +40,7 @@ typedef struct {
     int horizon; /* beyond this many plies progress is no longer free */
     int pawn_mode; /* the loser's pawns all march on, to promote into blockers */
     int lone_minor; /* the winner has its king and one short-range or colour-bound unit */
+    int offer_strong; /* the winner has only short-range or colour-bound units besides its king */
     int waiting; /* the winner's free replies to progress only wait (see holds) */
     int signalled; /* a signal (Ctrl-C) arrived: stop and let Python raise it */
 } Search;
@@ -77,8 +78,33 @@ static void leaper_distances(const Tables *T, int t, int c, int target, unsigned
     }
 }
 
-/* The mating picture: a corner on the loser's side whose colour suits the winner's
- * colour-bound pieces (or, failing those, the loser's, which must then block). */
+/* Squares a unit of type ``t`` attacks from d4 on an empty board: its reach. */
+static inline int reach(const Tables *T, int t, int c) {
+    return popcount(T->leaps[t][c][27]) + popcount(rider_attacks(T, t, c, 27, 0));
+}
+
+/* A unit that, next to the loser's king, would take or guard whatever mates it (a rook
+ * or more): as the loser's, it spoils a lone minor's picture instead of blocking. */
+static inline int strong(const Tables *T, int t, int c) {
+    return t != T->royal && t != T->pawn && reach(T, t, c) >= 14;
+}
+
+/* The winner has two or more units besides its king, none of them strong and no pawn
+ * (two knights, say): the loser's strong units are not wanted as blockers, which they
+ * would not stay, but offered to the winner's king and units to be taken. */
+static int only_weak_units(const Search *S) {
+    const Tables *T = S->T;
+    const Pos *P = &S->P;
+    int w = S->winner;
+    if (popcount(P->occ[w]) < 3 || (T->pawn >= 0 && P->bb[w][T->pawn])) return 0;
+    for (int t = 0; t < T->ntypes; t++)
+        if (P->bb[w][t] && strong(T, t, w)) return 0;
+    return 1;
+}
+
+/* The mating picture of ``variant`` (0 to 3): a corner whose colour suits the winner's
+ * colour-bound pieces (or, failing those, the loser's, which must then block), the
+ * nearer of two such corners first. */
 static void choose_targets(Search *S, int variant) {
     const Tables *T = S->T;
     const Pos *P = &S->P;
@@ -96,27 +122,30 @@ static void choose_targets(Search *S, int variant) {
         }
     }
     int dark = winner_bound_dark || (!winner_bound_light && loser_bound_light && !loser_bound_dark);
-    if (variant & 1) dark = !dark;
-    int rank = (w == 0) ? 7 : 0;           /* the loser's home side */
-    if (variant & 2) rank = 7 - rank;
-    /* h8 and a1 are dark; on rank 8 the dark corner is h, on rank 1 it is a */
-    int file = (rank == 7) == dark ? 7 : 0;
+    int bound = winner_bound_dark || winner_bound_light || loser_bound_light || loser_bound_dark;
+    /* The four corners in order: of the colour the colour-bound units want first (when
+     * there are any), then nearer the loser's king first, then the loser's home side
+     * first. A corner the king is far from costs the moves of its walk there in every
+     * line, and the first corners tried get the most of each share. */
+    int corners[4], keys[4], king = king_square(T, P, l);
+    for (int i = 0; i < 4; i++) {
+        int d = dark ^ (i & 1), rank = (w == 0) == !(i & 2) ? 7 : 0; /* bit 1: the winner's side */
+        /* h8 and a1 are dark; on rank 8 the dark corner is h, on rank 1 it is a */
+        corners[i] = rank * 8 + ((rank == 7) == d ? 7 : 0);
+        keys[i] = (bound ? (i & 1) * 16 : 0) + (king == NONE ? 0 : distance(king, corners[i])) * 4 + i;
+    }
+    for (int i = 1; i < 4; i++)
+        for (int j = i; j > 0 && keys[j] < keys[j - 1]; j--) {
+            int k = keys[j]; keys[j] = keys[j - 1]; keys[j - 1] = k;
+            k = corners[j]; corners[j] = corners[j - 1]; corners[j - 1] = k;
+        }
+    int rank = rank_of(corners[variant & 3]), file = file_of(corners[variant & 3]);
     int toward = rank == 7 ? -1 : 1;
+    S->offer_strong = only_weak_units(S);
     S->corner = rank * 8 + file;
     S->king_target = (rank + 2 * toward) * 8 + file;
     S->blocker = rank * 8 + (file ? file - 1 : 1);
     for (int t = 0; t < T->ntypes; t++) leaper_distances(T, t, w ^ 1, S->blocker, S->blocker_distance[t]);
-}
-
-/* Squares a unit of type ``t`` attacks from d4 on an empty board: its reach. */
-static inline int reach(const Tables *T, int t, int c) {
-    return popcount(T->leaps[t][c][27]) + popcount(rider_attacks(T, t, c, 27, 0));
-}
-
-/* A unit that, next to the loser's king, would take or guard whatever mates it (a rook
- * or more): as the loser's, it spoils a lone minor's picture instead of blocking. */
-static inline int strong(const Tables *T, int t, int c) {
-    return t != T->royal && t != T->pawn && reach(T, t, c) >= 14;
 }
 
 static int lone_minor(const Search *S) {
@@ -213,7 +242,7 @@ static int classify(Search *S, int m) {
     }
     /* the loser's other units gather next to the corner, as self-blockers; against a
      * lone minor, a unit strong enough to spoil the picture is offered to the winner */
-    if (S->lone_minor && strong(T, t, P->turn))
+    if ((S->lone_minor || S->offer_strong) && strong(T, t, P->turn))
         return attacked(T, P, to, w, P->all & ~(1ULL << from)) ? REWARD : NORMAL;
     if (S->need_loser_promotion && S->blocker_distance[t][from] != 255) /* a leaper: to the blocker's square */
         return S->blocker_distance[t][to] < S->blocker_distance[t][from] ? REWARD : NORMAL;

@@ -1,0 +1,91 @@
+"""The compiled searches' goal direction and the length of the lines they report.
+
+A ``CAN`` is only as good as its line: an arbiter reads it, so it must be legal, end in
+the right side's checkmate and be short enough to read. Every line here is replayed by
+python-chess (the independent oracle), which must see the asked side deliver mate; the
+length bounds are the ones the analysis promises (``MAX_REPORTED_LINE``, and under 1,000
+plies for the walk's line in a position whose walk once reported 202,582).
+"""
+
+from __future__ import annotations
+
+import chess
+import pytest
+
+from reference_impl import BLACK, WHITE, Board, load_ruleset
+from reference_impl.adjudication.tables import table
+from reference_impl.unwinnability import MAX_REPORTED_LINE, Verdict, analyse, native
+
+pytestmark = pytest.mark.slow  # left out of `tox -e fast`
+
+RULES = load_ruleset("fide-2023")
+#: The flag-fall question's budget in the rulesets (10,000,000 moves).
+FLAG_FALL_LIMIT = int(table(RULES, "flag_fall", "node_limit"))
+#: Eight bishops on one diagonal system, a king walled in by its own pawns: White can
+#: mate only after a long regrouping (CHA, 500,000 nodes: undetermined).
+EIGHT_BISHOPS = "k6B/1b4B1/2b2B2/4B3/3B4/1pB1B3/pP1B4/K7 b - - 0 1"
+#: An arbiter reads the line: the bound the walk's shortening must keep here.
+EIGHT_BISHOPS_MAX_PLIES = 1000
+
+
+def _mates(fen: str, line: tuple[str, ...] | list[str], winner: chess.Color) -> bool:
+    """Does ``line`` (UCI), replayed by python-chess from ``fen``, end in ``winner``'s mate?"""
+    board = chess.Board(fen)
+    for uci in line:
+        move = chess.Move.from_uci(uci)
+        assert move in board.legal_moves, (uci, board.fen())
+        board.push(move)
+    return board.is_checkmate() and board.turn != winner
+
+
+def test_fide_2023_6_9_two_knights_mate_after_taking_both_queens() -> None:
+    # White's flag falls; can Black (K+2N) mate White (K+2Q)? Only if the queens are
+    # given up: the knights alone cannot hold them off a mating square. CHA finds a
+    # 68-ply helpmate; the search must offer the loser's strong units to be taken.
+    fen = "6nn/8/8/8/8/1k6/6K1/Q1Q5 w - - 0 1"
+    result = analyse(Board.from_fen(fen, RULES), BLACK, FLAG_FALL_LIMIT)
+    assert result.verdict is Verdict.CAN
+    assert _mates(fen, result.line, chess.BLACK)
+    replay = chess.Board(fen)
+    for uci in result.line:
+        replay.push_uci(uci)
+    assert not replay.pieces(chess.QUEEN, chess.WHITE)  # both queens were taken on the way
+
+
+def test_fide_2023_6_9_eight_bishops_line_is_short_enough_to_read() -> None:
+    result = analyse(Board.from_fen(EIGHT_BISHOPS, RULES), WHITE, FLAG_FALL_LIMIT)
+    assert result.verdict is Verdict.CAN
+    assert len(result.line) < EIGHT_BISHOPS_MAX_PLIES
+    assert _mates(EIGHT_BISHOPS, result.line, chess.WHITE)
+
+
+def test_walk_reports_a_short_line_through_the_positions_it_visited() -> None:
+    # The walk alone, on a budget where it meets White's mate without closing: its
+    # depth-first path to that mate is as deep as its stack was, 202,582 plies here;
+    # the breadth-first pass over its visited set and the segment shortening bring the
+    # reported line under the bound, to the same or another mate by White.
+    board = Board.from_fen(EIGHT_BISHOPS, RULES)
+    found = native.explore(board, {WHITE, BLACK}, 2_000_000)
+    assert WHITE in found.mates
+    line = native.verified_line(board, found.mates[WHITE], WHITE)
+    assert len(line) < EIGHT_BISHOPS_MAX_PLIES
+    assert _mates(EIGHT_BISHOPS, line, chess.WHITE)
+
+
+@pytest.mark.parametrize(
+    ("fen", "side"),
+    [
+        # Lichess flag falls decided by the walk, whose mating paths were 120 and 56 plies
+        ("8/8/5n2/3k4/3P3P/3K4/8/8 w - - 5 74", BLACK),
+        ("8/5pp1/4b3/4b1K1/1B6/3p1k2/8/8 b - - 4 45", WHITE),
+        # K+B against K+P: the pawn must promote into the blocker (a knight)
+        ("8/b7/8/5k2/5P2/8/4K3/8 w - - 0 60", BLACK),
+        # K+N against K+R+P: the rook stands beside the cornered king
+        ("1r6/3KN3/8/1p6/k7/8/8/8 b - - 1 59", WHITE),
+    ],
+)
+def test_fide_2023_6_9_lichess_tail_lines_replay_within_the_report_bound(fen: str, side: int) -> None:
+    result = analyse(Board.from_fen(fen, RULES), side, FLAG_FALL_LIMIT)
+    assert result.verdict is Verdict.CAN
+    assert len(result.line) <= MAX_REPORTED_LINE
+    assert _mates(fen, result.line, chess.WHITE if side == WHITE else chess.BLACK)
