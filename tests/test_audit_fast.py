@@ -304,8 +304,9 @@ def test_adjudicate_by_partitions_as_game_by_game(tmp_path: Path, monkeypatch: p
 
 def test_a_reader_that_repairs_gets_the_games_it_may_repair(monkeypatch: pytest.MonkeyPatch) -> None:
     """Where the reader repairs departures and counts them (``PgnGame.repairs``), a game in
-    which one may stand is left to it: a variation (a NAG before its first move, a null
-    move), a tag its ``tag_repairs`` names; a plain game stays with the scan."""
+    which one may stand is left to it: a NAG before a variation's first move, a null move
+    in a variation, a tag its ``tag_repairs`` names; a plain game, variations included,
+    stays with the scan."""
     monkeypatch.setattr(fast, "LENIENT", True)
     monkeypatch.setattr(fast.pgn_module, "tag_repairs", lambda tags: ["tc"] if tags.get("TimeControl") == "10+0.05" else [],
                         raising=False)
@@ -317,10 +318,12 @@ def test_a_reader_that_repairs_gets_the_games_it_may_repair(monkeypatch: pytest.
     def taken(text: str) -> bool:
         data = text.encode()
         games = fast.native.scan_pgn(setup.start, setup.syntax, data)
-        assert games is not None and games[0][0] == 1, games
-        return fast._judge_scanned(games[0], 1, setup, choose, data) is not None
+        assert games is not None
+        return games[0][0] == 1 and fast._judge_scanned(games[0], 1, setup, choose, data) is not None
 
     assert taken(tagged("1. e4 e5 2. Nf3", "*", Termination="Normal"))
-    assert not taken(tagged("1. e4 e5 (1... c5 2. Nf3) 2. Nf3", "*", Termination="Normal"))
+    assert taken(tagged("1. e4 e5 (1... c5 2. Nf3) 2. Nf3", "*", Termination="Normal"))
+    assert not taken(tagged("1. e4 e5 ($1 1... c5 2. Nf3) 2. Nf3", "*", Termination="Normal"))
+    assert not taken(tagged("1. e4 e5 (1... -- 2. Nf3) 2. Nf3", "*", Termination="Normal"))
     assert not taken(tagged("1. e4 e5 2. Nf3", "*", Termination="Normal", TimeControl="10+0.05"))
     fast._setup_cache.clear()

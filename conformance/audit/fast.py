@@ -67,6 +67,9 @@ MAX_THRESHOLD = (1 << 62) - 1
 #: (``PgnGame.repairs``): then a game that may hold one is left to it (:func:`_may_repair`),
 #: so that it is counted, or refused under ``--strict-pgn``.
 LENIENT = "repairs" in getattr(PgnGame, "__dataclass_fields__", {})
+#: What the lenient reader may repair in a variation: a NAG after its opening
+#: parenthesis, a null move (``--``, ``Z0``, ``0000``, anywhere in the game).
+_VARIATION_REPAIRS = re.compile(rb"\(\s*\$|--|Z0|0000")
 #: NAGs at the end of the movetext (``$1 $14``), passed over to find its last comment.
 _TRAILING_NAGS = re.compile(rb"(?:\s*\$[0-9]+)+$")
 #: Placeholder move of a game the scan replayed: only the number of moves is read.
@@ -250,14 +253,16 @@ def _judge_scanned(item: tuple[Any, ...], index: int, setup: _Setup, choose: Cho
 
 def _may_repair(raw: bytes, begin: int, finish: int, result: str, tags: dict[str, str]) -> bool:
     """Whether the lenient reader may repair something in the game the scan read (a
-    conservative test): a tag it repairs, a variation (where it repairs a NAG before the
-    first move or a null move, which the scan skips unread), or anything but white space
-    after the result."""
+    conservative test): a tag it repairs, what it repairs in a variation (which the scan
+    skips unread: a NAG before the first move, a null move; :data:`_VARIATION_REPAIRS`
+    matches more than these, never less), or anything but white space after the result."""
     repairs = getattr(pgn_module, "tag_repairs", None)
     if repairs is not None and repairs(tags):
         return True
     piece = raw[begin:finish]
-    return b"(" in piece or not piece.rstrip().endswith(result.encode())
+    if b"(" in piece and _VARIATION_REPAIRS.search(piece):
+        return True
+    return not piece.rstrip().endswith(result.encode())
 
 
 def _tag_error(tags: dict[str, str]) -> str | None:
