@@ -21,7 +21,7 @@ import pytest
 from click.testing import CliRunner
 
 from conformance.audit.judge import audit_record
-from conformance.audit.laws import NOT_CHESS, Skip, chooser
+from conformance.audit.laws import NO_RULESET, NOT_CHESS, Skip, chooser
 from conformance.audit.terminations import read_ending, vocabulary
 from conformance.cli import main
 from reference_impl.notation.pgn import read_games
@@ -247,13 +247,25 @@ def test_audit_record_judges_the_resignation_against_a_lone_king() -> None:
     assert older.findings == [] and older.ruleset == "fide-2018"
 
 
+def test_a_family_without_the_variant_skips_its_games() -> None:
+    """US Chess ships no Chess960 ruleset (data/laws.yaml, spec/rulesets): a Chess960 game
+    under ``--rules uscf`` is skipped with that reason, not judged as orthodox chess and
+    not an error that stops the run; under ``fide`` the same game is judged."""
+    game = tagged("1. e4 e5", "*", Variant="Chess960", Date="2024.02.02")
+    found = audit_record(game, chooser("uscf"))
+    assert found.skipped is not None and found.kind == NO_RULESET and "chess960" in found.skipped
+    assert found.findings == [] and found.error is None
+    judged = audit_record(game, chooser("fide"))
+    assert judged.skipped is None and "960" in judged.ruleset
+
+
 # --- the reader's repairs and --strict-pgn ------------------------------------------------
 
 def test_strict_pgn_reaches_the_reader_and_repairs_are_counted(monkeypatch: pytest.MonkeyPatch,
                                                                tmp_path: Path) -> None:
     """A reader that takes ``strict`` and reports ``repairs`` (as the lenient reader
     does) gets ``strict=True`` from --strict-pgn, and its repairs are counted per kind."""
-    from conformance.audit import execute
+    from conformance.audit import execute, fast
 
     asked: list[bool] = []
     real = execute.iter_games
@@ -265,6 +277,9 @@ def test_strict_pgn_reaches_the_reader_and_repairs_are_counted(monkeypatch: pyte
             yield pgn
 
     monkeypatch.setattr(execute, "iter_games", reader)
+    # The compiled scan reads only the standard's own forms (a game it reads has nothing
+    # to repair): the reader here claims repairs in ordinary games, so it reads them all.
+    monkeypatch.setattr(fast, "_setup", lambda choose: None)
     for flags, wanted in (([], False), (["--strict-pgn"], True)):
         out = tmp_path / f"{wanted}.jsonl"
         result = CliRunner().invoke(main, ["audit", str(DATA / "chesscom.pgn"), "--rules", "fide", "--out", str(out),

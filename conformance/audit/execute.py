@@ -14,12 +14,14 @@ import time
 from collections import Counter, deque
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any, Callable, Iterable, Iterator
 
 from reference_impl.errors import EXIT_ADAPTER, ArbiterError
-from reference_impl.notation.pgn import decode_lines, iter_games
+from reference_impl.notation.pgn import iter_games
 
-from .judge import GameAudit, audit_record, site_host
+from .fast import audit_text
+from .judge import GameAudit, site_host
 from .laws import cached_chooser
 from .sources import Damage, Partition, partition_lines
 
@@ -79,12 +81,10 @@ def audit_partition(part: Partition, rules: str, strict: bool = False) -> PartRe
     rulesets: Counter = Counter()
     warnings: Counter = Counter()
     repairs: Counter = Counter()
-    lines = decode_lines(partition_lines(part))
-    reader = iter_games(lines, strict=True) if strict and strict_reader() else iter_games(lines)
+    read = partial(iter_games, strict=True) if strict and strict_reader() else iter_games
     try:
-        for pgn in reader:
+        for pgn, found in audit_text(partition_bytes(part), choose, lambda: partition_lines(part), read):
             games += 1
-            found = audit_record(pgn, choose)
             host = site_host(pgn.tags.get("Site"))
             counts = sites.get(host)
             if counts is None:
@@ -108,6 +108,16 @@ def audit_partition(part: Partition, rules: str, strict: bool = False) -> PartRe
                       time.process_time() - began, failure,
                       {host: dict(zip(SITE_COUNTS, counts)) for host, counts in sites.items()},
                       counts={"rulesets": dict(rulesets), "warnings": dict(warnings), "repairs": dict(repairs)})
+
+
+def partition_bytes(part: Partition) -> bytes:
+    """The bytes of ``part``: its text, or its range of the file (as :func:`partition_lines`
+    streams them, whole)."""
+    if part.text is not None:
+        return part.text
+    with open(part.path, "rb") as handle:
+        handle.seek(part.start)
+        return handle.read(part.end - part.start)
 
 
 #: What a runner takes: partitions to audit; damage and resumed results pass through.

@@ -43,6 +43,8 @@ from dataclasses import asdict, dataclass, field, replace
 from typing import Any, Callable, Hashable
 
 from reference_impl import unwinnability
+from reference_impl.unwinnability import batch, native
+from reference_impl.unwinnability.search import move_layer_key
 from reference_impl.adjudication import repetition as rep
 from reference_impl.adjudication import verdicts
 from reference_impl.adjudication.game import automatic_ends, end_entry, first_end
@@ -78,6 +80,9 @@ IDENTITY_TAGS = ("Site", "White", "Black", "Date")
 FLAG, NOT_COMPARED = "flag_fall", "none"
 #: The summary's reason for a game the reader or the replay could not read.
 UNREADABLE = "unreadable"
+#: Whether a flag-fall ruling asks the unwinnability batch first (:func:`_answer_by_batch`;
+#: off, each asks :func:`~reference_impl.unwinnability.analyse` alone: the same rulings).
+BATCHED_FLAG_FALLS = True
 #: Start positions kept (a database starts most games from the same one), each copied per game.
 START_POSITIONS = 64
 
@@ -226,8 +231,16 @@ def audit_game(pgn: PgnGame, rules: Any, choice: Choice | None = None) -> GameAu
     """The findings on one game (``rules``: a resolved ruleset; ``choice``: why it governs
     the game, named in each finding)."""
     ending = read_ending(pgn)
+    return labelled(pgn, rules, choice, ending, lambda: _audit(pgn, rules, ending))
+
+
+def labelled(pgn: PgnGame, rules: Any, choice: Choice | None, ending: Ending,
+             judged: Callable[[], GameAudit]) -> GameAudit:
+    """The audit ``judged`` makes of ``pgn`` (read as ``ending``), labelled with the ruleset
+    and why it governs the game, and its warnings; a rule that fails to read (an
+    :class:`~reference_impl.errors.ArbiterError`) makes the game unreadable."""
     try:
-        found = _audit(pgn, rules, ending)
+        found = judged()
     except ArbiterError as error:
         return GameAudit(pgn.index, error=str(error), kind=UNREADABLE)
     if found.error is None:
@@ -256,13 +269,11 @@ def _audit(pgn: PgnGame, rules: Any, ending: Ending) -> GameAudit:
         return GameAudit(pgn.index, error=f"move {first.move}: {first.reason}" if first.move else first.reason,
                          kind=UNREADABLE)
     board = _start(pgn.fen, rules)
-    recorded = pgn.tags.get("Result") or pgn.result or "*"
     ends = _ends_of(rules)
     key_of = _key_of(board, rules)
     keys: list[Hashable] = [key_of()]
     seen: Counter = Counter(keys)
     stop, illegal = len(pgn.moves), None
-    flag: tuple[int, verdicts.Ruling] | None = None
     end = ends.end(board, keys, 0) if ends.cheap(board, keys, seen) or not board.has_legal_move() else None
     read_code, plies, occurrences = fastsan.read_code, ends.plies, ends.occurrences
     for ply, move in enumerate(pgn.moves):
@@ -284,6 +295,22 @@ def _audit(pgn: PgnGame, rules: Any, ending: Ending) -> GameAudit:
         seen[key] = count = seen.get(key, 0) + 1  # a key hashes its nested tuples anew each time
         if board.halfmove_clock >= plies or count >= occurrences:  # ends.cheap, inline
             end = ends.end(board, keys, ply + 1)
+    judged = conclude(pgn, rules, ending, board, keys, stop, illegal, end)
+    assert judged is not None  # replayed: a dead stretch is walked back on the board
+    return judged
+
+
+def conclude(pgn: PgnGame, rules: Any, ending: Ending, board: Board, keys: list[Hashable], stop: int,
+             illegal: NotationError | None, end: _End | None, replayed: bool = True) -> GameAudit | None:
+    """The judgement of a replayed record (``ending``: what it says ended the game):
+    ``board`` after its first ``stop`` moves
+    (``keys``: the positions so far; ``illegal``: why move ``stop`` failed; ``end``: an
+    automatic end the per-ply check found). ``None`` when ``replayed`` is false (``board``
+    holds no moves) and the record ends in a dead position: finding where the dead
+    stretch began needs the moves, and the caller replays the record."""
+    recorded = pgn.tags.get("Result") or pgn.result or "*"
+    ends = _ends_of(rules)
+    flag: tuple[int, verdicts.Ruling] | None = None
     if end is None and ends.mate_first and board.is_checkmate():
         # No position before a checkmate is dead (the mate follows from it), and the
         # ruleset rules checkmate before a dead position: no proof to ask for.
@@ -296,6 +323,8 @@ def _audit(pgn: PgnGame, rules: Any, ending: Ending) -> GameAudit:
         if end is None and illegal is None and ending.judge == FLAG:
             flag = _flag_ruling(rules, board, recorded, ending)
         if not (flag is not None and flag[1].proven) and ends.dead(board):
+            if not replayed:
+                return None
             ply = _walk_back(board, ends, stop if end is None else end.ply)
             end = ends.end(board, keys[: ply + 1], ply, dead=True)
         elif end is None:
@@ -399,7 +428,23 @@ def _flag_ruling(rules: Any, board: Board, recorded: str, ending: Ending) -> tup
     """(the flagged colour, the flag-fall ruling) where the record stops: the player the
     ending names, else the loser the result names, else the side to move."""
     flagged = ending.loser if ending.loser is not None else {"1-0": 1, "0-1": 0}.get(recorded, board.turn)
+    if BATCHED_FLAG_FALLS and table(rules, "flag_fall", "draw_test") == "opponent_cannot_checkmate":
+        _answer_by_batch(board, 1 - flagged, verdicts.flag_fall_node_limit(rules))
     return flagged, verdicts.flag_fall(rules, board, flagged)
+
+
+def _answer_by_batch(board: Board, color: int, node_limit: int) -> None:
+    """Ask "can ``color`` checkmate?" of the unwinnability batch (the compiled screening,
+    then the compiled probe with its compiled line check, then :func:`~reference_impl.unwinnability.analyse`
+    where both leave it open: the same verdict as :func:`~reference_impl.unwinnability.analyse`,
+    and nothing it would find lost) and keep the answer where ``analyse`` looks first, so
+    that the ruling the flag-fall table makes from it is today's, for less CPU. A line
+    that goes into a finding is replayed by the interpreter (:func:`_flag_proof`)."""
+    key = (move_layer_key(board), board.position_key(), node_limit, color)
+    if key not in unwinnability._MEMO:
+        found = batch.analyse_many([(board, color)], node_limit)[0]
+        if found.verdict is not unwinnability.Verdict.UNDETERMINED:
+            unwinnability._MEMO.put(key, found)  # an open one: analyse kept its own
 
 
 def _flag_fall(pgn: PgnGame, rules: Any, board: Board, recorded: str, finding: Any,
@@ -424,10 +469,21 @@ def _flag_proof(board: Board, rules: Any, ruling: verdicts.Ruling, flagged: int)
         if found.verdict is unwinnability.Verdict.CANNOT:
             return found.proof
         if found.verdict is unwinnability.Verdict.CAN:
+            _replay_line(board, found.line, 1 - flagged)  # the interpreter checks the line reported
             return "helpmate " + " ".join(found.line)
         return None
     theirs = verdicts.material(board, 1 - flagged)
     return "opponent's material: " + ", ".join(f"{n} {name}" for name, n in sorted(theirs.items()))
+
+
+def _replay_line(board: Board, line: tuple[str, ...], color: int) -> None:
+    """``line`` (UCI) replayed on a copy of ``board`` by the interpreter: each move legal,
+    the end ``color``'s checkmate (else :class:`~reference_impl.unwinnability.native.UnverifiedLine`)."""
+    work = board.copy(stack=False)
+    for text in line:
+        work.push_uci(text)
+    if not (work.turn != color and work.is_checkmate()):
+        raise native.UnverifiedLine(f"the helpmate line does not end in mate: {work.fen()}")
 
 
 def _dead_proof(board: Board, rules: Any) -> str:

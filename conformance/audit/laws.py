@@ -40,6 +40,8 @@ CHESS960 = "chess960"
 DEFAULT_SPEED = "standard"
 #: The summary's reason for a game of a variant the Laws do not cover.
 NOT_CHESS = "not chess under these Laws"
+#: The summary's reason for a game of a variant the family ships no ruleset for.
+NO_RULESET = "no ruleset of the family for the variant"
 #: Distinct (date, TimeControl, variant) choices kept per chooser.
 CACHE = 4096
 
@@ -250,6 +252,9 @@ class Family:
         variant = self.variants.of(pgn)
         if isinstance(variant, Skip):
             return variant
+        kind, why = variant
+        if kind != ORTHODOX and not any((kind, DEFAULT_SPEED) in e.rulesets for e in self.editions):
+            return Skip(NO_RULESET, f"{kind} by {why}: no {kind} ruleset of the {self.name} family is shipped; not judged")
         date, dated = game_date(pgn, self.tags)
         return self._choose(date, dated, pgn.tags.get("TimeControl", "").strip(), variant)
 

@@ -315,6 +315,55 @@ done:
 
 #include "csrc/batch.c"
 
+/* ---------------------------------------------------------------- PGN scan (conformance.audit.fast) */
+
+#include "csrc/pgnscan.c"
+
+/* scan_pgn(tables, syntax, data, placement, turn, castling, ep) -> list of games, or None
+ * when the partition must be read by the Python reader. Each game is
+ * (1, start, end, line, tags, result, plies, bitboards, occupancy, mailbox, turn, castling,
+ * ep, halfmove, fullmove, in check, legal move count, moves) replayed from the given
+ * start position (the final position as reference_impl.core.board.Board holds it; the
+ * moves as packed 32-bit integers), or (0, start, end, line, reason,
+ * ply, token) for a piece the Python reader decides (``start``..``end``: its bytes;
+ * ``line``: the line number of its first line, of its first tag for a game). */
+static PyObject *py_scan_pgn(PyObject *self, PyObject *args) {
+    Py_buffer tables, placement, data;
+    PyObject *syntax, *result = NULL;
+    int turn, ep;
+    unsigned long long castling;
+    if (!PyArg_ParseTuple(args, "y*O!y*y*iKi", &tables, &PyTuple_Type, &syntax, &data, &placement, &turn, &castling, &ep))
+        return NULL;
+    ScanSyntax S;
+    Scan *sc = calloc(1, sizeof(Scan));
+    Tables *T = NULL;
+    if (!sc) { PyErr_NoMemory(); goto done; }
+    if (!scan_syntax(syntax, &S)) goto done;
+    T = read_input(&tables, &placement, turn, castling, ep, &sc->start);
+    if (!T) goto done;
+    sc->T = T;
+    sc->S = &S;
+    sc->d = data.buf;
+    sc->n = data.len;
+    sc->out = PyList_New(0);
+    if (!sc->out) goto done;
+    if (!scan_all(sc)) {
+        Py_CLEAR(sc->out);
+        goto done;
+    }
+    if (sc->fallback) {
+        Py_CLEAR(sc->out);
+        result = Py_NewRef(Py_None);
+    } else result = sc->out;
+done:
+    free(T);
+    free(sc);
+    PyBuffer_Release(&tables);
+    PyBuffer_Release(&placement);
+    PyBuffer_Release(&data);
+    return result;
+}
+
 static PyMethodDef methods[] = {
     {"perft", py_perft, METH_VARARGS, "perft(tables, placement, turn, castling, ep, depth) -> leaf count"},
     {"legal_moves", py_legal_moves, METH_VARARGS, "legal_moves(tables, placement, turn, castling, ep) -> packed moves"},
@@ -331,6 +380,8 @@ static PyMethodDef methods[] = {
     {"explore", py_explore, METH_VARARGS,
      "explore(tables, placement, turn, castling, ep, colours, node_limit, prune, prune_cost)"
      " -> (complete, mates, nodes, positions)"},
+    {"scan_pgn", py_scan_pgn, METH_VARARGS,
+     "scan_pgn(tables, syntax, data, placement, turn, castling, ep) -> games replayed, or None"},
     {NULL, NULL, 0, NULL},
 };
 

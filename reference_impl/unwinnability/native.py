@@ -279,6 +279,14 @@ def board_from(template: Board, placement: bytes, turn: int, castling: int, ep: 
     return board
 
 
+def scan_pgn(start: Board, syntax: tuple, data: bytes) -> list[tuple] | None:
+    """PGN bytes cut into games and each main line replayed from ``start`` by the compiled
+    board (``syntax``: the notation's letters, marks and the automatic-end thresholds, as
+    :mod:`conformance.audit.fast` packs them); ``None`` when the Python reader must read
+    the whole of ``data``. See ``_native.c``: scan_pgn for the tuples."""
+    return _native.scan_pgn(pack_tables(start.tables), syntax, data, *_position(start))
+
+
 def _walk_callback(board: Board, proof: Callable[[Board, set[int]], set[int]]) -> Callable[..., int]:
     """``proof`` as the compiled walk calls it: a position as numbers, the open colours as
     a bitmask, the proven colours back as a bitmask."""

@@ -1,6 +1,7 @@
 """``arbiter adjudicate FILE [--rules ID]``: what the Laws say about each recorded game.
 
-The same reader, replay and judge as ``arbiter audit`` (:func:`~conformance.audit.judge.audit_record`),
+The same reader, replay and judge as ``arbiter audit`` (its compiled path,
+:func:`~conformance.audit.fast.audit_text`, and :func:`~conformance.audit.judge.audit_record`),
 game by game with a verdict for every game rather than only the disagreements: the
 result and reason under the Laws, the article, the move at which the game ended by rule,
 the ruleset chosen for the game and why, and where the record disagrees, the audit's
@@ -8,8 +9,8 @@ findings. ``--rules`` is a family (``fide``, the default, or ``uscf``: the editi
 force on each game's date, its regime, Chess960 by the tags) or one ruleset. Files may be
 compressed (``.gz``, ``.bz2``, ``.zst``) as for the audit. A flag fall is judged only where
 the record ends in a time forfeit; clock comments are evidence, not events (FIDE 6.8).
-Games are read and judged one at a time and printed as they are judged (memory does not
-grow with the file). A game that cannot be read is one error line on stderr naming the
+Games are read and judged a partition (:data:`PARTITION_BYTES`) at a time and printed as
+they are judged (memory does not grow with the file). A game that cannot be read is one error line on stderr naming the
 game and the move (and, with ``--json``, a record with ``error`` set); a game of a variant
 the Laws do not cover is skipped (``skipped`` set); the other games are still
 adjudicated. Exit status: 0, or 1 when some game could not be read or the file is
@@ -19,6 +20,8 @@ damaged (the games before the damage are adjudicated).
 from __future__ import annotations
 
 import json
+from dataclasses import replace
+from functools import partial
 from pathlib import Path
 from typing import Any, Iterator
 
@@ -31,10 +34,11 @@ from rich.text import Text
 from reference_impl.errors import EXIT_FAILURE, ArbiterError, quote
 from reference_impl.notation.pgn import PgnGame, decode_lines, iter_games
 
-from ...audit.execute import strict_reader
+from ...audit.execute import partition_bytes, strict_reader
+from ...audit.fast import audit_text
 from ...audit.judge import GameAudit, audit_record
-from ...audit.laws import cached_chooser
-from ...audit.sources import Damage, stream_lines
+from ...audit.laws import Chooser, cached_chooser
+from ...audit.sources import Damage, partition_lines, partitions, stream_lines
 from ...audit.terminations import read_ending
 from .audit import rules_name
 
@@ -47,6 +51,8 @@ COLUMNS = (("#", 5), ("Players", 26), ("Recorded", 22), ("Laws", 7), ("Reason", 
 ERROR_LINE = 300
 #: The ends by rule whose move the table names (``Ended at``).
 BY_RULE = frozenset({"checkmate", "stalemate", "dead_position", "fivefold_repetition", "seventy_five_moves"})
+#: Bytes per partition read at a time (the games of one are judged before the next is read).
+PARTITION_BYTES = 1 << 20
 #: The ruleset used without ``--rules``: the FIDE family, per game.
 DEFAULT_RULES = "fide"
 
@@ -55,16 +61,35 @@ class PgnFileError(ArbiterError):
     """The PGN file could not be read."""
 
 
-def _games(path: Path, strict: bool, damage: list[Damage]) -> Iterator[PgnGame]:
-    """Every game of ``path`` (plain, compressed or a pipe), read as the file comes; a
-    damaged compressed file ends at the damage, appended to ``damage``."""
+def _judged(path: Path, choose: Chooser, strict: bool, damage: list[Damage]) -> Iterator[tuple[PgnGame, GameAudit]]:
+    """Every game of ``path`` (plain, compressed or a pipe) with its audit, in order: a
+    file by partitions through the audit's compiled path (:func:`~conformance.audit.fast.audit_text`,
+    numbered across the file), a pipe read as it comes; a damaged compressed file ends
+    at the damage, appended to ``damage``."""
     if not path.exists():
         raise PgnFileError(f"{path}: no such file")
     if path.is_dir():
         raise PgnFileError(f"{path}: not a file")
+    read = partial(iter_games, strict=True) if strict and strict_reader() else iter_games
     try:
-        lines = decode_lines(stream_lines(path, damage))
-        yield from (iter_games(lines, strict=True) if strict and strict_reader() else iter_games(lines))
+        if not path.is_file():
+            for pgn in read(decode_lines(stream_lines(path, damage))):
+                yield pgn, audit_record(pgn, choose)
+            return
+        offset = 0
+        for part in partitions([path], PARTITION_BYTES):
+            if isinstance(part, Damage):
+                damage.append(part)
+                continue
+            count = 0
+            for pgn, found in audit_text(partition_bytes(part), choose, lambda: partition_lines(part), read):
+                count += 1
+                if offset:
+                    pgn.index += offset
+                    found.game += offset
+                    found.findings = [replace(f, game=f.game + offset) for f in found.findings]
+                yield pgn, found
+            offset += count
     except OSError as error:
         raise PgnFileError(f"{path}: {error.strerror or error}") from None
 
@@ -134,9 +159,9 @@ def command(ctx: click.Context, pgn_file: Path, rules: str, as_json: bool, stric
     block: list[dict[str, Any]] = []
     title: str | None = f"Adjudication under {rules_name(rules)}"
     damage: list[Damage] = []
-    for item in _games(pgn_file, strict, damage):
+    for item, audit in _judged(pgn_file, choose, strict, damage):
         total += 1
-        row = report(item, audit_record(item, choose))
+        row = report(item, audit)
         if row["error"] is not None:
             line = f"arbiter: {pgn_file}: game {row['game']} ({row['white']} - {row['black']}): {row['error']}"
             click.echo(line if line.isprintable() and len(line) <= ERROR_LINE else quote(line, ERROR_LINE), err=True)

@@ -1,0 +1,348 @@
+"""The compiled path of ``arbiter audit``: a partition's bytes to judged games, with no
+Python per move in the common case.
+
+The compiled scan (``scan_pgn`` in ``reference_impl/unwinnability/csrc/pgnscan.c``)
+cuts the bytes into the pieces :func:`~reference_impl.notation.pgn.split_games` makes,
+reads each the way :func:`~reference_impl.notation.pgn.iter_games` does within a subset
+it is sure of (pair-form tags; move numbers, canonical SAN, comments, NAGs and
+variations; the result), and replays the main line on the compiled board over the
+ruleset's packed tables. What it hands back per game is the tags, the number of plies
+and the final position as numbers; :func:`~.judge.conclude` judges it on a reference
+Board built from those numbers (checkmate, stalemate, dead position, flag fall), as for
+a game replayed move by move. Everything else goes to the Python path for that game
+alone: a piece the scan is unsure of (an escape line, a glyph, a lenient spelling, a
+move no legal move fits, a game in which fivefold repetition or the 75-move rule may
+hold), a game whose tags set up a position or a variant (:data:`PYTHON_TAGS`) or
+whose Result tag differs from its result, a game without a Termination tag whose
+movetext may end in a comment (the ending may be stated there), and a game whose
+chosen ruleset is not one the scan replayed for. A game ending in a dead position is
+judged on a Board that makes the scan's moves (finding where the dead stretch began
+needs them).
+
+The Laws are chosen per game as on the Python path (:mod:`.laws`): the scan is given
+the move tables the chooser's orthodox rulesets share and the lowest of their per-ply
+thresholds (so it leaves a game to the Python path wherever any of them may end it), and
+each scanned game is judged under the ruleset its tags choose, read through the
+termination vocabularies, with the reader's tag complaints the audit reads past
+(Termination, TimeControl) left out as :func:`~.judge.audit_game` does. So
+:func:`audit_text` gives the same :class:`~.judge.GameAudit` for every game as
+:func:`~.judge.audit_record` over ``iter_games`` of the same bytes
+(``tests/test_audit_fast.py`` checks it on every PGN file the project ships, under a
+family and single rulesets).
+
+The letters and marks the scan reads come from the notation tables (``pieces.yaml``,
+``marks.yaml``, ``nags.yaml``, ``results.yaml``) and the thresholds from the rulesets'
+automatic ends, packed once per chooser.
+"""
+
+from __future__ import annotations
+
+import re
+from array import array
+from dataclasses import dataclass
+from typing import Any, Callable, Hashable, Iterable, Iterator
+
+from reference_impl.core import Board
+from reference_impl.notation import fastsan
+from reference_impl.notation.errors import PgnError
+from reference_impl.notation import pgn as pgn_module
+from reference_impl.notation.pgn import PgnGame, PgnMove, decode_lines, iter_games, tag_problems
+from reference_impl.notation.tables import table
+from reference_impl.rules.loader import load_ruleset
+from reference_impl.unwinnability import native
+
+from . import judge
+from .judge import GameAudit
+from .laws import ORTHODOX, Chooser, Exact, Skip
+from .terminations import read_ending
+
+#: Tags after which the Python path reads the game: they set up the start position or
+#: name a variant (the scan replays from the ruleset's initial position only).
+PYTHON_TAGS = ("FEN", "SetUp", "Variant")
+#: Longest suffix annotation the scan compares (``SCAN_MAXMARK`` in pgnscan.c).
+MAX_MARK = 8
+#: Largest threshold the scan takes (a ruleset without the end gives ``sys.maxsize``).
+MAX_THRESHOLD = (1 << 62) - 1
+#: Whether the reader repairs departures from the standard and names them per game
+#: (``PgnGame.repairs``): then a game that may hold one is left to it (:func:`_may_repair`),
+#: so that it is counted, or refused under ``--strict-pgn``.
+LENIENT = "repairs" in getattr(PgnGame, "__dataclass_fields__", {})
+#: What the lenient reader may repair in a variation: a NAG after its opening
+#: parenthesis, a null move (``--``, ``Z0``, ``0000``, anywhere in the game).
+_VARIATION_REPAIRS = re.compile(rb"\(\s*\$|--|Z0|0000")
+#: NAGs at the end of the movetext (``$1 $14``), passed over to find its last comment.
+_TRAILING_NAGS = re.compile(rb"(?:\s*\$[0-9]+)+$")
+#: Placeholder move of a game the scan replayed: only the number of moves is read.
+_SCANNED = PgnMove("", 0)
+
+
+@dataclass(frozen=True)
+class _Setup:
+    """What the scan is given for one chooser: the packed syntax of its rulesets' shared
+    move tables with the lowest of their per-ply thresholds (the scan leaves a game to
+    the Python path wherever one of them may hold, so it is right for each), and the
+    rulesets it may judge from, by id, each with its start position."""
+
+    start: Board
+    syntax: tuple[Any, ...]
+    rulesets: dict[int, tuple[Any, Board]]
+
+
+_setup_cache: dict[int, tuple[Chooser, _Setup | None]] = {}
+
+
+def _setup(choose: Chooser) -> _Setup | None:
+    """The scan's inputs for ``choose`` (``None``: the scan cannot read for it; every game
+    then takes the Python path), built once per chooser."""
+    hit = _setup_cache.get(id(choose))
+    if hit is not None and hit[0] is choose:
+        return hit[1]
+    found = _build_setup(_candidates(choose))
+    _setup_cache.clear()
+    _setup_cache[id(choose)] = (choose, found)
+    return found
+
+
+def _candidates(choose: Chooser) -> list[Any]:
+    """The rulesets ``choose`` may pick for a game with neither a Variant nor a FEN tag
+    (the scan leaves those to the Python path): the given one, or every orthodox member
+    of the family's editions, in the family's order."""
+    if isinstance(choose, Exact):
+        return [choose.rules]
+    ids = [ruleset for edition in choose.editions for (variant, _), ruleset in edition.rulesets.items()
+           if variant == ORTHODOX]
+    return [load_ruleset(ruleset) for ruleset in dict.fromkeys(ids)]
+
+
+def _build_setup(candidates: list[Any]) -> _Setup | None:
+    first = judge._start(None, candidates[0])
+    packed, fen = native.pack_tables(first.tables), first.fen()
+    rulesets: dict[int, tuple[Any, Board]] = {}
+    plies = occurrences = MAX_THRESHOLD
+    for rules in candidates:
+        start = judge._start(None, rules)
+        if start.fen() != fen or native.pack_tables(start.tables) != packed \
+                or fastsan.syntax(start.tables) != fastsan.syntax(first.tables):
+            continue  # other move tables or start: its games take the Python path
+        ends = judge._ends_of(rules)
+        if ends.end(start, [start.position_key()], 0) is not None:
+            continue  # the initial position already ends the game: the Python path says so
+        rulesets[id(rules)] = (rules, start)
+        plies, occurrences = min(plies, ends.plies), min(occurrences, ends.occurrences)
+    if not rulesets:
+        return None
+    syntax = fastsan.syntax(first.tables)
+    letters = bytearray(b"\xff" * 256)
+    for letter, index in syntax.types.items():
+        if letter is None:
+            continue
+        if len(letter) != 1 or not letter.isascii() or not letter.isupper():
+            return None  # the scan reads one upper-case ASCII letter per piece
+        letters[ord(letter)] = index
+    row = table("marks")["traditions"]["pgn"]
+    king_side = next(form for form, side in syntax.castling.items() if side)
+    queen_side = next(form for form, side in syntax.castling.items() if not side)
+    if any(len(s) > MAX_MARK for s in fastsan.SUFFIXES):
+        return None
+    # printed results the reader takes for a termination marker (pgn._result_aliases);
+    # the scan leaves every non-ASCII byte outside comments to the Python reader
+    aliases = {k for k in table("results").get("aliases", {}) if k != "=" and not LENIENT}
+    ascii_aliases = tuple(a.encode() for a in sorted(aliases) if a.isascii())
+    packed = (
+        bytes(letters),
+        king_side.encode(),
+        queen_side.encode(),
+        row["capture"][0].encode(),
+        row["promotion_separator"].encode(),
+        syntax.check.encode(),
+        syntax.mate.encode(),
+        tuple(s.encode() for s in fastsan.SUFFIXES),
+        ascii_aliases,
+        int(table("nags")["max"]),
+        plies,
+        occurrences,
+    )
+    return _Setup(first, packed, rulesets)
+
+
+def _lines(data: bytes) -> list[bytes]:
+    """The lines of ``data`` as a plain partition streams them (each ending after ``\n``)."""
+    lines = data.split(b"\n")
+    last = lines.pop()
+    return [line + b"\n" for line in lines] + ([last] if last else [])
+
+
+def audit_text(data: bytes | str, choose: Chooser, lines: Callable[[], Iterable[bytes]] | None = None,
+               read: Callable[[Iterable[str]], Iterable[PgnGame]] = iter_games) -> Iterator[tuple[PgnGame, GameAudit]]:
+    """Every game of ``data`` (a partition's bytes, or text, read as its UTF-8 bytes) with
+    its audit under the Laws ``choose`` picks for it, numbered from 1: the same audits as
+    :func:`~.judge.audit_record` over ``read(decode_lines(lines()))`` (``read``: the
+    reader, :func:`~reference_impl.notation.pgn.iter_games` or its strict form; ``lines``:
+    how the partition splits into lines, by default after each ``\\n``; asked only where
+    the whole partition goes to the reader). A game the scan replayed comes with a
+    :class:`~reference_impl.notation.pgn.PgnGame` of its tags and result (its moves are
+    placeholders: only their number is known); the scan reads only the standard's own
+    forms, so such a game has nothing repaired."""
+    raw = data.encode("utf-8", "surrogatepass") if isinstance(data, str) else data
+    setup = _setup(choose)
+    scanned = None if setup is None else native.scan_pgn(setup.start, setup.syntax, raw)
+    if scanned is None:
+        for pgn in read(decode_lines(lines() if lines is not None else _lines(raw))):
+            yield pgn, judge.audit_record(pgn, choose)
+        return
+    assert setup is not None
+    index = 1
+    for item in scanned:
+        if item[0]:
+            found = _judge_scanned(item, index, setup, choose, raw)
+            if found is not None:
+                index += 1
+                yield found
+                continue
+        for pgn in _read_piece(raw[item[1]:item[2]], index, item[3], read):
+            index += 1
+            yield pgn, judge.audit_record(pgn, choose)
+
+
+def _judge_scanned(item: tuple[Any, ...], index: int, setup: _Setup, choose: Chooser,
+                   raw: bytes) -> tuple[PgnGame, GameAudit] | None:
+    """The audit of a game the scan replayed, or ``None`` when the Python path must
+    decide it (a ruleset the scan did not replay for, an ending the record may state in
+    its last comment)."""
+    _, begin, finish, line, tags, result, plies = item[:7]
+    if tags.get("Result", result) != result or any(name in tags for name in PYTHON_TAGS):
+        return None
+    if "Termination" not in tags and _ends_in_comment(raw, begin, finish, result):
+        return None  # the ending may be stated in the comment after the last move
+    if LENIENT and _may_repair(raw, begin, finish, result, tags):
+        return None
+    pgn = PgnGame(index, line, tags, [_SCANNED] * plies, result=result)
+    choice = choose.choose(pgn)
+    if isinstance(choice, Skip):
+        return pgn, GameAudit(index, skipped=choice.reason, kind=choice.kind)
+    problem = _tag_error(tags)
+    if problem is not None:
+        # The reader reports these when the game is complete; the scan read the rest
+        # without a problem, so the first of them is the game's first error.
+        return pgn, GameAudit(index, error=problem, kind=judge.UNREADABLE)
+    known = setup.rulesets.get(id(choice.rules))
+    if known is None or known[0] is not choice.rules:
+        return None
+    rules, start = known
+    ending = read_ending(pgn)
+
+    def judged() -> GameAudit:
+        board = _Scanned.at(start, *item[7:17])
+        found = judge.conclude(pgn, rules, ending, board, [board.position_key()], plies, None, None, replayed=False)
+        if found is not None:
+            return found
+        # A dead position where the record stops: judged on a Board that holds the moves
+        # (the scan's, made without reading them again), with the position keys of every ply.
+        board = judge._start(None, rules)
+        key_of = judge._key_of(board, rules)
+        keys: list[Hashable] = [key_of()]
+        for code in array("i", item[17]):
+            board.push_code(code)
+            keys.append(key_of())
+        again = judge.conclude(pgn, rules, ending, board, keys, plies, None, None)
+        assert again is not None  # replayed: a dead stretch is walked back on the board
+        return again
+
+    return pgn, judge.labelled(pgn, rules, choice, ending, judged)
+
+
+def _may_repair(raw: bytes, begin: int, finish: int, result: str, tags: dict[str, str]) -> bool:
+    """Whether the lenient reader may repair something in the game the scan read (a
+    conservative test): a tag it repairs, what it repairs in a variation (which the scan
+    skips unread: a NAG before the first move, a null move; :data:`_VARIATION_REPAIRS`
+    matches more than these, never less), or anything but white space after the result."""
+    repairs = getattr(pgn_module, "tag_repairs", None)
+    if repairs is not None and repairs(tags):
+        return True
+    piece = raw[begin:finish]
+    if b"(" in piece and _VARIATION_REPAIRS.search(piece):
+        return True
+    return not piece.rstrip().endswith(result.encode())
+
+
+def _tag_error(tags: dict[str, str]) -> str | None:
+    """The first problem the reader reports in ``tags`` that the audit does not read past
+    (as :func:`~.judge.audit_game`: not those of the tags it reads by its own tables)."""
+    problems = tag_problems(tags)
+    if not problems:
+        return None
+    own = {name: tags[name] for name in judge.OWN_TAGS if name in tags}
+    ignored = set(tag_problems(own)) if own else set()
+    return next((problem for problem in problems if problem not in ignored), None)
+
+
+def _ends_in_comment(raw: bytes, begin: int, finish: int, result: str) -> bool:
+    """Whether the movetext of the piece ``raw[begin:finish]`` may end in a comment (or a
+    variation, after which one may stand) before its result: a conservative test on the
+    bytes, so that the reader decides what the last comment says."""
+    piece = raw[begin:finish].rstrip()
+    mark = result.encode()
+    if piece.endswith(mark):
+        piece = piece[: len(piece) - len(mark)].rstrip()
+    piece = _TRAILING_NAGS.sub(b"", piece)  # a comment before them is still the last one
+    if piece.endswith((b"}", b")")):
+        return True
+    return b";" in piece[piece.rfind(b"\n") + 1:]
+
+
+class _Scanned(Board):
+    """A reference Board at the final position of a game the scan replayed, which knows
+    from the compiled board whether that position is check and how many legal moves it
+    has (the compiled generator is checked against the interpreter's by perft); in any
+    other position it asks the interpreter like any Board. Its copies are plain Boards."""
+
+    _facts: tuple[tuple[int, ...], bool, int]
+
+    @classmethod
+    def at(cls, template: Board, bb: list[list[int]], occ: list[int], mailbox: list[int], turn: int,
+           castling: int, ep: int, halfmove: int, fullmove: int, check: int, legal: int) -> "_Scanned":
+        board = template.copy(stack=False)  # the ruleset and its tables; no moves
+        board.__class__ = cls
+        board.bb, board.occ_co, board.occupied, board.mailbox = bb, occ, occ[0] | occ[1], mailbox
+        board.turn, board.castling_rights, board.ep_square = turn, castling, ep
+        board.halfmove_clock, board.fullmove_number = halfmove, fullmove
+        board._facts = (board._key(), bool(check), legal)  # type: ignore[attr-defined]
+        return board  # type: ignore[return-value]
+
+    def _known(self) -> tuple[bool, int] | None:
+        key, check, legal = self._facts
+        return (check, legal) if self._key() == key else None
+
+    def is_check(self) -> bool:
+        known = self._known()
+        return super().is_check() if known is None else known[0]
+
+    def legal_move_count(self) -> int:
+        known = self._known()
+        return super().legal_move_count() if known is None else known[1]
+
+    def has_legal_move(self) -> bool:
+        known = self._known()
+        return super().has_legal_move() if known is None else known[1] > 0
+
+    def is_checkmate(self) -> bool:
+        known = self._known()
+        return super().is_checkmate() if known is None else known[0] and not known[1]
+
+    def is_stalemate(self) -> bool:
+        known = self._known()
+        return super().is_stalemate() if known is None else not known[0] and not known[1]
+
+
+def _read_piece(data: bytes, index: int, first_line: int,
+               read: Callable[[Iterable[str]], Iterable[PgnGame]] = iter_games) -> list[PgnGame]:
+    """The games of one piece by the Python reader ``read``, numbered as in the whole
+    partition (game ``index`` on, lines from ``first_line``)."""
+    games = list(read(decode_lines(_lines(data))))
+    shift = first_line - 1
+    for number, game in enumerate(games, index):
+        game.index = number
+        game.line += shift
+        game.errors = [PgnError(number, e.reason, move=e.move, line=None if e.line is None else e.line + shift)
+                       for e in game.errors]
+    return games
