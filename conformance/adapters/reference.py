@@ -21,6 +21,7 @@ from reference_impl.errors import ArbiterError, GameEventError, IllegalMoveError
 from reference_impl.notation import api as notation
 from reference_impl.rules import list_rulesets, load_ruleset
 from reference_impl.unwinnability import Verdict, analyse, analyse_both
+from reference_impl.unwinnability.search import KeptAnswers, move_layer_key
 
 from ..harness.games import Event, GameInputError, read_game, rejected
 from .base import MAX_PERFT_DEPTH, Adapter, Skip, StartInfo
@@ -29,6 +30,13 @@ Handler = Callable[[str, dict[str, Any]], dict[str, Any]]
 
 #: parse_san / from_notation error categories the protocol knows.
 ERROR_CATEGORIES = frozenset({"illegal", "ambiguous", "invalid"})
+#: Perft counts kept (see :func:`perft`).
+PERFT_CACHE_SIZE = 4096
+
+#: Perft counts already made, by move layer, position and depth: a count is a pure
+#: function of the three (no draw rule applies, the clocks play no part), and the corpus
+#: asks each position under every orthodox ruleset, which share one move layer.
+_PERFT: KeptAnswers[int] = KeptAnswers(PERFT_CACHE_SIZE)
 
 
 @lru_cache(maxsize=64)
@@ -76,7 +84,13 @@ def perft(ruleset: str, data: dict[str, Any]) -> dict[str, Any]:
     if isinstance(depth, bool) or not isinstance(depth, int) or not 0 <= depth <= MAX_PERFT_DEPTH:
         shown = str(depth) if isinstance(depth, int) and abs(depth) < 10**18 else quote(str(type(depth).__name__))
         raise ValueError(f"perft depth {shown} is out of range 0..{MAX_PERFT_DEPTH}")
-    return {"nodes": count(_board(ruleset, data["fen"]), depth)}
+    board = _board(ruleset, data["fen"])
+    key = (move_layer_key(board), board.position_key(), depth)
+    nodes = _PERFT.get(key)
+    if nodes is None:
+        nodes = count(board, depth)
+        _PERFT.put(key, nodes)
+    return {"nodes": nodes}
 
 
 def apply_moves(ruleset: str, data: dict[str, Any]) -> dict[str, Any]:

@@ -153,8 +153,10 @@ def check(fixture: Any) -> str | None:
     return None
 
 
+@lru_cache(maxsize=256)
 def _known_ruleset(ident: str) -> bool:
-    """``"*"``, a built-in ruleset id, or an alias of one."""
+    """``"*"``, a built-in ruleset id, or an alias of one (asked for every ruleset of
+    every line: the answers are kept, the library does not change during a run)."""
     return ident == "*" or ident in concrete_rulesets() or canonical(ident) in concrete_rulesets()
 
 
