@@ -184,7 +184,7 @@ def _play(played: Game, event: Event) -> None:
     """One checked event on the game; :class:`GameEventError` if the rules forbid it."""
     turn = ("white", "black")[played.board.turn]
     if event.name == "move":
-        played.move(event.value, seconds=event.seconds)
+        played.push(event.value, seconds=event.seconds)
     elif event.name == "claim":
         played.claim_draw(str(event.by), event.intended_move, claim=event.value)
     elif event.name == "offer":
