@@ -153,10 +153,8 @@ def check(fixture: Any) -> str | None:
     return None
 
 
-@lru_cache(maxsize=256)
 def _known_ruleset(ident: str) -> bool:
-    """``"*"``, a built-in ruleset id, or an alias of one (asked for every ruleset of
-    every line: the answers are kept, the library does not change during a run)."""
+    """``"*"``, a built-in ruleset id, or an alias of one."""
     return ident == "*" or ident in concrete_rulesets() or canonical(ident) in concrete_rulesets()
 
 
