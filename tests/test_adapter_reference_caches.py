@@ -80,3 +80,23 @@ def test_push_and_the_kept_dead_checks_give_moves_status(fen: str, moves: list[s
         assert again.status() == statuses[-1]
         if ruleset.startswith("fide"):
             assert (statuses[-1].reason == "dead_position") is expected_dead.is_insufficient_material()
+
+
+def test_kept_boards_are_copies_and_a_bad_fen_is_refused_each_time() -> None:
+    """apply_moves pushes on the board it is given: a kept board handed out itself would
+    carry the moves into the next request. python-chess gives the FEN after the moves."""
+    adapter = ReferenceAdapter()
+    adapter.start()
+    start = chess.STARTING_FEN
+    played = chess.Board()
+    for uci in ("e2e4", "e7e5"):
+        played.push_uci(uci)
+    for _ in range(2):
+        assert adapter.run("apply_moves", "fide-2023", {"fen": start, "moves": ["e2e4", "e7e5"]}) \
+            == {"fen": played.fen()}
+        assert len(adapter.run("legal_moves", "fide-2023", {"fen": start})["moves"]) \
+            == chess.Board().legal_moves.count()
+    bad = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0"  # five fields
+    for _ in range(2):
+        answer = adapter.run("validate_fen", "fide-2023", {"fen": bad})
+        assert answer["valid"] is False and answer["reason"]

@@ -32,11 +32,15 @@ Handler = Callable[[str, dict[str, Any]], dict[str, Any]]
 ERROR_CATEGORIES = frozenset({"illegal", "ambiguous", "invalid"})
 #: Perft counts kept (see :func:`perft`).
 PERFT_CACHE_SIZE = 4096
+#: Boards read from FEN kept (see :func:`_board`).
+BOARD_CACHE_SIZE = 4096
 
 #: Perft counts already made, by move layer, position and depth: a count is a pure
 #: function of the three (no draw rule applies, the clocks play no part), and the corpus
 #: asks each position under every orthodox ruleset, which share one move layer.
 _PERFT: KeptAnswers[int] = KeptAnswers(PERFT_CACHE_SIZE)
+#: Boards as read from FEN, by ruleset name and FEN text; never handed out, only copies.
+_BOARDS: KeptAnswers[Any] = KeptAnswers(BOARD_CACHE_SIZE)
 
 
 @lru_cache(maxsize=64)
@@ -45,7 +49,16 @@ def _rules(ruleset: str) -> Any:
 
 
 def _board(ruleset: str, fen: str) -> Any:
-    return Board.from_fen(fen, _rules(ruleset))
+    """A fresh board of ``fen`` under ``ruleset``: a copy of the one read and validated
+    the first time (reading a FEN costs a few hundred times a copy, and the corpus asks
+    the same position under many kinds, notations and rulesets). A FEN that does not
+    read is read again each time, so its error is raised each time."""
+    key = (ruleset, fen)
+    board = _BOARDS.get(key)
+    if board is None:
+        board = Board.from_fen(fen, _rules(ruleset))
+        _BOARDS.put(key, board)
+    return board.copy(stack=False)
 
 
 def legal_moves(ruleset: str, data: dict[str, Any]) -> dict[str, Any]:
