@@ -2,10 +2,11 @@
 
 Runs the command line once as a user would (a separate process, the reference
 adapter, every kind and ruleset), and prints its wall time, the CPU time of it and its
-workers, the result counts from the report's footer, and the skipped results by kind
-and by reason (a skipped result is a question the reference declined, e.g. a search
-undetermined at its node limit). Target (issue 8): 0 skipped and <= 90 s wall on an idle
-2-core machine. The timing is a measurement, never asserted. Run::
+workers, the result counts from the report's footer, the time the answers took by kind
+(the sum of the report's per-case durations: where the time goes), and the skipped
+results by kind and by reason (a skipped result is a question the reference declined,
+e.g. a search undetermined at its node limit). Target: 0 skipped and <= 30 s wall on an
+idle 2-core machine. The timing is a measurement, never asserted. Run::
 
     python benchmarks/bench_main_job.py [--jobs auto] [-- EXTRA ARBITER RUN OPTIONS]
 
@@ -46,18 +47,32 @@ def run_main_job(jobs: str, extra: list[str], report: Path) -> tuple[int, float,
     return status, wall, cpu
 
 
-def read_report(report: Path) -> tuple[dict[str, int], list[dict[str, Any]]]:
-    """The footer's counts and the skipped result records."""
+def read_report(report: Path) -> tuple[dict[str, int], list[dict[str, Any]], dict[str, tuple[int, float]]]:
+    """The footer's counts, the skipped result records and, per kind, the results and
+    the seconds their answers took."""
     counts: dict[str, int] = {}
     skipped = []
+    by_kind: dict[str, tuple[int, float]] = {}
     with report.open(encoding="utf-8") as lines:
         for line in lines:
             record = json.loads(line)
             if record.get("type") == "footer":
                 counts = record.get("counts", {})
-            elif record.get("type") == "result" and record.get("status") == "skipped":
-                skipped.append(record)
-    return counts, skipped
+            elif record.get("type") == "result":
+                number, seconds = by_kind.get(record["kind"], (0, 0.0))
+                by_kind[record["kind"]] = (number + 1, seconds + (record.get("duration_ms") or 0.0) / 1000.0)
+                if record.get("status") == "skipped":
+                    skipped.append(record)
+    return counts, skipped, by_kind
+
+
+def kind_times(by_kind: dict[str, tuple[int, float]]) -> list[str]:
+    """Printable lines: per kind, the results and the seconds their answers took, most first."""
+    total = sum(seconds for _, seconds in by_kind.values()) or 1.0
+    return ["answer time by kind:"] + [
+        f"  {kind:<14} {number:>6,} results {seconds:7.1f} s {100 * seconds / total:5.1f} %"
+        for kind, (number, seconds) in sorted(by_kind.items(), key=lambda item: -item[1][1])
+    ]
 
 
 def summary(counts: dict[str, int], skipped: list[dict[str, Any]]) -> list[str]:
@@ -88,11 +103,11 @@ def main() -> int:
         if not report.is_file():
             print(f"arbiter run wrote no report (exit status {status})", file=sys.stderr)
             return 1
-        counts, skipped = read_report(report)
+        counts, skipped, by_kind = read_report(report)
     print(f"arbiter run -j {args.jobs} {' '.join(args.extra)}".rstrip()
           + f" on {os.cpu_count()} CPUs: exit status {status}")
     print(f"wall {wall:.1f} s ({int(wall // 60)} min {wall % 60:.0f} s), CPU {cpu:.1f} s")
-    for line in summary(counts, skipped):
+    for line in [*summary(counts, skipped), *kind_times(by_kind)]:
         print(line)
     return 0
 

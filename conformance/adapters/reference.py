@@ -21,6 +21,7 @@ from reference_impl.errors import ArbiterError, GameEventError, IllegalMoveError
 from reference_impl.notation import api as notation
 from reference_impl.rules import list_rulesets, load_ruleset
 from reference_impl.unwinnability import Verdict, analyse, analyse_both
+from reference_impl.unwinnability.search import KeptAnswers, move_layer_key
 
 from ..harness.games import Event, GameInputError, read_game, rejected
 from .base import MAX_PERFT_DEPTH, Adapter, Skip, StartInfo
@@ -32,6 +33,17 @@ ERROR_CATEGORIES = frozenset({"illegal", "ambiguous", "invalid"})
 #: Most plies of a ``helpmate`` field: a UCI move takes at most 8 bytes of JSON (``"e7e8q",``),
 #: so the field stays under 80 KiB, well within the protocol's 1 MiB answer line.
 HELPMATE_MAX_PLIES = 10_000
+#: Perft counts kept (see :func:`perft`).
+PERFT_CACHE_SIZE = 4096
+#: Boards read from FEN kept (see :func:`_board`).
+BOARD_CACHE_SIZE = 4096
+
+#: Perft counts already made, by move layer, position and depth: a count is a pure
+#: function of the three (no draw rule applies, the clocks play no part), and the corpus
+#: asks each position under every orthodox ruleset, which share one move layer.
+_PERFT: KeptAnswers[int] = KeptAnswers(PERFT_CACHE_SIZE)
+#: Boards as read from FEN, by ruleset name and FEN text; never handed out, only copies.
+_BOARDS: KeptAnswers[Any] = KeptAnswers(BOARD_CACHE_SIZE)
 
 
 @lru_cache(maxsize=64)
@@ -40,7 +52,16 @@ def _rules(ruleset: str) -> Any:
 
 
 def _board(ruleset: str, fen: str) -> Any:
-    return Board.from_fen(fen, _rules(ruleset))
+    """A fresh board of ``fen`` under ``ruleset``: a copy of the one read and validated
+    the first time (reading a FEN costs a few hundred times a copy, and the corpus asks
+    the same position under many kinds, notations and rulesets). A FEN that does not
+    read is read again each time, so its error is raised each time."""
+    key = (ruleset, fen)
+    board = _BOARDS.get(key)
+    if board is None:
+        board = Board.from_fen(fen, _rules(ruleset))
+        _BOARDS.put(key, board)
+    return board.copy(stack=False)
 
 
 def legal_moves(ruleset: str, data: dict[str, Any]) -> dict[str, Any]:
@@ -79,7 +100,13 @@ def perft(ruleset: str, data: dict[str, Any]) -> dict[str, Any]:
     if isinstance(depth, bool) or not isinstance(depth, int) or not 0 <= depth <= MAX_PERFT_DEPTH:
         shown = str(depth) if isinstance(depth, int) and abs(depth) < 10**18 else quote(str(type(depth).__name__))
         raise ValueError(f"perft depth {shown} is out of range 0..{MAX_PERFT_DEPTH}")
-    return {"nodes": count(_board(ruleset, data["fen"]), depth)}
+    board = _board(ruleset, data["fen"])
+    key = (move_layer_key(board), board.position_key(), depth)
+    nodes = _PERFT.get(key)
+    if nodes is None:
+        nodes = count(board, depth)
+        _PERFT.put(key, nodes)
+    return {"nodes": nodes}
 
 
 def apply_moves(ruleset: str, data: dict[str, Any]) -> dict[str, Any]:
@@ -173,7 +200,7 @@ def _play(played: Game, event: Event) -> None:
     """One checked event on the game; :class:`GameEventError` if the rules forbid it."""
     turn = ("white", "black")[played.board.turn]
     if event.name == "move":
-        played.move(event.value, seconds=event.seconds)
+        played.push(event.value, seconds=event.seconds)
     elif event.name == "claim":
         played.claim_draw(str(event.by), event.intended_move, claim=event.value)
     elif event.name == "offer":

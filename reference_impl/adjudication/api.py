@@ -45,7 +45,7 @@ def game_end(rules: Any, fen: str, moves: Sequence[str]) -> dict[str, Any]:
         if game.finished:
             _check_rest(game, moves[index:])
             break
-        game.move(uci)
+        game.push(uci)
     status = game.status()
     if status.finished:
         reason = status.reason if status.reason in AUTOMATIC else None

@@ -14,13 +14,15 @@ does I/O; all rules come from the ruleset's tables.
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from typing import Any, Callable, Hashable, Mapping, Sequence
 
 from reference_impl.core import Board, parse_square
 from reference_impl.errors import ArbiterError, GameEventError
-from reference_impl.rules.limits import limits_of
+from reference_impl.rules.limits import Limits, limits_of
 from reference_impl.rules.loader import load_ruleset
+from reference_impl.unwinnability.search import KeptAnswers, move_layer_key
 
 from . import repetition as rep
 from . import touch as touchmove
@@ -31,6 +33,9 @@ from .timecontrol import TimeControl, classify, parse
 from .verdicts import DRAW, Ruling, outcome
 
 COLOR_NAMES = ("white", "black")
+#: Dead-position checks after a move kept across games (see :meth:`Game._dead`).
+DEAD_CACHE_SIZE = 8192
+_DEAD: KeptAnswers[bool] = KeptAnswers(DEAD_CACHE_SIZE)
 #: Reason words of the automatic ends, as the protocol names them.
 AUTOMATIC = ("checkmate", "stalemate", "dead_position", "fivefold_repetition", "seventy_five_moves")
 #: The automatic ends whose table states a ``result``, and whom it concerns: the player
@@ -157,6 +162,21 @@ class _End:
     ply: int
 
 
+def _dead_after_move(board: Board, entry: Mapping[str, Any], limits: Limits) -> bool:
+    """:func:`verdicts.dead_after_move`, kept across games: its answer is a pure function
+    of the move layer, the position (FIDE 9.2.3 identity), the table entry and the
+    budget, and the same
+    games are played under several rulesets sharing both (the corpus plays each under up
+    to eight)."""
+    key = (move_layer_key(board), board.position_key(), json.dumps(entry, sort_keys=True, default=str),
+           limits.move_node_limit)
+    answer = _DEAD.get(key)
+    if answer is None:
+        answer = verdicts.dead_after_move(board, entry, limits)
+        _DEAD.put(key, answer)
+    return answer
+
+
 class Game:
     """A game under a ruleset, from the initial array or a FEN."""
 
@@ -259,7 +279,7 @@ class Game:
     def _dead(self, entry: Mapping[str, Any]) -> bool:
         key = self._keys[-1]
         if key not in self._dead_cache:
-            self._dead_cache[key] = verdicts.dead_after_move(self.board, entry, limits_of(self.rules))
+            self._dead_cache[key] = _dead_after_move(self.board, entry, limits_of(self.rules))
         return self._dead_cache[key]
 
     def _automatic_end(self) -> _End | None:
@@ -284,6 +304,12 @@ class Game:
 
     def move(self, uci: str, *, seconds: float | None = None) -> Status:
         """Play ``uci`` for the player to move; ``seconds`` is the time it took."""
+        self.push(uci, seconds=seconds)
+        return self.status()
+
+    def push(self, uci: str, *, seconds: float | None = None) -> None:
+        """:meth:`move` without the status after it (which lists the draw claims open,
+        each legal move tried): for callers that read the status once at the end."""
         event = f"move {uci}"
         self._open(event)
         move = self._parse_move(uci, event)
@@ -313,7 +339,6 @@ class Game:
             # game-ending move would have stood. Under ``when: claimed`` (US Chess 13C1)
             # play goes on until the opponent claims it with :meth:`flag`.
             self._end = _End(verdicts.flag_fall(self.rules, self.board, mover), len(self.moves))
-        return self.status()
 
     def touch(self, *squares: int | str) -> Status:
         """The player to move deliberately touches the pieces on ``squares`` at once."""
@@ -369,7 +394,7 @@ class Game:
         if any([rep_entry.get("counts_as_draw_offer"), move_entry.get("counts_as_draw_offer")]):
             self._offer = me
         if intended_move is not None:
-            self.move(intended_move)  # an incorrect claim's intended move must be played
+            self.push(intended_move)  # an incorrect claim's intended move must be played
         return ClaimVerdict(False, None, rep_entry.get("incorrect_cite") or rep_entry["cite"], penalty)
 
     def offer_draw(self, color: int | str) -> Status:
@@ -480,5 +505,5 @@ class Game:
     def play(self, moves: Sequence[str]) -> Status:
         """Play several UCI moves; the first impossible one raises."""
         for uci in moves:
-            self.move(uci)
+            self.push(uci)
         return self.status()
