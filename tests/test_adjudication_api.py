@@ -6,6 +6,10 @@ from __future__ import annotations
 
 import pytest
 
+from reference_impl.adjudication.api import UndeterminedError
+from reference_impl.adjudication.api import timeout as adjudication_timeout
+from reference_impl.rules import derive_ruleset
+
 from conformance.adapters import reference
 from conformance.adapters.base import Skip
 from reference_impl.adjudication.api import dead_position, game_end, timeout
@@ -43,10 +47,14 @@ def test_reference_adapter_answers_the_adjudication_kinds() -> None:
     # US Chess 14E2, K+B against a bare king: no mate exists at all, so no forced win
     assert reference.timeout("uscf-7", {"fen": "8/8/2b1k3/8/8/4K3/8/8 w - - 0 60", "flagged": "white"}) == {
         "result": "1/2-1/2"}
-    # K+N against K+N: a helpmate exists and no forced win is known to the search within
-    # its budget (14E2's forced win has no bound); the strict adapter declines, never guesses
-    with pytest.raises(Skip, match="no forced win decided"):
-        reference.timeout("uscf-7", {"fen": "8/8/2n1k3/8/8/3NK3/8/8 w - - 0 60", "flagged": "white"})
+    # K+N against K+N: a helpmate exists and the search shows no forced win within its
+    # budget (14E2's forced win has no bound). The table's reading (forced_win_unshown:
+    # draw) lets the 14E2 draw stand; the other reading makes the strict adapter decline.
+    kn_kn = {"fen": "8/8/2n1k3/8/8/3NK3/8/8 w - - 0 60", "flagged": "white"}
+    assert reference.timeout("uscf-7", kn_kn) == {"result": "1/2-1/2"}
+    declining = derive_ruleset("uscf-7", {"flag_fall": {"forced_win_unshown": "undetermined"}}, id="uscf-7-declining")
+    with pytest.raises(UndeterminedError, match="no forced win decided"):
+        adjudication_timeout(declining, kn_kn["fen"], "white", strict=True)
     assert reference.dead_position("fide-2023", {"fen": "8/8/4k3/8/8/3K4/8/5B2 b - - 0 60"}) == {"dead": True}
 
 
