@@ -11,7 +11,6 @@ from reference_impl.adjudication.api import timeout as adjudication_timeout
 from reference_impl.rules import derive_ruleset
 
 from conformance.adapters import reference
-from conformance.adapters.base import Skip
 from reference_impl.adjudication.api import dead_position, game_end, timeout
 from reference_impl.adjudication.game import Game
 from reference_impl.errors import ArbiterError, GameEventError

@@ -22,13 +22,12 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from reference_impl.adjudication.tables import optional
 from reference_impl.adjudication.timecontrol import classify, parse
-from reference_impl.errors import ArbiterError, quote
+from reference_impl.errors import ArbiterError, RulesetError, quote
 from reference_impl.notation.pgn import PgnGame
 from reference_impl.rules.loader import list_rulesets, load_ruleset
+from reference_impl.rules.yamlio import read_yaml
 
 #: The table and its schema.
 TABLE = Path(__file__).parent / "data" / "laws.yaml"
@@ -90,9 +89,11 @@ def table(path: Path = TABLE) -> dict[str, Any]:
     import jsonschema
 
     try:
-        data: Any = yaml.safe_load(path.read_text(encoding="utf-8"))
+        data: Any = read_yaml(path)[0]  # the project's one YAML reader (safe, checked)
         schema = json.loads(SCHEMA.read_text(encoding="utf-8"))
-    except (OSError, yaml.YAMLError, ValueError) as error:
+    except RulesetError as error:
+        raise LawsTableError(str(error)) from None
+    except (OSError, ValueError) as error:
         raise LawsTableError(f"{path}: {error}") from None
     errors = sorted(jsonschema.Draft202012Validator(schema).iter_errors(data), key=lambda e: list(e.path))
     if errors:

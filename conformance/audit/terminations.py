@@ -18,10 +18,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import yaml
-
-from reference_impl.errors import ArbiterError
+from reference_impl.errors import ArbiterError, RulesetError
 from reference_impl.notation.pgn import PgnGame
+from reference_impl.rules.yamlio import read_yaml
 
 #: The table and its schema.
 TABLE = Path(__file__).parent / "data" / "terminations.yaml"
@@ -116,9 +115,11 @@ def _read(path: Path) -> Vocabulary:
     import jsonschema
 
     try:
-        data: Any = yaml.safe_load(path.read_text(encoding="utf-8"))
+        data: Any = read_yaml(path)[0]  # the project's one YAML reader (safe, checked)
         schema = json.loads(SCHEMA.read_text(encoding="utf-8"))
-    except (OSError, yaml.YAMLError, ValueError) as error:
+    except RulesetError as error:
+        raise TerminationTableError(str(error)) from None
+    except (OSError, ValueError) as error:
         raise TerminationTableError(f"{path}: {error}") from None
     errors = sorted(jsonschema.Draft202012Validator(schema).iter_errors(data), key=lambda e: list(e.path))
     if errors:
