@@ -50,7 +50,7 @@ __all__ = [
 ]
 
 #: Moves made (search nodes) per question before the answer is ``UNDETERMINED``; the
-#: rulesets state their own (``termination.dead_position.node_limit``, ``flag_fall``).
+#: limits table states its own (``dead_position.node_limit``, ``flag_fall.node_limit`` in ``spec/limits.yaml``).
 DEFAULT_NODE_LIMIT = 1_000_000
 #: Nodes of the first compiled helpmate probe, before the static stage: real game
 #: positions are settled here, in about a millisecond.
