@@ -12,14 +12,7 @@ from conformance.adapters import reference
 from conformance.harness import server
 from reference_impl.unwinnability import Analysis, Verdict
 
-
-def _mates(fen: str, line: list[str], winner: chess.Color) -> bool:
-    board = chess.Board(fen)
-    for uci in line:
-        move = chess.Move.from_uci(uci)
-        assert move in board.legal_moves, (uci, board.fen())
-        board.push(move)
-    return board.is_checkmate() and board.turn != winner
+from helpmate_oracle import mates
 
 
 @pytest.mark.parametrize(
@@ -33,7 +26,7 @@ def test_fide_2023_6_9_timeout_loss_carries_the_opponents_helpmate(fen: str, fla
     answer = reference.timeout("fide-2023", {"fen": fen, "flagged": flagged})
     winner = chess.WHITE if flagged == "black" else chess.BLACK
     assert answer["result"] == ("1-0" if winner == chess.WHITE else "0-1")
-    assert _mates(fen, answer["helpmate"], winner)
+    assert mates(fen, answer["helpmate"], winner)
 
 
 def test_fide_2023_6_9_draw_carries_no_helpmate() -> None:
@@ -45,7 +38,7 @@ def test_fide_2023_5_2_2_not_dead_carries_a_helpmate_dead_carries_none() -> None
     alive = "8/8/4b3/4k3/8/8/8/2B1K3 w - - 0 1"  # opposite-coloured bishops: a mate in the corner
     answer = reference.dead_position("fide-2023", {"fen": alive})
     assert answer["dead"] is False
-    assert _mates(alive, answer["helpmate"], chess.WHITE) or _mates(alive, answer["helpmate"], chess.BLACK)
+    assert mates(alive, answer["helpmate"], chess.WHITE) or mates(alive, answer["helpmate"], chess.BLACK)
     assert reference.dead_position("fide-2023", {"fen": "8/8/4b3/4k3/8/8/8/3BK3 w - - 0 1"}) == {"dead": True}
 
 

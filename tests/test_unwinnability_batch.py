@@ -25,6 +25,8 @@ from reference_impl.adjudication.verdicts import flag_fall_node_limit
 from reference_impl.errors import FenError
 from reference_impl.unwinnability import Verdict, analyse, batch, native
 
+from helpmate_oracle import mates
+
 SAMPLE = Path(__file__).parent / "data" / "unwinnability" / "lichess-sample.txt"
 ROWS = parse(SAMPLE.read_text(encoding="utf-8"), SAMPLE.name)
 #: Fuzzed FENs per ruleset: enough to reach every branch of the compiled reader.
@@ -41,16 +43,6 @@ def rules():
 @pytest.fixture(scope="module")
 def flag_limit(rules) -> int:
     return flag_fall_node_limit(rules)
-
-
-def _replays_in_python_chess(fen: str, line: tuple[str, ...] | list[str], side: str) -> bool:
-    board = chess.Board(fen)
-    for uci in line:
-        move = chess.Move.from_uci(uci)
-        if move not in board.legal_moves:
-            return False
-        board.push(move)
-    return board.is_checkmate() and chess.COLOR_NAMES[board.turn] != side
 
 
 @pytest.fixture(scope="module")
@@ -79,7 +71,7 @@ def test_full_mode_decides_every_sample_row_as_cha_and_its_lines_replay(full_ans
         verdict = answer.analysis.verdict
         assert verdict is (Verdict.CAN if row.verdict == "winnable" else Verdict.CANNOT), row.fen
         if verdict is Verdict.CAN:
-            assert _replays_in_python_chess(row.fen, answer.analysis.line, row.side), row.fen
+            assert mates(row.fen, answer.analysis.line, row.side), row.fen
         else:
             assert answer.analysis.proof
 
@@ -226,7 +218,7 @@ def test_bad_lines_are_errors_naming_the_line_and_the_others_still_run():
     assert [o["input_line"] for o in out] == [1, 5]
     assert out[0]["verdict"] == "cannot" and out[0]["proof"] and out[0]["line_uci"] is None
     assert out[1]["fen"] == "6k1/5ppp/8/8/8/8/5PPP/6K1 w - - 0 1" and out[1]["side"] == "black"
-    assert out[1]["verdict"] == "can" and _replays_in_python_chess(out[1]["fen"], out[1]["line_uci"], "black")
+    assert out[1]["verdict"] == "can" and mates(out[1]["fen"], out[1]["line_uci"], "black")
     assert err[0] == "arbiter: line 2: empty line"
     assert err[1].startswith("arbiter: line 3: ") and "not to move is in check" in err[1]
     assert err[2].startswith("arbiter: line 4: not UTF-8")

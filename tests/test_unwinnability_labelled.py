@@ -19,6 +19,8 @@ import pytest
 from reference_impl import BLACK, WHITE, Board, FenError, load_ruleset
 from reference_impl.unwinnability import Analysis, Verdict, analyse_both
 
+from helpmate_oracle import mates
+
 pytestmark = pytest.mark.slow  # left out of `tox -e fast`
 
 DATA = Path(__file__).parent / "data" / "unwinnability" / "labelled.txt"
@@ -73,16 +75,6 @@ def _results(limit: int) -> list[tuple[str, str, dict[int, Analysis]]]:
     return [(label, fen, analyse_both(Board.from_fen(fen, rules), limit)) for label, fen in _positions()]
 
 
-def _check_line(fen: str, color: int, line: tuple[str, ...]) -> bool:
-    board = chess.Board(fen)
-    for uci in line:
-        move = chess.Move.from_uci(uci)
-        if move not in board.legal_moves:
-            return False
-        board.push(move)
-    return board.is_checkmate() and board.turn == (chess.BLACK if color == WHITE else chess.WHITE)
-
-
 def _violations(limit: int) -> list[str]:
     problems = []
     for label, fen, results in _results(limit):
@@ -90,7 +82,7 @@ def _violations(limit: int) -> list[str]:
             analysis = results[color]
             if mark != "-" and analysis.verdict is Verdict.CANNOT:
                 problems.append(f"unsound CANNOT for {'wb'[color]}: {label} {fen}")
-            if analysis.verdict is Verdict.CAN and not _check_line(fen, color, analysis.line):
+            if analysis.verdict is Verdict.CAN and not mates(fen, analysis.line, chess.WHITE if color == WHITE else chess.BLACK):
                 problems.append(f"bad mating line for {'wb'[color]}: {fen} {analysis.line}")
             if mark == "-" and analysis.verdict is Verdict.CAN:
                 problems.append(f"CAN against the label for {'wb'[color]}: {label} {fen}")

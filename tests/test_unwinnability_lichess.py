@@ -25,6 +25,8 @@ from reference_impl.unwinnability import Analysis, Verdict, analyse
 
 import pytest
 
+from helpmate_oracle import mates
+
 pytestmark = pytest.mark.slow  # left out of `tox -e fast`
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -68,17 +70,6 @@ def _analyses() -> tuple[tuple[Row, Analysis], ...]:
     return tuple((row, analyse(Board.from_fen(row.fen, rules), row.side, limit)) for row in _rows())
 
 
-def _mates(fen: str, line: tuple[str, ...], winner: str) -> bool:
-    """python-chess: ``line`` is legal from ``fen`` and ends with ``winner`` mating."""
-    board = chess.Board(fen)
-    for uci in line:
-        try:
-            board.push_uci(uci)
-        except ValueError:
-            return False
-    return board.is_checkmate() and chess.COLOR_NAMES[board.turn] != winner
-
-
 def _disagreements() -> list[str]:
     problems = []
     for row, found in _analyses():
@@ -87,7 +78,7 @@ def _disagreements() -> list[str]:
             problems.append(f"CANNOT where CHA finds a mate: {where} [{found.proof}]")
         if not row.winnable and found.verdict is Verdict.CAN:
             problems.append(f"CAN where CHA proves none: {where}")
-        if found.verdict is Verdict.CAN and not _mates(row.fen, found.line, row.side):
+        if found.verdict is Verdict.CAN and not mates(row.fen, found.line, row.side):
             problems.append(f"mating line does not replay to mate: {where} {' '.join(found.line)}")
     return problems
 
@@ -111,7 +102,7 @@ def test_helpmates_in_the_data_replay_to_mate_with_python_chess() -> None:
     rows = _rows()
     for row in rows:
         if row.winnable and row.helpmate:
-            assert _mates(row.fen, row.helpmate, row.side), row.game
+            assert mates(row.fen, row.helpmate, row.side), row.game
         if not row.winnable:
             assert row.helpmate == ()
     assert sum(bool(row.helpmate) for row in rows) >= ROWS - UNWINNABLE - 1

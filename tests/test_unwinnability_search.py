@@ -16,6 +16,8 @@ from reference_impl import BLACK, WHITE, Board, load_ruleset
 from reference_impl.adjudication.verdicts import flag_fall_node_limit
 from reference_impl.unwinnability import MAX_REPORTED_LINE, Verdict, analyse, native
 
+from helpmate_oracle import mates
+
 pytestmark = pytest.mark.slow  # left out of `tox -e fast`
 
 RULES = load_ruleset("fide-2023")
@@ -28,16 +30,6 @@ EIGHT_BISHOPS = "k6B/1b4B1/2b2B2/4B3/3B4/1pB1B3/pP1B4/K7 b - - 0 1"
 EIGHT_BISHOPS_MAX_PLIES = 1000
 
 
-def _mates(fen: str, line: tuple[str, ...] | list[str], winner: chess.Color) -> bool:
-    """Does ``line`` (UCI), replayed by python-chess from ``fen``, end in ``winner``'s mate?"""
-    board = chess.Board(fen)
-    for uci in line:
-        move = chess.Move.from_uci(uci)
-        assert move in board.legal_moves, (uci, board.fen())
-        board.push(move)
-    return board.is_checkmate() and board.turn != winner
-
-
 def test_fide_2023_6_9_two_knights_mate_after_taking_both_queens() -> None:
     # White's flag falls; can Black (K+2N) mate White (K+2Q)? Only if the queens are
     # given up: the knights alone cannot hold them off a mating square. CHA finds a
@@ -45,7 +37,7 @@ def test_fide_2023_6_9_two_knights_mate_after_taking_both_queens() -> None:
     fen = "6nn/8/8/8/8/1k6/6K1/Q1Q5 w - - 0 1"
     result = analyse(Board.from_fen(fen, RULES), BLACK, FLAG_FALL_LIMIT)
     assert result.verdict is Verdict.CAN
-    assert _mates(fen, result.line, chess.BLACK)
+    assert mates(fen, result.line, chess.BLACK)
     replay = chess.Board(fen)
     for uci in result.line:
         replay.push_uci(uci)
@@ -56,7 +48,7 @@ def test_fide_2023_6_9_eight_bishops_line_is_short_enough_to_read() -> None:
     result = analyse(Board.from_fen(EIGHT_BISHOPS, RULES), WHITE, FLAG_FALL_LIMIT)
     assert result.verdict is Verdict.CAN
     assert len(result.line) < EIGHT_BISHOPS_MAX_PLIES
-    assert _mates(EIGHT_BISHOPS, result.line, chess.WHITE)
+    assert mates(EIGHT_BISHOPS, result.line, chess.WHITE)
 
 
 def test_walk_reports_a_short_line_through_the_positions_it_visited() -> None:
@@ -69,7 +61,7 @@ def test_walk_reports_a_short_line_through_the_positions_it_visited() -> None:
     assert WHITE in found.mates
     line = native.verified_line(board, found.mates[WHITE], WHITE)
     assert len(line) < EIGHT_BISHOPS_MAX_PLIES
-    assert _mates(EIGHT_BISHOPS, line, chess.WHITE)
+    assert mates(EIGHT_BISHOPS, line, chess.WHITE)
 
 
 @pytest.mark.parametrize(
@@ -88,4 +80,4 @@ def test_fide_2023_6_9_lichess_tail_lines_replay_within_the_report_bound(fen: st
     result = analyse(Board.from_fen(fen, RULES), side, FLAG_FALL_LIMIT)
     assert result.verdict is Verdict.CAN
     assert len(result.line) <= MAX_REPORTED_LINE
-    assert _mates(fen, result.line, chess.WHITE if side == WHITE else chess.BLACK)
+    assert mates(fen, result.line, chess.WHITE if side == WHITE else chess.BLACK)
