@@ -15,7 +15,6 @@ own ``speed`` table (FIDE A.1 / B.1, US Chess 5C). Choices are cached per distin
 from __future__ import annotations
 
 import datetime as dt
-import json
 import re
 from dataclasses import dataclass
 from functools import lru_cache
@@ -24,10 +23,11 @@ from typing import Any
 
 from reference_impl.adjudication.tables import optional
 from reference_impl.adjudication.timecontrol import classify, parse
-from reference_impl.errors import ArbiterError, RulesetError, quote
+from reference_impl.errors import ArbiterError, quote
 from reference_impl.notation.pgn import PgnGame
 from reference_impl.rules.loader import list_rulesets, load_ruleset
-from reference_impl.rules.yamlio import read_yaml
+
+from .datafile import read_checked
 
 #: The table and its schema.
 TABLE = Path(__file__).parent / "data" / "laws.yaml"
@@ -86,20 +86,8 @@ class Edition:
 @lru_cache(maxsize=None)
 def table(path: Path = TABLE) -> dict[str, Any]:
     """The laws table, schema-checked."""
-    import jsonschema
-
-    try:
-        data: Any = read_yaml(path)[0]  # the project's one YAML reader (safe, checked)
-        schema = json.loads(SCHEMA.read_text(encoding="utf-8"))
-    except RulesetError as error:
-        raise LawsTableError(str(error)) from None
-    except (OSError, ValueError) as error:
-        raise LawsTableError(f"{path}: {error}") from None
-    errors = sorted(jsonschema.Draft202012Validator(schema).iter_errors(data), key=lambda e: list(e.path))
-    if errors:
-        where = "/".join(str(p) for p in errors[0].path) or "(top)"
-        raise LawsTableError(f"{path}: {where}: {errors[0].message}")
-    return data
+    table_data: dict[str, Any] = read_checked(path, SCHEMA, LawsTableError)
+    return table_data
 
 
 def fold(name: str) -> str:

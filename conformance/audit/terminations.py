@@ -12,15 +12,15 @@ chess.com ``X won on time`` is a flag fall of X's opponent).
 
 from __future__ import annotations
 
-import json
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from reference_impl.errors import ArbiterError, RulesetError
+from reference_impl.errors import ArbiterError
 from reference_impl.notation.pgn import PgnGame
-from reference_impl.rules.yamlio import read_yaml
+
+from .datafile import read_checked
 
 #: The table and its schema.
 TABLE = Path(__file__).parent / "data" / "terminations.yaml"
@@ -112,19 +112,7 @@ def vocabulary(path: Path = TABLE) -> Vocabulary:
 def _read(path: Path) -> Vocabulary:
     """The termination table at ``path``, validated (schema, events named, no phrase
     mapped to two events)."""
-    import jsonschema
-
-    try:
-        data: Any = read_yaml(path)[0]  # the project's one YAML reader (safe, checked)
-        schema = json.loads(SCHEMA.read_text(encoding="utf-8"))
-    except RulesetError as error:
-        raise TerminationTableError(str(error)) from None
-    except (OSError, ValueError) as error:
-        raise TerminationTableError(f"{path}: {error}") from None
-    errors = sorted(jsonschema.Draft202012Validator(schema).iter_errors(data), key=lambda e: list(e.path))
-    if errors:
-        where = "/".join(str(p) for p in errors[0].path) or "(top)"
-        raise TerminationTableError(f"{path}: {where}: {errors[0].message}")
+    data: Any = read_checked(path, SCHEMA, TerminationTableError)
     judges = {name: str(entry["judge"]) for name, entry in data["events"].items()}
     decisive = {name: entry.get("decisive_is") for name, entry in data["events"].items()}
     if UNSTATED not in judges:
