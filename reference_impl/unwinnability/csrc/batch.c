@@ -312,26 +312,10 @@ static PyObject *batch_probe(const Tables *T, const FenInfo *F, const BatchMode 
     return Py_BuildValue("(iiNLi)", BATCH_CAN, side, line, S->nodes, BATCH_STAGE_HELPMATE);
 }
 
-/* Has the side to move a legal move? legal_moves' test, stopping at the first. */
+/* Has the side to move a legal move? (legal_moves stopping at the first) */
 static int has_legal_move(const Tables *T, Pos *P) {
-    int pseudo[MAXMOVES];
-    int n = pseudo_moves(T, P, pseudo), c = P->turn;
-    int own_king = king_square(T, P, c);
-    u64 must_test = ~0ULL;
-    if (own_king != NONE && !attacked(T, P, own_king, c ^ 1, P->all))
-        must_test = pinned(T, P, c, own_king) | 1ULL << own_king;
-    for (int i = 0; i < n; i++) {
-        int m = pseudo[i];
-        if (m >> 16 == FLAG_CASTLE) return 1;
-        if (!(must_test >> (m & 63) & 1) && m >> 16 != FLAG_EP) return 1;
-        Undo u;
-        make(T, P, m, &u);
-        int king = king_square(T, P, c);
-        int ok = king == NONE || !attacked(T, P, king, c ^ 1, P->all);
-        unmake(T, P, &u);
-        if (ok) return 1;
-    }
-    return 0;
+    int first[1];
+    return legal_moves_upto(T, P, first, 1);
 }
 
 /* One position's answer as (verdict, side, line or None, nodes, stage): the Laws' answer

@@ -454,17 +454,17 @@ static u64 pinned(const Tables *T, const Pos *P, int c, int king) {
     return result;
 }
 
-/* Legal moves. Out of check, a move of a unit that is neither the king nor pinned, other
- * than en passant (two squares empty), cannot expose the king; every other move is made
- * and the king's square tested. */
-static int legal_moves(const Tables *T, Pos *P, int *out) {
+/* The first ``limit`` legal moves (all of them with MAXMOVES). Out of check, a move of a
+ * unit that is neither the king nor pinned, other than en passant (two squares empty),
+ * cannot expose the king; every other move is made and the king's square tested. */
+static inline int legal_moves_upto(const Tables *T, Pos *P, int *out, int limit) {
     int pseudo[MAXMOVES];
     int n = pseudo_moves(T, P, pseudo), k = 0, c = P->turn;
     int own_king = king_square(T, P, c);
     u64 must_test = ~0ULL;
     if (own_king != NONE && !attacked(T, P, own_king, c ^ 1, P->all))
         must_test = pinned(T, P, c, own_king) | 1ULL << own_king;
-    for (int i = 0; i < n; i++) {
+    for (int i = 0; i < n && k < limit; i++) {
         int m = pseudo[i];
         if (m >> 16 == FLAG_CASTLE) { out[k++] = m; continue; }
         if (!(must_test >> (m & 63) & 1) && m >> 16 != FLAG_EP) { out[k++] = m; continue; }
@@ -477,6 +477,9 @@ static int legal_moves(const Tables *T, Pos *P, int *out) {
     }
     return k;
 }
+
+/* Every legal move. */
+static int legal_moves(const Tables *T, Pos *P, int *out) { return legal_moves_upto(T, P, out, MAXMOVES); }
 
 static u64 perft(const Tables *T, Pos *P, int depth) {
     int moves[MAXMOVES];
