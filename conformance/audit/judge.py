@@ -44,7 +44,6 @@ from typing import Any, Callable, Hashable
 
 from reference_impl import unwinnability
 from reference_impl.unwinnability import batch, native
-from reference_impl.unwinnability.search import move_layer_key
 from reference_impl.adjudication import repetition as rep
 from reference_impl.adjudication import verdicts
 from reference_impl.adjudication.game import automatic_ends, end_entry, first_end
@@ -440,11 +439,9 @@ def _answer_by_batch(board: Board, color: int, node_limit: int) -> None:
     and nothing it would find lost) and keep the answer where ``analyse`` looks first, so
     that the ruling the flag-fall table makes from it is today's, for less CPU. A line
     that goes into a finding is replayed by the interpreter (:func:`_flag_proof`)."""
-    key = (move_layer_key(board), board.position_key(), node_limit, color)
-    if key not in unwinnability._MEMO:
-        found = batch.analyse_many([(board, color)], node_limit)[0]
-        if found.verdict is not unwinnability.Verdict.UNDETERMINED:
-            unwinnability._MEMO.put(key, found)  # an open one: analyse kept its own
+    if unwinnability.known_answer(board, color, node_limit) is None:
+        # an open answer is not kept: analyse kept its own
+        unwinnability.keep_answer(board, color, node_limit, batch.analyse_many([(board, color)], node_limit)[0])
 
 
 def _flag_fall(pgn: PgnGame, rules: Any, board: Board, recorded: str, finding: Any,

@@ -43,6 +43,8 @@ __all__ = [
     "can_checkmate",
     "has_forced_win",  # US Chess 14E, from .forced_win: one import for the adjudicator
     "is_dead_position",
+    "keep_answer",
+    "known_answer",
     "mate_found_quickly",
     "proven_unable",
     "set_cache_size",
@@ -173,8 +175,27 @@ def clear_cache() -> None:
     forced_win.clear_cache()
 
 
+def _memo_base(board: Board, node_limit: int) -> tuple[object, ...]:
+    """The kept answers' key without its colour (the colour asked is appended)."""
+    return (move_layer_key(board), board.position_key(), node_limit)
+
+
+def known_answer(board: Board, color: int, node_limit: int) -> Analysis | None:
+    """The answer :func:`analyse` keeps for this question, if it keeps one (nothing is
+    computed)."""
+    return _MEMO.get(_memo_base(board, node_limit) + (color,))
+
+
+def keep_answer(board: Board, color: int, node_limit: int, analysis: Analysis) -> None:
+    """Keep ``analysis`` as :func:`analyse`'s answer to this question, for a caller that
+    made the same answer another way (:func:`.batch.analyse_many`: the same verdict and
+    line); an ``UNDETERMINED`` one is not kept."""
+    if analysis.verdict is not Verdict.UNDETERMINED:
+        _MEMO.put(_memo_base(board, node_limit) + (color,), analysis)
+
+
 def _analyse(board: Board, colors: tuple[int, ...], node_limit: int, stop_at_can: bool) -> dict[int, Analysis]:
-    base = (move_layer_key(board), board.position_key(), node_limit)
+    base = _memo_base(board, node_limit)
     known: dict[int, Analysis] = {}
     for color in colors:
         hit = _MEMO.get(base + (color,))
