@@ -13,6 +13,7 @@ import pytest
 
 from conformance.adapters import reference
 from conformance.adapters.reference import ReferenceAdapter
+from conformance.generate.perft import oracle_perft
 from reference_impl.adjudication import game as game_module
 from reference_impl.adjudication.game import Game
 
@@ -29,17 +30,6 @@ POSITIONS = [
 RULESETS = {"fide-2023": False, "fide-2023-chess960": True}
 
 
-def python_chess_perft(board: chess.Board, depth: int) -> int:
-    if depth == 0:
-        return 1
-    total = 0
-    for move in board.legal_moves:
-        board.push(move)
-        total += python_chess_perft(board, depth - 1)
-        board.pop()
-    return total
-
-
 @pytest.mark.parametrize("order", [list(RULESETS), list(reversed(RULESETS))])
 def test_kept_perft_counts_are_python_chess_counts_in_either_ruleset_order(order: list[str]) -> None:
     reference._PERFT.clear()
@@ -49,7 +39,7 @@ def test_kept_perft_counts_are_python_chess_counts_in_either_ruleset_order(order
         for ruleset in order:
             for fen in POSITIONS:
                 for depth in (1, 2, 3):
-                    expected = python_chess_perft(chess.Board(fen, chess960=RULESETS[ruleset]), depth)
+                    expected = oracle_perft(chess.Board(fen, chess960=RULESETS[ruleset]), depth)
                     answer = adapter.run("perft", ruleset, {"fen": fen, "depth": depth})
                     assert answer == {"nodes": expected}, (ruleset, fen, depth)
 
