@@ -61,7 +61,7 @@ def test_cells_score_fixtures_as_the_summary_does_whatever_the_order_of_results(
     assert (cell.conforming, cell.judged, cell.declined) == (2, 3, 1)
     fixtures = summarize([header, *results]).fixtures
     assert (fixtures.conforming, fixtures.judged, fixtures.declined) == (cell.conforming, cell.judged, cell.declined)
-    assert render.percent(cell) == "66.7 % (2/3), 1 declined"
+    assert render.percent(cell) == "66.7 % (2/3; 1 declined)"
     assert render.short(cell) == "66.7 (1 declined)"
 
 

@@ -147,3 +147,12 @@ def test_expectation_gist_keeps_the_scene_not_the_named_field_or_particulars() -
     assert expectation_gist({"move": None, "error": "ambiguous"}, "result lacks the field 'error'") == ""
     assert expectation_gist({"fen": "8/8/8/8/8/8/8/8 w - - 0 1", "nodes": 3}) == ""
     assert expectation_gist({"check": True, "checkmate": False}, "check: x") == "checkmate: false"
+
+
+def test_terminal_lists_every_cite_of_a_class_by_cite_and_the_first_three_by_cause(problems: list[dict]) -> None:
+    from conformance.reports.terminal import cites_text
+
+    double = classify(problems)[0]
+    assert cites_text(double) == "fide-2023:3.10.1, fide-2023:3.7.2, fide-2023:3.7.1, +1 more"
+    many = next(c for c in classify(problems, by="cite") if len(c.cites) == 2)
+    assert cites_text(many, limit=1) == ", ".join(many.cites)  # the cites are its key: all shown

@@ -31,14 +31,14 @@ NOT_DECLARED = "—"
 
 
 def percent(cell: Cell | None) -> str:
-    """``99.7 % (1234/1238)``, then ``, 12 declined`` when some were; ``—`` a kind not
-    declared; ``not judged (N declined)`` all declined; ``no fixture``."""
+    """``99.7 % (1234/1238)``, ``100 % (19/19; 881 declined)`` when some were declined;
+    ``—`` a kind not declared; ``not judged (N declined)`` all declined; ``no fixture``."""
     if cell is None:
         return NOT_DECLARED
-    declined = f", {cell.declined} declined" if cell.declined else ""
+    declined = f"; {cell.declined} declined" if cell.declined else ""
     if cell.compliance is None:
         return f"not judged ({cell.declined} declined)" if cell.declined else "no fixture"
-    return f"{_figure(cell)} % ({cell.conforming}/{cell.judged}){declined}"
+    return f"{_figure(cell)} % ({cell.conforming}/{cell.judged}{declined})"
 
 
 def short(cell: Cell | None) -> str:

@@ -92,6 +92,7 @@ class FailureClass:
     signature: str
     expected: str = ""  #: by cause: the scene the expectation sets (``reason: dead_position``)
     crash: bool = False  #: by cause: errored results, grouped across kinds
+    by: str = "cause"  #: the grouping that formed the class (:data:`GROUPINGS` or ``reason``)
     statuses: dict[str, int] = field(default_factory=dict)  #: status -> results
     results: int = 0
     fixtures: set[str] = field(default_factory=set)
@@ -170,7 +171,7 @@ def classify(results: Iterable[Mapping[str, Any]], by: Grouping = "cause") -> li
         key = _key(result, by, cause, chosen)
         group = found.get(key)
         if group is None:
-            group = found[key] = FailureClass(key[0], key[1], key[2], expected=key[3], crash=key[4])
+            group = found[key] = FailureClass(key[0], key[1], key[2], expected=key[3], crash=key[4], by=by)
         group.add(result)
         if cause is not None and cause.site:
             group.sites[cause.site] += 1

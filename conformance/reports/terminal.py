@@ -116,9 +116,10 @@ def _print_failure(console: Console, problem: Problem) -> None:
 
 
 def cites_text(group: FailureClass, limit: int = 3) -> str:
-    """A class's cites, the most frequent first, ``+N more`` past ``limit``."""
+    """A class's cites: by cite all of them (they are its key), by cause the most frequent
+    first, ``+N more`` past ``limit``."""
     cites = list(group.cites)
-    if len(cites) <= limit:
+    if len(cites) <= limit or group.by != "cause":
         return ", ".join(cites) or "-"
     return ", ".join(cites[:limit]) + f", +{len(cites) - limit} more"
 
