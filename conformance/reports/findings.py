@@ -138,11 +138,13 @@ def draft(group: FailureClass, header: Mapping[str, Any], number: int) -> Draft:
     ident, ruleset = str(result.get("id")), str(result.get("ruleset"))
     fixtures = len(group.fixtures)
     who = " ".join(str(adapter.get(k)) for k in ("name", "version") if adapter.get(k)) or name
-    title = f"{who}, {group.kind}: {group.title}"
+    kinds = [kind for kind, _ in group.kinds.most_common()]
+    where = group.kind if len(kinds) <= 2 else f"{', '.join(kinds[:2])} and {len(kinds) - 2} more kinds"
+    title = f"{who}, {where}: {group.title}"
     lines = [f"# {title}", "",
              f"{fixtures} fixture{'s' if fixtures != 1 else ''} ({group.results} result"
              f"{'s' if group.results != 1 else ''}) of Arbiter's conformance corpus, kind "
-             f"{', '.join(f'`{k}`' for k in group.kinds)}, show this "
+             f"{', '.join(f'`{k}`' for k in kinds)}, show this "
              + ("crash" if group.crash else "difference from the Laws of Chess") + ".", ""]
     if group.sites:
         lines += ["Raised in " + ", ".join(f"`{s}` ({n})" for s, n in group.sites.most_common()) + ".", ""]
