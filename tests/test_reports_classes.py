@@ -1,4 +1,5 @@
-"""Failure classes, per-fixture compliance and the per-article table, on hand-built reports."""
+"""Failure classes by cite, per-fixture compliance and the per-article table, on hand-built
+reports (the grouping by cause: tests/test_reports_causes.py)."""
 
 from __future__ import annotations
 
@@ -32,6 +33,13 @@ def _report(results: list[dict]) -> list[dict]:
     (f"fen: expected '{START}', got '{START}' (x)", "fen: expected '<fen>', got '<fen>' (x)"),
     ("san: expected 'Nbd7', got 'Nd7'", "san: expected '<san>', got '<san>'"),
     ("en passant square e3 is wrong", "en passant square <square> is wrong"),
+    # results, verdict words, kinds, rulesets and articles stay as they are
+    ("result: expected '1/2-1/2', got '1-0'", "result: expected \u00bd-\u00bd, got 1-0"),
+    ("result: expected '0-1', got '*'", "result: expected 0-1, got *"),
+    ("check: expected True, got False", "check: expected True, got False"),
+    ("adapter does not declare the ruleset 'fide-2023-chess960'",
+     "adapter does not declare the ruleset 'fide-2023-chess960'"),
+    ("cites fide-2023:3.7.3.1 and uscf-7:14E2, 12 times", "cites fide-2023:3.7.3.1 and uscf-7:14E2, <n> times"),
 ])
 def test_signature_replaces_particulars(message: str, expected: str) -> None:
     assert signature(message) == expected
@@ -47,13 +55,21 @@ def test_classes_group_by_kind_cites_and_signature_largest_first() -> None:
         _result("p.5", "failed", "nodes: expected 5, got 6", cites=("fide-2023:3.8",)),
         _result("s.1", "failed", "nodes: expected 5, got 6", kind="status"),
     ]
-    classes = classify(results)
+    classes = classify(results, by="cite")
     assert [(c.kind, c.cites, c.results, len(c.fixtures)) for c in classes] == [
         ("perft", ("fide-2023:3.7",), 5, 4),
         ("perft", ("fide-2023:3.8",), 1, 1),
         ("status", ("fide-2023:3.7",), 1, 1),
     ]
     assert classes[0].examples == ["p.1", "p.2", "p.3"]  # at most three, distinct ids
+    # by cause (the default) the articles no longer split the perft class; the kinds still do
+    by_cause = classify(results)
+    assert [(c.kind, c.cites, c.results, len(c.fixtures)) for c in by_cause] == [
+        ("perft", ("fide-2023:3.7", "fide-2023:3.8"), 6, 5),
+        ("status", ("fide-2023:3.7",), 1, 1),
+    ]
+    with pytest.raises(ValueError, match="unknown grouping"):
+        classify(results, by="colour")  # type: ignore[arg-type]
 
 
 def _many_failures() -> list[dict]:
@@ -70,12 +86,14 @@ def test_terminal_shows_classes() -> None:
     assert lines[at - 1].split() == ["40", "results", "(40", "fixtures)", "perft", "fide-2023:3.7"]
     assert lines[at + 1] == "    e.g. p.0, p.1, p.2"
     assert "    adapter exited (status -<n>)" in lines
+    crash = lines.index("    adapter exited (status -<n>)")
+    assert lines[crash - 1].split() == ["1", "result", "(1", "fixture)", "legal_moves", "errored", "fide-2023:3.7"]
 
 
 @pytest.mark.parametrize("render", [markdown.render, html.render])
 def test_markdown_and_html_show_classes(render) -> None:  # noqa: ANN001
     text = render(_many_failures())
-    assert "Failure classes (2)" in text
+    assert "Failure classes by cause (2)" in text
     assert "expected &lt;n&gt;, got &lt;n&gt;" in text
 
 

@@ -17,7 +17,7 @@ def test_render_writes_junit_and_html_and_exits_1_on_failures(tmp_path: Path) ->
     result = CliRunner().invoke(main, ["report", "render", str(SAMPLE),
                                        "--junit", str(junit_path), "--html", str(html_path)])
     assert result.exit_code == 1, result.output
-    assert "compliance 36.4%" in result.output
+    assert "per fixture 33.3%" in result.output and "per result 40.0%" in result.output
     assert ET.parse(junit_path).getroot().get("tests") == "11"  # 12 minus 1 unsupported
     assert "<h2>Failures (6)</h2>" in html_path.read_text(encoding="utf-8")
 
@@ -78,15 +78,17 @@ def test_classes_groups_alike_failures(tmp_path: Path) -> None:
     result = CliRunner().invoke(main, ["report", "classes", "--json", str(report)])
     assert result.exit_code == 1
     classes = [json.loads(line) for line in result.output.splitlines()]
-    assert [(c["results"], c["signature"], c["examples"]) for c in classes] == [
-        (7, "nodes: expected <n>, got <n>", ["p.0", "p.1", "p.2"]), (1, "crashed", ["q"])]
+    assert [(c["results"], c["signature"], c["examples"], c["crash"]) for c in classes] == [
+        (7, "nodes: expected <n>, got <n>", ["p.0", "p.1", "p.2"], False), (1, "crashed", ["q"], True)]
     table = CliRunner().invoke(main, ["report", "classes", str(report)])
-    assert "Failure classes: 2 for 8 failures" in table.output and "e.g. p.0, p.1, p.2" in table.output
+    assert "Failure classes by cause: 2 for 8 failures" in table.output and "e.g. p.0, p.1, p.2" in table.output
 
 
 def test_classes_of_the_sample_and_of_its_skips() -> None:
     result = CliRunner().invoke(main, ["report", "classes", str(SAMPLE)])
-    assert result.exit_code == 1 and "Failure classes: 6 for 6 failures" in result.output
+    assert result.exit_code == 1 and "Failure classes by cause: 6 for 6 failures" in result.output
+    by_cite = CliRunner().invoke(main, ["report", "classes", "--by", "cite", str(SAMPLE)])
+    assert by_cite.exit_code == 1 and "Failure classes by cite: 6 for 6 failures" in by_cite.output
     skips = CliRunner().invoke(main, ["report", "classes", "--skips", str(SAMPLE)])
     assert "adapter skipped: not implemented" in skips.output and "dead.kbk" in skips.output
 

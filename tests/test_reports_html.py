@@ -49,7 +49,7 @@ def test_hostile_strings_are_escaped() -> None:
 def test_summary_and_tables() -> None:
     page = _page()
     assert "6 unmet expectations" in page
-    assert "<b>36.4%</b>" in page
+    assert "<b>per fixture 33.3%: 3 of 9 fixtures judged" in page and "per result 40.0%" in page
     assert "<h2>By kind</h2>" in page and "<h2>By article</h2>" in page
     assert "<code>fide-2023:3.7.3.1</code>" in page
     assert "<h2>Failures (6)</h2>" in page
@@ -131,8 +131,25 @@ def test_position_after_the_moves_is_drawn_too() -> None:
               "status": "failed", "cites": [], "input": {"fen": start, "moves": ["e2e4", "e7e5"]},
               "expect": {"result": "*"}, "actual": {"result": "1-0"}, "message": "m"}
     page = html.render([{"type": "header", "adapter": {"name": "x"}}, result])
-    assert "after 2 moves (last move highlighted)" in page
-    after = page[page.index("after 2 moves"):]
+    assert "after the 2 plies of the input (last move highlighted)" in page
+    after = page[page.index("after the 2 plies"):]
     assert '<td class="d hl" title="e5"><span class="pb">\u265f' in after
     assert '<td class="l" title="e4"><span class="pw">\u265f' in after
     assert html.position_after("fide-2023", start, ["e2e5"]) is None  # illegal: no diagram
+
+
+def test_captions_count_plies_as_the_fixture_descriptions_do() -> None:
+    # "23 random plies" from the initial array: 7 before the input position (move 4, Black
+    # to move), 16 in the input; the captions say so in plies, never "moves"
+    fen = "rnbqkbnr/pp2ppp1/2pp4/7p/6P1/2P1P2N/PP1P1P1P/RNBQKB1R b KQkq - 0 4"
+    moves = ["e7e5", "f1e2", "d8h4", "b2b4", "b7b5", "h3g5", "h8h7", "g5h3",
+             "f7f5", "e2c4", "g8h6", "h3f4", "e8d7", "f4g6", "d7d8", "g4f5"]
+    result = {"type": "result", "id": "apply.random.s3-0032", "kind": "apply_moves", "ruleset": "fide-2023",
+              "description": "23 random plies", "status": "failed", "cites": [],
+              "input": {"fen": fen, "moves": moves}, "expect": {"fen": None}, "actual": {"fen": None},
+              "message": "m"}
+    page = html.render([{"type": "header", "adapter": {"name": "x"}}, result])
+    assert html.plies_before(fen) == 7
+    assert "position (ply 7 of the game; first move highlighted)" in page
+    assert "after the 16 plies of the input (ply 23 of the game; last move highlighted)" in page
+    assert " moves (" not in page

@@ -11,7 +11,8 @@ SAMPLE = Path(__file__).parent / "data" / "reporting" / "sample.jsonl"
 
 def test_counts_tables_and_failures() -> None:
     text = markdown.render(load(SAMPLE))
-    assert "**36.4%** compliance (4 of 11 applicable)" in text
+    assert "**per fixture 33.3%: 3 of 9 fixtures judged pass under every ruleset they ran under; " \
+           "1 declined (not judged)**; per result 40.0%: 4 of 10 judged" in text
     assert "**6 unmet expectations; 1 result not judged (skipped)**" in text
     perft_row = next(line for line in text.splitlines() if line.startswith("| <code>perft"))
     assert [c.strip() for c in perft_row.strip("|").split("|")][1:4] == ["3", "2", "1"]

@@ -29,10 +29,20 @@ def test_overall_counts_and_compliance_definition(records: list[dict]) -> None:
                       "unsupported": 1, "xfailed": 1, "xpassed": 1}
     assert summary.overall.total == 12
     assert summary.overall.applicable == 11          # unsupported left out
+    assert summary.overall.judged == 10              # and the declined (skipped) one
     assert summary.overall.conforming == 4           # passed + xpassed
-    assert summary.overall.compliance == pytest.approx(4 / 11)
+    assert summary.overall.compliance == pytest.approx(4 / 10)
     assert summary.overall.problems == 6             # failed + errored + xpassed
     assert not summary.ok and not summary.interrupted
+
+
+def test_per_fixture_counts_each_fixture_once_and_declined_apart(records: list[dict]) -> None:
+    # 11 fixtures: kiwipete (two rulesets, both passed), status.mate and the xpassed timeout
+    # conform; six fail (the xfailed one among them); dead.kbk was declined; start.960 is
+    # unsupported only
+    fixtures = summarize(records).fixtures
+    assert (fixtures.conforming, fixtures.judged, fixtures.declined) == (3, 9, 1)
+    assert fixtures.compliance == pytest.approx(3 / 9) and fixtures.failing == 6
 
 
 def test_counts_per_kind(records: list[dict]) -> None:

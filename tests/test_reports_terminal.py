@@ -12,7 +12,7 @@ from conformance.reports import load, terminal
 SAMPLE = Path(__file__).parent / "data" / "reporting" / "sample.jsonl"
 
 
-def _render(records: list[dict], **kwargs: int) -> str:
+def _render(records: list[dict], **kwargs: int | bool) -> str:
     buffer = io.StringIO()
     terminal.render(records, Console(file=buffer, width=160, color_system=None), **kwargs)
     return buffer.getvalue()
@@ -21,16 +21,32 @@ def _render(records: list[dict], **kwargs: int) -> str:
 def test_summary_line_counts_and_compliance() -> None:
     text = _render(load(SAMPLE))
     assert "python-chess 1.11.2" in text
-    assert "12 results: 3 passed, 4 failed, 1 errored, 1 skipped, 1 unsupported, " \
-           "1 xfail, 1 xpass" in text
-    assert "compliance 36.4% (4 of 11 applicable)" in text
+    lines = text.splitlines()
+    # per fixture first, then per result; the unsupported result only named, not counted
+    assert lines[1] == ("per fixture 33.3%: 3 of 9 fixtures judged pass under every ruleset they "
+                        "ran under; 1 declined (not judged)")
+    assert lines[2] == ("per result 40.0%: 4 of 10 judged (one per fixture and ruleset); 11 results: "
+                        "3 passed, 4 failed, 1 errored, 1 skipped, 1 xfail, 1 xpass")
+    assert lines[3] == ("1 result of kinds or rulesets the adapter does not declare left out "
+                        "(unsupported; -v counts them)")
     assert "6 unmet expectations" in text
+
+
+def test_verbose_counts_unsupported_results_and_rows() -> None:
+    quiet, verbose = _render(load(SAMPLE)), _render(load(SAMPLE), verbose=True)
+    assert "12 results: 3 passed, 4 failed, 1 errored, 1 skipped, 1 unsupported, 1 xfail, 1 xpass" in verbose
+    assert "left out (unsupported" not in verbose
+    heading = next(line for line in quiet.splitlines() if line.startswith("kind "))
+    assert "unsup" not in heading.split()
+    assert not any(line.startswith("start_position ") for line in quiet.splitlines())  # only unsupported
+    row = next(line for line in verbose.splitlines() if line.startswith("start_position "))
+    assert row.split() == ["start_position", "1", "1", "-"]
 
 
 def test_tables_per_kind_and_article() -> None:
     text = _render(load(SAMPLE))
     heading = next(line for line in text.splitlines() if line.startswith("kind "))
-    assert heading.split() == ["kind", "total", "pass", "fail", "error", "skip", "unsup",
+    assert heading.split() == ["kind", "total", "pass", "fail", "error", "skip",
                                "xfail", "xpass", "score"]
     perft_row = next(line for line in text.splitlines() if line.startswith("perft "))
     assert perft_row.split() == ["perft", "3", "2", "1", "66.7%"]
@@ -62,13 +78,13 @@ def test_all_passed_report() -> None:
                 "status": "passed", "cites": []},
                {"type": "footer", "counts": {}, "interrupted": False}]
     text = _render(records)
-    assert "compliance 100.0%" in text and "all expectations met" in text
+    assert "per fixture 100.0%: 1 of 1 fixture judged" in text and "all expectations met" in text
     assert "Failures" not in text
 
 
 def test_interrupted_report_says_partial() -> None:
     text = _render([{"type": "header", "adapter": {"name": "x"}}])
-    assert "0 results: none" in text and "partial" in text
+    assert "per fixture -: no fixture judged" in text and "0 results: none" in text and "partial" in text
 
 
 def test_article_titles_from_registry_when_wide_and_dropped_when_narrow() -> None:

@@ -61,10 +61,12 @@ FLAG_FALL_CLASSES: dict[tuple[str, str], str] = {
 FLAG_FALL_OTHER = "flag falls scored otherwise than the flag-fall rule rules"
 #: what else varies in an unreadable game's reason, replaced before the harness's
 #: :func:`~conformance.reports.classes.signature` so reasons count by kind: the move
-#: label with its move (``12. Nf3``, ``12... Zz9``) and a quoted token
+#: label with its move (``12. Nf3``, ``12... Zz9``), a quoted token and a game result
+#: (which the harness's signature keeps)
 REASON_PLACEHOLDERS: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(r"(?<![\w.])\d+\.(?:\.\.)? [^\s:]+"), "<n>. <move>"),
     (re.compile(r"(?<!\w)'[^']*'"), "'<token>'"),
+    (re.compile(r"(?<![\w/-])(?:1-0|0-1|1/2-1/2|\*)(?![\w/-])"), "<result>"),
 )
 #: summary keys shown by the page's own tables; any other is listed as it stands
 SUMMARY_SHOWN = frozenset({"type", "games", "bytes", "findings", "errors", "damaged_files", "undetermined",

@@ -1,8 +1,12 @@
 """One matrix row per implementation, from its report records (pure).
 
-A cell is the per-fixture compliance of one kind: a fixture conforms when every
-result it has (one per ruleset) passed; fixtures the adapter declined (``skipped``) or
-never declared (``unsupported``) are counted apart, never as conforming.
+A cell is the per-fixture compliance of one kind, scored as every summary scores it
+(:func:`~conformance.reports.summary.fixture_verdicts`): a fixture conforms when every
+judged result it has (one per ruleset) passed; a fixture the adapter declined
+(``skipped`` under every ruleset) is not judged and is counted apart as declined;
+one it never declared (``unsupported``) is left out. A row's failure classes are its
+report's classes by cause, each with the results it holds (:attr:`Row.members`) so a
+page can draw their boards.
 """
 
 from __future__ import annotations
@@ -12,11 +16,14 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..adapters.base import KINDS
-from ..reports.classes import classify
-from ..reports.summary import CONFORMING_STATUSES, NOT_APPLICABLE_STATUSES, NOT_JUDGED_STATUSES, PROBLEM_STATUSES
+from ..reports.classes import FailureClass, classify
+from ..reports.findings import smallest
+from ..reports.summary import PROBLEM_STATUSES, fixture_verdicts
 
 #: Classes kept per implementation in the outputs (the rest are counted).
 MAX_CLASSES = 40
+#: Results kept per class for its boards: the smallest failing fixture and examples.
+BOARDS = 3
 
 
 @dataclass
@@ -49,6 +56,8 @@ class Row:
     cells: dict[str, Cell] = field(default_factory=dict)  #: declared kinds only
     classes: list[dict[str, Any]] = field(default_factory=list)
     seconds: float = 0.0
+    members: list[list[dict[str, Any]]] = field(default_factory=list, repr=False)  #: per class: its boards' results
+    all_classes: int = 0  #: classes before the cut at :data:`MAX_CLASSES`
 
     @property
     def total(self) -> Cell:
@@ -64,7 +73,8 @@ class Row:
         return {"spec": self.spec, "name": self.name, "version": self.version, "skipped": self.skipped,
                 "rulesets": list(self.rulesets), "seconds": round(self.seconds, 1),
                 "kinds": {k: c.as_record() for k, c in self.cells.items()},
-                "total": self.total.as_record(), "classes": list(self.classes)}
+                "total": self.total.as_record(), "classes": list(self.classes),
+                "classes_in_all": self.all_classes}
 
 
 def skipped_row(spec: str, reason: str) -> Row:
@@ -75,8 +85,7 @@ def skipped_row(spec: str, reason: str) -> Row:
 def row(spec: str, records: Iterable[Mapping[str, Any]], seconds: float = 0.0) -> Row:
     """The row of one implementation's report (header, results, footer)."""
     out = Row(spec=spec, seconds=seconds)
-    verdicts: dict[tuple[str, str], str] = {}  # (kind, id) -> "ok" | "bad" | "declined"
-    problems = []
+    results = []
     for record in records:
         if record.get("type") == "header":
             adapter = record.get("adapter") or {}
@@ -85,26 +94,37 @@ def row(spec: str, records: Iterable[Mapping[str, Any]], seconds: float = 0.0) -
             for kind in adapter.get("capabilities") or []:
                 out.cells.setdefault(str(kind), Cell())
         elif record.get("type") == "result":
-            status, key = str(record.get("status")), (str(record.get("kind")), str(record.get("id")))
-            if status in NOT_APPLICABLE_STATUSES:
-                continue
-            if status in PROBLEM_STATUSES:
-                problems.append(record)
-                verdicts[key] = "bad"
-            elif status in CONFORMING_STATUSES or status == "xfailed":
-                verdicts.setdefault(key, "ok")
-            elif status in NOT_JUDGED_STATUSES:
-                verdicts[key] = verdicts.get(key, "declined")
-    for (kind, _), verdict in verdicts.items():
+            results.append(record)
+    for (kind, _), verdict in fixture_verdicts(results).items():
         cell = out.cells.setdefault(kind, Cell())
         if verdict == "declined":
             cell.declined += 1
         else:
             cell.judged += 1
-            cell.conforming += verdict == "ok"
+            cell.conforming += verdict == "conforms"
     out.cells = {k: out.cells[k] for k in sorted(out.cells, key=_kind_order)}
-    out.classes = [c.as_record() for c in classify(problems)[:MAX_CLASSES]]
+    classes = classify(r for r in results if r.get("status") in PROBLEM_STATUSES)
+    out.all_classes = len(classes)
+    out.classes = [_class_record(c) for c in classes[:MAX_CLASSES]]
+    out.members = [_boards(c) for c in classes[:MAX_CLASSES]]
     return out
+
+
+def _class_record(group: FailureClass) -> dict[str, Any]:
+    return {**group.as_record(), "smallest": str(smallest(group).get("id"))}
+
+
+def _boards(group: FailureClass) -> list[dict[str, Any]]:
+    """The smallest failing result of a class, then results of its other examples."""
+    first = smallest(group)
+    chosen = [dict(first)]
+    for ident in group.examples:
+        if len(chosen) >= BOARDS:
+            break
+        found = next((r for r in group.members if r.get("id") == ident), None)
+        if found is not None and ident != first.get("id"):
+            chosen.append(dict(found))
+    return chosen
 
 
 def _kind_order(kind: str) -> tuple[int, str]:

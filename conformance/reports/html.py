@@ -19,7 +19,6 @@ from . import save_text
 from .classes import FailureClass
 from .summary import (
     STATUS_LABELS,
-    STATUSES,
     Problem,
     Record,
     Summary,
@@ -28,10 +27,13 @@ from .summary import (
     cites_of,
     compact,
     describe_adapter,
+    headline,
     move_difference,
     percent,
     ruleset_list,
+    shown_groups,
     spread,
+    status_columns,
     summarize,
 )
 
@@ -172,7 +174,7 @@ def _tally_table(first: str, groups: Mapping[str, Tally], columns: list[str],
         cells = [f"<td><code>{_e(name)}</code></td>"]
         if titles:
             cells.append(f"<td>{_e(titles.get(name, ''))}</td>")
-        cells.append(f'<td class="n">{tally.total}</td>')
+        cells.append(f'<td class="n">{sum(tally.counts[s] for s in columns)}</td>')
         cells += [f'<td class="n {s}">{tally.counts[s] or ""}</td>' for s in columns]
         cells.append(f'<td class="n">{_e(percent(tally.compliance))}</td>')
         rows.append("<tr>" + "".join(cells) + "</tr>")
@@ -180,23 +182,54 @@ def _tally_table(first: str, groups: Mapping[str, Tally], columns: list[str],
             f'<tbody>{"".join(rows)}</tbody></table>')
 
 
-def _classes_html(groups: list[FailureClass], cites: bool = True) -> str:
+def fixture_anchor(ident: object) -> str:
+    """The element id of a fixture's section (``f-`` and the id, characters outside
+    ``[A-Za-z0-9_.-]`` replaced by ``_``)."""
+    return "f-" + re.sub(r"[^A-Za-z0-9_.-]", "_", str(ident))
+
+
+def class_rows(groups: list[FailureClass], cites: bool = True, shown: Collection[str] = (),
+               limit: int = MAX_CLASSES) -> str:
+    """Table rows of failure classes (or, without cites, skip reasons): counts, kind(s),
+    the cites (three most frequent), the signature with the expectation's scene and, for
+    a crash, where it was raised, and example ids -- links for those in ``shown``."""
+    rows = []
+    for group in groups[:limit]:
+        cells = [f'<td class="n">{group.results}</td>', f'<td class="n">{len(group.fixtures)}</td>',
+                 f"<td><code>{_e(group.kind)}</code>{' (errored)' if group.crash else ''}</td>"]
+        if cites:
+            more = len(group.cites) - 3
+            cells.append(f"<td>{', '.join(f'<code>{_e(c)}</code>' for c in group.cites[:3]) or '-'}"
+                         f"{f' +{more} more' if more > 0 else ''}</td>")
+        where = ""
+        if group.sites:
+            where = "<br><small>raised in " + ", ".join(
+                f"<code>{_e(site)}</code> ({n})" for site, n in group.sites.most_common(3)) + "</small>"
+        cells.append(f"<td><code>{_e(group.title or '(no message)')}</code>{where}</td>")
+        cells.append("<td>" + ", ".join(
+            f'<a href="#{fixture_anchor(e)}"><code>{_e(e)}</code></a>' if e in shown else f"<code>{_e(e)}</code>"
+            for e in group.examples) + "</td>")
+        rows.append("<tr>" + "".join(cells) + "</tr>")
+    return "".join(rows)
+
+
+def _classes_html(groups: list[FailureClass], cites: bool = True, shown: Collection[str] = ()) -> str:
     """A table of failure classes (or, without cites, skip reasons)."""
     head = ["results", "fixtures", "kind"] + (["cites"] if cites else []) + [
         "signature" if cites else "reason", "examples"]
-    rows = []
-    for group in groups[:MAX_CLASSES]:
-        cells = [f'<td class="n">{group.results}</td>', f'<td class="n">{len(group.fixtures)}</td>',
-                 f"<td><code>{_e(group.kind)}</code></td>"]
-        if cites:
-            cells.append(f"<td>{', '.join(f'<code>{_e(c)}</code>' for c in group.cites) or '-'}</td>")
-        cells.append(f"<td><code>{_e(group.signature or '(no message)')}</code></td>")
-        cells.append(f"<td>{', '.join(f'<code>{_e(e)}</code>' for e in group.examples)}</td>")
-        rows.append("<tr>" + "".join(cells) + "</tr>")
     more = (f"<p>{len(groups) - MAX_CLASSES} more: <code>arbiter report classes REPORT</code>.</p>"
             if len(groups) > MAX_CLASSES else "")
     return (f'<table class="tally"><thead><tr>{"".join(f"<th>{h}</th>" for h in head)}</tr></thead>'
-            f'<tbody>{"".join(rows)}</tbody></table>{more}')
+            f'<tbody>{class_rows(groups, cites, shown)}</tbody></table>{more}')
+
+
+def plies_before(fen: object) -> int:
+    """Plies played before a FEN's position by its move number and side; 0 when unreadable
+    or at move 1 (a position set up, not played to: its ply would say nothing)."""
+    fields = fen.split() if isinstance(fen, str) else []
+    if len(fields) < 6 or fields[1] not in ("w", "b") or not fields[5].isdigit() or int(fields[5]) < 2:
+        return 0
+    return 2 * (int(fields[5]) - 1) + (fields[1] == "b")
 
 
 def _answer_html(answer: object, input_fen: object) -> str:
@@ -213,7 +246,9 @@ def _answer_html(answer: object, input_fen: object) -> str:
     return "".join(parts)
 
 
-def _failure_html(problem: Problem, anchor: int) -> str:
+def failure_html(problem: Problem, anchor: str | None = None) -> str:
+    """One failure's section: status, id, rulesets, cites, message, boards, answers; its
+    element id is ``anchor`` or, by default, :func:`fixture_anchor` of the fixture id."""
     result = problem.result
     status = str(result.get("status"))
     given = result.get("input")
@@ -222,7 +257,7 @@ def _failure_html(problem: Problem, anchor: int) -> str:
     moves = data.get("moves")
     first_move = data.get("move") or (moves[0] if isinstance(moves, list) and moves else None)
     cites = ", ".join(f"<code>{_e(c)}</code>" for c in cites_of(result))
-    out = [f'<section class="failure {_e(status)}" id="f{anchor}">',
+    out = [f'<section class="failure {_e(status)}" id="{_e(anchor or fixture_anchor(result.get("id")))}">',
            f'<h3><span class="status">{_e(status)}</span><code>{_e(result.get("id"))}</code>'
            f' under {", ".join(f"<code>{_e(r)}</code>" for r in problem.rulesets)} '
            f'<small>({_e(result.get("kind"))})</small></h3>']
@@ -234,19 +269,22 @@ def _failure_html(problem: Problem, anchor: int) -> str:
         out.append(f"<pre>{_e(result['message'])}</pre>")
     out.append('<div class="cols">')
     if isinstance(fen, str):
-        label, squares = "position", move_squares(first_move)
+        before = plies_before(fen)
+        notes, squares = [f"ply {before} of the game"] if before else [], move_squares(first_move)
         difference = move_difference(result)
         if first_move:
-            label += " (first move highlighted)"
+            notes.append("first move highlighted")
         elif difference and 0 < len(difference[0]) + len(difference[1]) <= MAX_MARKED_MOVES:
-            label += " (differing moves highlighted)"
+            notes.append("differing moves highlighted")
             squares = set().union(*(move_squares(m) for m in difference[0] + difference[1]))
+        label = "position" + (f" ({'; '.join(notes)})" if notes else "")
         out.append(f"<div><h4>{label}</h4>{board_html(fen, squares)}</div>")
         if isinstance(moves, list) and moves and isinstance(result.get("ruleset"), str):
             final = position_after(result["ruleset"], fen, moves)
             if final is not None:
-                out.append(f"<div><h4>after {len(moves)} move{'s' if len(moves) != 1 else ''}"
-                           f" (last move highlighted)</h4>"
+                ply = f"ply {before + len(moves)} of the game; " if before else ""
+                out.append(f"<div><h4>after the {len(moves)} pl{'ies' if len(moves) != 1 else 'y'} of the input"
+                           f" ({ply}last move highlighted)</h4>"
                            f"{board_html(final, move_squares(moves[-1]))}</div>")
     out.append(f"<div><h4>input</h4><pre>{_e(compact(result.get('input')))}</pre></div>")
     out.append('</div><div class="answers">')
@@ -276,50 +314,54 @@ def _meta(summary: Summary) -> str:
 def render(records: Iterable[Record], max_failures: int = MAX_FAILURES) -> str:
     """The complete HTML document for a report."""
     summary = summarize(records)
-    overall = summary.overall
-    columns = [s for s in STATUSES if s == "passed" or overall.counts[s]]
+    columns = status_columns(summary)
     title = f"Arbiter report: {describe_adapter(summary.header)}"
     verdict = summary.verdict()
     verdict_class = "ok" if verdict.good else ("bad" if not summary.ok else "incomplete")
-    fixtures = summary.fixtures
-    counts = ", ".join(f"{overall.counts[s]} {STATUS_LABELS[s]}" for s in STATUSES
-                       if overall.counts[s]) or "no results"
+    lines = headline(summary)
     body = [f"<h1>{_e(title)}</h1>", f'<div class="meta">{_meta(summary)}</div>',
             f'<p><span class="verdict {verdict_class}">{_e(verdict.text)}</span></p>',
-            f"<p>{overall.total} results: {_e(counts)}.<br>Compliance "
-            f"<b>{_e(percent(overall.compliance))}</b> ({overall.conforming} of "
-            f"{overall.applicable} applicable = passed + xpass over all results except "
-            "unsupported; skipped, errored and failed count against).<br>Per fixture "
-            f"<b>{_e(percent(fixtures.compliance))}</b> ({fixtures.conforming} of "
-            f"{fixtures.applicable} fixtures pass under every ruleset they ran under).</p>"]
+            f"<p><b>{_e(lines[0])}</b>.<br>{'<br>'.join(_e(line) for line in lines[1:])}.<br>"
+            "<small>Compliance = passed + xpass over the results judged: failed, errored and xfail "
+            "count against; declined (skipped) results are not judged and are counted apart.</small></p>"]
     if summary.interrupted:
         body.append('<p class="verdict bad">The run was interrupted: this report is partial.</p>')
     if summary.missing_shards:
         body.append(f'<p class="verdict incomplete">This merged report lacks shard(s) '
                     f'{_e(", ".join(summary.missing_shards))}.</p>')
     if summary.results:
-        body += ["<h2>By kind</h2>", _tally_table("kind", summary.by_kind, columns),
-                 "<h2>By ruleset</h2>", _tally_table("ruleset", summary.by_ruleset, columns)]
+        body += ["<h2>By kind</h2>", _tally_table("kind", shown_groups(summary.by_kind), columns),
+                 "<h2>By ruleset</h2>", _tally_table("ruleset", shown_groups(summary.by_ruleset), columns)]
         if summary.by_article:
             titles = {a: article_title(a) or "" for a in summary.by_article}
             body += ["<h2>By article</h2>",
                      _tally_table("article", summary.by_article, columns,
                                   titles if any(titles.values()) else None)]
     if summary.not_judged:
-        body += [f"<h2>Not judged ({len(summary.not_judged)} skipped), by reason</h2>",
+        body += [f"<h2>Not judged ({len(summary.not_judged)} declined: skipped), by reason</h2>",
                  _classes_html(summary.skip_reasons, cites=False)]
     if summary.problems:
-        body += [f"<h2>Failure classes ({len(summary.classes)})</h2>",
-                 "<p>Failures of one kind, citing the same articles, whose messages agree once "
-                 "FENs, moves, squares and numbers are replaced by placeholders.</p>",
-                 _classes_html(summary.classes)]
         groups = summary.problem_groups
         shown = spread(groups, max_failures)
+        shown_ids = {str(p.result.get("id")) for p in shown}
+        body += [f"<h2>Failure classes by cause ({len(summary.classes)})</h2>",
+                 "<p>Failures of one kind whose messages agree once FENs, moves, squares and numbers "
+                 "are replaced by placeholders, and whose expectations set the same scene, whatever "
+                 "articles they cite; errored results with one crash signature whatever their kind "
+                 "(<code>arbiter report classes REPORT --by cite</code> splits them by article).</p>",
+                 _classes_html(summary.classes, shown=shown_ids)]
         body.append(f"<h2>Failures ({len(summary.problems)})</h2>")
         if len(groups) < len(summary.problems):
             body.append(f"<p>{len(groups)} distinct: a failure alike under several rulesets "
                         "is shown once.</p>")
-        body += [_failure_html(problem, index) for index, problem in enumerate(shown)]
+        seen: set[str] = set()
+        for problem in shown:  # a fixture failing differently under two rulesets: one anchor
+            section = failure_html(problem)
+            ident = fixture_anchor(problem.result.get("id"))
+            if ident in seen:
+                section = section.replace(f' id="{ident}"', "", 1)
+            seen.add(ident)
+            body.append(section)
         chosen = {id(p) for p in shown}
         rest = [p for p in groups if id(p) not in chosen]
         if rest:

@@ -1,6 +1,6 @@
 """A Markdown summary of a report, for CI pages such as GitHub's job summary.
 
-``render(records) -> str`` gives the counts, the compliance per result and per fixture,
+``render(records) -> str`` gives the compliance per fixture and per result, the counts,
 a table per kind and per ruleset, what was not judged and why, the failure classes, and
 the failures (grouped across rulesets, at most ``max_failures``) with expected and
 actual answers. Table cells are escaped so report text cannot break the
@@ -18,14 +18,16 @@ from . import save_text
 from .classes import FailureClass
 from .summary import (
     STATUS_LABELS,
-    STATUSES,
     Record,
     Tally,
     compact,
     describe_adapter,
+    headline,
     percent,
     ruleset_list,
+    shown_groups,
     spread,
+    status_columns,
     summarize,
 )
 
@@ -59,7 +61,7 @@ def _table(first: str, groups: Mapping[str, Tally], columns: list[str]) -> list[
     lines = ["| " + " | ".join(head) + " |",
              "|" + "|".join(["---"] + ["---:"] * (len(head) - 1)) + "|"]
     for name, tally in groups.items():
-        cells = [f"<code>{_cell(name)}</code>", str(tally.total)]
+        cells = [f"<code>{_cell(name)}</code>", str(sum(tally.counts[s] for s in columns))]
         cells += [str(tally.counts[s]) if tally.counts[s] else "" for s in columns]
         cells.append(percent(tally.compliance))
         lines.append("| " + " | ".join(cells) + " |")
@@ -71,10 +73,12 @@ def _classes(groups: list[FailureClass], cites: bool = True) -> list[str]:
         "signature" if cites else "reason", "examples"]
     lines = ["| " + " | ".join(head) + " |", "|---:|---:|" + "---|" * (len(head) - 2)]
     for group in groups[:MAX_CLASSES]:
-        cells = [str(group.results), str(len(group.fixtures)), f"<code>{_cell(group.kind)}</code>"]
+        kind = f"<code>{_cell(group.kind)}</code>" + (" (errored)" if group.crash else "")
+        cells = [str(group.results), str(len(group.fixtures)), kind]
         if cites:
-            cells.append(_cell(", ".join(group.cites) or "-"))
-        cells += [_code(group.signature or "(no message)"),
+            more = len(group.cites) - 3
+            cells.append(_cell(", ".join(group.cites[:3]) or "-") + (f" +{more} more" if more > 0 else ""))
+        cells += [_code(group.title or "(no message)"),
                   ", ".join(f"<code>{_cell(e)}</code>" for e in group.examples)]
         lines.append("| " + " | ".join(cells) + " |")
     if len(groups) > MAX_CLASSES:
@@ -85,30 +89,25 @@ def _classes(groups: list[FailureClass], cites: bool = True) -> list[str]:
 def render(records: Iterable[Record], max_failures: int = MAX_FAILURES) -> str:
     """The Markdown summary of a report."""
     summary = summarize(records)
-    overall = summary.overall
-    columns = [s for s in STATUSES if s == "passed" or overall.counts[s]]
+    columns = status_columns(summary)
     verdict = summary.verdict().text
-    fixtures = summary.fixtures
-    counts = ", ".join(f"{overall.counts[s]} {STATUS_LABELS[s]}" for s in STATUSES
-                       if overall.counts[s]) or "no results"
+    first, *rest = headline(summary)
     lines = [f"## Arbiter: {_cell(describe_adapter(summary.header))}", "",
-             f"**{percent(overall.compliance)}** compliance ({overall.conforming} of "
-             f"{overall.applicable} applicable); **{percent(fixtures.compliance)}** "
-             f"per fixture ({fixtures.conforming} of {fixtures.applicable} pass under every "
-             f"ruleset they ran under); {counts}; **{_cell(verdict)}**."]
+             f"**{_cell(first)}**; " + "; ".join(_cell(line) for line in rest) + f"; **{_cell(verdict)}**."]
     if summary.interrupted:
         lines += ["", "The run was interrupted: this report is partial."]
     if summary.missing_shards:
         lines += ["", f"This merged report lacks shard(s) {_cell(', '.join(summary.missing_shards))}."]
     if summary.results:
-        lines += ["", *_table("kind", summary.by_kind, columns)]
-        if len(summary.by_ruleset) > 1:
-            lines += ["", *_table("ruleset", summary.by_ruleset, columns)]
+        lines += ["", *_table("kind", shown_groups(summary.by_kind), columns)]
+        by_ruleset = shown_groups(summary.by_ruleset)
+        if len(by_ruleset) > 1:
+            lines += ["", *_table("ruleset", by_ruleset, columns)]
     if summary.not_judged:
-        lines += ["", f"### Not judged ({len(summary.not_judged)} skipped), by reason", "",
+        lines += ["", f"### Not judged ({len(summary.not_judged)} declined: skipped), by reason", "",
                   *_classes(summary.skip_reasons, cites=False)]
     if summary.problems:
-        lines += ["", f"### Failure classes ({len(summary.classes)})", "", *_classes(summary.classes)]
+        lines += ["", f"### Failure classes by cause ({len(summary.classes)})", "", *_classes(summary.classes)]
     groups = summary.problem_groups
     shown = spread(groups, max_failures)
     if shown:

@@ -2,23 +2,29 @@
 
 A report is a list of records (see ``docs/harness.md``): one ``header``, one ``result``
 per fixture × ruleset, one ``footer``. :func:`summarize` turns that list into plain data;
-the terminal, JUnit, HTML and Markdown renderers only format it.
+the terminal, JUnit, HTML and Markdown renderers only format it, and the matrix scores
+its cells with the same :func:`fixture_verdicts`.
 
 Compliance (documented in ``docs/reports.md``)::
 
     applicable = total - unsupported
+    judged     = applicable - skipped          (skipped: the adapter declined it)
     conforming = passed + xpassed
-    compliance = conforming / applicable      (undefined when nothing is applicable)
+    compliance = conforming / judged           (undefined when nothing was judged)
 
-so skips, errors, failures and expected failures all count against an implementation,
-and only what it never claimed to support is left out. Per fixture, a fixture conforms
-when every result it has outside ``unsupported`` conforms (it passes under every ruleset
-it ran under).
+so errors, failures and expected failures count against an implementation; what it
+never claimed (``unsupported``) is left out, and what it declined (``skipped``) is not
+judged either way: neither a pass nor a failure, it is counted and shown beside every
+figure (``declined``), and it keeps the verdict from "all expectations met".
+
+Per fixture (the headline): a fixture is judged when one of its results was, and
+conforms when every judged result conforms (it passes under every ruleset it ran
+under); a fixture whose applicable results were all declined is *declined*. A fixture
+that names two rulesets runs twice; per fixture it is counted once.
 
 A run whose answers all met their expectations is still not "all expectations met"
-while any result was not judged (``skipped``: the adapter declined a fixture of a kind
-it declared), shards of a merged report are missing, or the run was cut short:
-:meth:`Summary.verdict` says which.
+while any result was not judged (``skipped``), shards of a merged report are missing,
+or the run was cut short: :meth:`Summary.verdict` says which.
 """
 
 from __future__ import annotations
@@ -35,7 +41,7 @@ from conformance.harness.records import BAD_STATUSES, STATUSES
 from reference_impl.errors import ArbiterError
 from reference_impl.rules import articles, list_rulesets
 
-from .classes import FailureClass, classify
+from .classes import FailureClass, Grouping, classify
 
 #: statuses that mean "an expectation was not met" (the run exits 1 if any occur)
 PROBLEM_STATUSES: frozenset[str] = BAD_STATUSES
@@ -97,21 +103,65 @@ class Tally:
 
     @property
     def compliance(self) -> float | None:
-        """conforming / applicable, or None when nothing was applicable."""
-        return self.conforming / self.applicable if self.applicable else None
+        """conforming / judged, or None when nothing was judged (declined results left out)."""
+        return self.conforming / self.judged if self.judged else None
+
+
+#: A fixture's verdict (:func:`fixture_verdicts`).
+FIXTURE_VERDICTS: tuple[str, ...] = ("conforms", "fails", "declined")
 
 
 @dataclass
 class FixtureScore:
-    """Compliance per fixture: a fixture conforms when all its applicable results do."""
+    """Compliance per fixture (:func:`fixture_verdicts`): judged fixtures that conform."""
 
-    applicable: int = 0
     conforming: int = 0
+    judged: int = 0
+    declined: int = 0  #: fixtures whose applicable results were all declined (skipped)
+
+    @property
+    def applicable(self) -> int:
+        """Fixtures with a result the adapter declared (judged or declined)."""
+        return self.judged + self.declined
+
+    @property
+    def failing(self) -> int:
+        """Judged fixtures with a result that did not conform."""
+        return self.judged - self.conforming
 
     @property
     def compliance(self) -> float | None:
-        """conforming / applicable fixtures, or None when no fixture was applicable."""
-        return self.conforming / self.applicable if self.applicable else None
+        """conforming / judged fixtures, or None when no fixture was judged."""
+        return self.conforming / self.judged if self.judged else None
+
+    def add(self, verdict: str) -> None:
+        """Count one fixture's verdict (one of :data:`FIXTURE_VERDICTS`)."""
+        if verdict == "declined":
+            self.declined += 1
+        else:
+            self.judged += 1
+            self.conforming += verdict == "conforms"
+
+
+def fixture_verdicts(results: Iterable[Record]) -> dict[tuple[str, str], str]:
+    """(kind, id) -> ``conforms``, ``fails`` or ``declined``, for every fixture with an
+    applicable result, in the order fixtures first appear (whatever the order of its
+    results): ``fails`` if a judged result did not conform, ``conforms`` if one was
+    judged and all judged ones conform, ``declined`` if all were declined."""
+    verdicts: dict[tuple[str, str], str] = {}
+    for result in results:
+        status = status_of(result)
+        if status in NOT_APPLICABLE_STATUSES:
+            continue
+        key = (str(result.get("kind")), str(result.get("id")))
+        if status in NOT_JUDGED_STATUSES:
+            verdicts.setdefault(key, "declined")
+        elif status in CONFORMING_STATUSES:
+            if verdicts.get(key, "declined") == "declined":
+                verdicts[key] = "conforms"
+        else:
+            verdicts[key] = "fails"
+    return verdicts
 
 
 @dataclass
@@ -191,6 +241,7 @@ class Summary:
     problems: list[dict[str, Any]]
     fixtures: FixtureScore = field(default_factory=FixtureScore)
     not_judged: list[dict[str, Any]] = field(default_factory=list)
+    _classes: list[FailureClass] | None = field(default=None, repr=False)
 
     @property
     def problem_groups(self) -> list[Problem]:
@@ -199,13 +250,19 @@ class Summary:
 
     @property
     def classes(self) -> list[FailureClass]:
-        """The problems grouped by kind, cites and message signature, largest first."""
-        return classify(self.problems)
+        """The problems grouped by cause (:mod:`.classes`), largest first; computed once."""
+        if self._classes is None:
+            self._classes = classify(self.problems)
+        return self._classes
+
+    def classes_by(self, by: Grouping) -> list[FailureClass]:
+        """The problems grouped by ``cause`` or by ``cite``, largest first."""
+        return self.classes if by == "cause" else classify(self.problems, by=by)
 
     @property
     def skip_reasons(self) -> list[FailureClass]:
         """The results not judged, grouped by kind and reason signature, largest first."""
-        return classify(self.not_judged, with_cites=False)
+        return classify(self.not_judged, by="reason")
 
     @property
     def missing_shards(self) -> list[str]:
@@ -254,6 +311,45 @@ class Summary:
         return self.footer is None or bool(self.footer.get("interrupted"))
 
 
+def headline(summary: Summary, verbose: bool = False, hint: str = "") -> list[str]:
+    """The summary's first lines, the same in every renderer: per fixture first, then per
+    result, then (unless ``verbose``, which counts them with the rest) how many results
+    were of kinds or rulesets the adapter does not declare, with ``hint`` after it."""
+    fixtures, overall = summary.fixtures, summary.overall
+    if fixtures.judged:
+        first = (f"per fixture {percent(fixtures.compliance)}: {fixtures.conforming} of {fixtures.judged} "
+                 f"fixture{'s' if fixtures.judged != 1 else ''} judged pass under every ruleset they ran under")
+    else:
+        first = "per fixture -: no fixture judged"
+    if fixtures.declined:
+        first += f"; {fixtures.declined} declined (not judged)"
+    shown = [s for s in STATUSES if overall.counts[s] and (verbose or s not in NOT_APPLICABLE_STATUSES)]
+    counts = ", ".join(f"{overall.counts[s]} {STATUS_LABELS[s]}" for s in shown)
+    total = overall.total if verbose else overall.applicable
+    each = " (one per fixture and ruleset)" if overall.judged > fixtures.judged else ""
+    second = (f"per result {percent(overall.compliance)}: {overall.conforming} of {overall.judged} "
+              f"judged{each}; {total} result{'s' if total != 1 else ''}: {counts or 'none'}")
+    lines = [first, second]
+    unsupported = sum(overall.counts[s] for s in NOT_APPLICABLE_STATUSES)
+    if unsupported and not verbose:
+        lines.append(f"{unsupported} result{'s' if unsupported != 1 else ''} of kinds or rulesets "
+                     f"the adapter does not declare left out (unsupported{hint})")
+    return lines
+
+
+def status_columns(summary: Summary, verbose: bool = False) -> list[str]:
+    """Status columns worth a table: ``passed`` always, the others that occur, and
+    ``unsupported`` only when ``verbose`` (a row's total is then the sum of its columns)."""
+    return [s for s in STATUSES if s == "passed" or (summary.overall.counts[s]
+                                                      and (verbose or s not in NOT_APPLICABLE_STATUSES))]
+
+
+def shown_groups(groups: Mapping[str, Tally], verbose: bool = False) -> dict[str, Tally]:
+    """The rows of a table per kind or ruleset worth printing: all with ``verbose``,
+    else those with an applicable result (not only ``unsupported`` ones)."""
+    return {name: tally for name, tally in groups.items() if verbose or tally.applicable}
+
+
 def _natural_key(text: str) -> tuple[tuple[int, int, str], ...]:
     """Sort key putting ``fide-2023:3.10`` after ``fide-2023:3.9``."""
     return tuple((0, int(p), "") if p.isdigit() else (1, 0, p)
@@ -296,7 +392,6 @@ def summarize(records: Iterable[Record]) -> Summary:
     by_kind: dict[str, Tally] = {}
     by_ruleset: dict[str, Tally] = {}
     by_article: dict[str, Tally] = {}
-    per_fixture: dict[str, bool] = {}  # id -> conforms so far (applicable results only)
     for record in records:
         kind_of_record = record.get("type")
         if kind_of_record == "header":
@@ -310,9 +405,6 @@ def summarize(records: Iterable[Record]) -> Summary:
             overall.add(status)
             _group(by_kind, str(result.get("kind"))).add(status)
             _group(by_ruleset, str(result.get("ruleset"))).add(status)
-            if status not in NOT_APPLICABLE_STATUSES:
-                ident = str(result.get("id"))
-                per_fixture[ident] = per_fixture.get(ident, True) and status in CONFORMING_STATUSES
             for cite in cites_of(result):
                 if article_applies(cite, str(result.get("ruleset"))):
                     _group(by_article, cite).add(status)
@@ -326,9 +418,16 @@ def summarize(records: Iterable[Record]) -> Summary:
         by_article=dict(sorted(((a, t) for a, t in by_article.items() if t.judged),
                                key=lambda kv: _natural_key(kv[0]))),
         problems=[r for r in results if status_of(r) in PROBLEM_STATUSES],
-        fixtures=FixtureScore(len(per_fixture), sum(per_fixture.values())),
+        fixtures=_score(fixture_verdicts(results).values()),
         not_judged=[r for r in results if status_of(r) in NOT_JUDGED_STATUSES],
     )
+
+
+def _score(verdicts: Iterable[str]) -> FixtureScore:
+    score = FixtureScore()
+    for verdict in verdicts:
+        score.add(verdict)
+    return score
 
 
 @lru_cache(maxsize=1)

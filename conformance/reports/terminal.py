@@ -17,8 +17,6 @@ from rich.table import Table
 
 from .classes import FailureClass
 from .summary import (
-    STATUS_LABELS,
-    STATUSES,
     Problem,
     Record,
     Summary,
@@ -29,8 +27,11 @@ from .summary import (
     describe_adapter,
     move_difference,
     percent,
+    headline,
     ruleset_list,
+    shown_groups,
     spread,
+    status_columns,
     summarize,
 )
 
@@ -50,11 +51,6 @@ LABELS: dict[str, str] = {
 }
 #: longest input/answer text shown per failure before it is cut
 MAX_VALUE_CHARS = 400
-
-
-def _columns(summary: Summary) -> list[str]:
-    """Status columns worth showing: ``passed`` always, others when they occur."""
-    return [s for s in STATUSES if s == "passed" or summary.overall.counts[s]]
 
 
 def _title_budget(console: Console, groups: dict[str, Tally], columns: list[str],
@@ -86,7 +82,7 @@ def _tally_table(title: str, first: str, groups: dict[str, Tally], columns: list
             if len(text) > title_width:
                 text = text[: title_width - 1] + "\u2026"
             row.append(escape(text))
-        row.append(str(tally.total))
+        row.append(str(sum(tally.counts[s] for s in columns)))
         row += [str(tally.counts[s]) if tally.counts[s] else "" for s in columns]
         row.append(percent(tally.compliance))
         table.add_row(*row)
@@ -119,47 +115,61 @@ def _print_failure(console: Console, problem: Problem) -> None:
         console.print(f"  actual:   {escape(_cut(compact(result.get('actual'))))}")
 
 
+def cites_text(group: FailureClass, limit: int = 3) -> str:
+    """A class's cites: by cite all of them (they are its key), by cause the most frequent
+    first, ``+N more`` past ``limit``."""
+    cites = list(group.cites)
+    if len(cites) <= limit or group.by != "cause":
+        return ", ".join(cites) or "-"
+    return ", ".join(cites[:limit]) + f", +{len(cites) - limit} more"
+
+
+def sites_text(group: FailureClass, limit: int = 3) -> str:
+    """Where a crash was raised: ``f (12), g (3)``; empty if no frame was named."""
+    sites = group.sites.most_common()
+    text = ", ".join(f"{name} ({count})" for name, count in sites[:limit])
+    return text + (f", +{len(sites) - limit} more" if len(sites) > limit else "")
+
+
 def print_classes(console: Console, title: str, groups: list[FailureClass],
                   limit: int | None = MAX_CLASSES, cites: bool = True) -> None:
-    """Failure classes (or skip reasons), largest first, three lines each: the counts, kind
-    and cites; the message signature; up to three example ids. Fits any console width."""
+    """Failure classes (or skip reasons), largest first: the counts, kind(s) and cites;
+    the signature (by cause with the expectation's scene); for a crash where it was
+    raised; up to three example ids. Fits any console width."""
     shown = groups if limit is None else groups[:limit]
     console.print(f"[bold]{escape(title)}[/]")
     for group in shown:
         fixtures = len(group.fixtures)
         line = (f"  [bold]{group.results}[/] result{'s' if group.results != 1 else ''}"
                 f" ({fixtures} fixture{'s' if fixtures != 1 else ''})  {escape(group.kind)}")
+        if group.crash:
+            line += "  errored"
         if cites:
-            line += f"  {escape(', '.join(group.cites) or '-')}"
+            line += f"  {escape(cites_text(group))}"
         console.print(line)
-        console.print(f"    {escape(group.signature or '(no message)')}")
+        console.print(f"    {escape(group.title or '(no message)')}")
+        if group.sites:
+            console.print(f"    raised in {escape(sites_text(group))}")
         console.print(f"    e.g. {escape(', '.join(group.examples))}")
     if len(shown) < len(groups):
         console.print(f"  {len(groups) - len(shown)} more; all of them: arbiter report classes REPORT")
 
 
 def render(records: Iterable[Record], console: Console,
-           max_failures: int = MAX_FAILURES) -> None:
-    """Print the summary of a report: header line, totals, tables, first failures."""
+           max_failures: int = MAX_FAILURES, verbose: bool = False) -> None:
+    """Print the summary of a report: header line, headline figures, tables, classes,
+    first failures, verdict. ``verbose`` also counts and lists what the adapter does
+    not declare (``unsupported`` results, and the rows with nothing else)."""
     summary = summarize(records)
     header = summary.header
-    overall = summary.overall
-    columns = _columns(summary)
+    columns = status_columns(summary, verbose)
     console.print(
         f"[bold]Arbiter report[/] for [bold]{escape(describe_adapter(header))}[/]"
         + (f", corpus {escape(str(header['corpus_revision']))}"
            if header.get("corpus_revision") else "")
     )
-    counts = ", ".join(f"{overall.counts[s]} {STATUS_LABELS[s]}"
-                       for s in STATUSES if overall.counts[s])
-    console.print(f"{overall.total} results: {counts or 'none'}")
-    fixtures = summary.fixtures
-    console.print(
-        f"compliance [bold]{percent(overall.compliance)}[/] "
-        f"({overall.conforming} of {overall.applicable} applicable)"
-        f", per fixture [bold]{percent(fixtures.compliance)}[/] "
-        f"({fixtures.conforming} of {fixtures.applicable} pass under every ruleset they ran under)"
-    )
+    for line in headline(summary, verbose, hint="; -v counts them"):
+        console.print(escape(line))
     if summary.interrupted:
         console.print("[bold yellow]run interrupted: this report is partial[/]")
     if summary.missing_shards:
@@ -168,11 +178,14 @@ def render(records: Iterable[Record], console: Console,
     if not summary.results:
         _print_verdict(console, summary)
         return
-    console.print()
-    console.print(_tally_table("By kind", "kind", summary.by_kind, columns))
-    if len(summary.by_ruleset) > 1:
+    by_kind = shown_groups(summary.by_kind, verbose)
+    by_ruleset = shown_groups(summary.by_ruleset, verbose)
+    if by_kind:
         console.print()
-        console.print(_tally_table("By ruleset", "ruleset", summary.by_ruleset, columns))
+        console.print(_tally_table("By kind", "kind", by_kind, columns))
+    if len(by_ruleset) > 1:
+        console.print()
+        console.print(_tally_table("By ruleset", "ruleset", by_ruleset, columns))
     if summary.by_article:
         titles = {a: article_title(a) or "" for a in summary.by_article}
         width = _title_budget(console, summary.by_article, columns, "article")
@@ -182,11 +195,12 @@ def render(records: Iterable[Record], console: Console,
             titles if width and any(titles.values()) else None, width))
     if summary.not_judged:
         console.print()
-        print_classes(console, f"Not judged ({len(summary.not_judged)} skipped), by reason",
+        print_classes(console, f"Not judged ({len(summary.not_judged)} declined: skipped), by reason",
                       summary.skip_reasons, cites=False)
     if summary.problems:
         console.print()
-        print_classes(console, "Failure classes (kind x cites x message signature)", summary.classes)
+        print_classes(console, f"Failure classes by cause ({len(summary.classes)}; "
+                      "by article: arbiter report classes REPORT --by cite)", summary.classes)
         groups = summary.problem_groups
         shown = spread(groups, max_failures)
         console.print()

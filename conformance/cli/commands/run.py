@@ -30,6 +30,7 @@ DEFAULT_REPORT = "arbiter-report.jsonl"
 PARTIAL_SUFFIX = ".partial"  #: the report while it is written; renamed when the run ends
 EXIT_INTERRUPTED = 130  #: Ctrl-C; other stop signals exit EXIT_SIGNAL_BASE + their number
 EXIT_SIGNAL_BASE = 128
+VERBOSE_HELP = "also count the results the adapter does not declare (unsupported) and their rows"
 
 
 def _console(stderr: bool = False) -> Any:
@@ -39,13 +40,15 @@ def _console(stderr: bool = False) -> Any:
 
 
 def render_outputs(
-    found: list[records.Record], junit: str | None, html: str | None, quiet: bool
+    found: list[records.Record], junit: str | None, html: str | None, quiet: bool,
+    verbose: bool = False,
 ) -> None:
-    """The terminal summary and the optional JUnit XML and HTML files."""
+    """The terminal summary (``verbose``: counting what the adapter does not declare too)
+    and the optional JUnit XML and HTML files."""
     if not quiet:
         from ...reports import terminal
 
-        terminal.render(found, _console())
+        terminal.render(found, _console(), verbose=verbose)
     if junit:
         from ...reports import junit as junit_report
 
@@ -97,6 +100,7 @@ class _RunGroup(click.Group):
 @click.option("--validate-fixtures", is_flag=True, help="check every fixture against fixture.schema.json (slow)")
 @click.option("--no-progress", is_flag=True, help="no progress bar")
 @click.option("-q", "--quiet", is_flag=True, help="no terminal summary")
+@click.option("-v", "--verbose", is_flag=True, help=VERBOSE_HELP)
 @click.option("--strict", is_flag=True, help="exit 1 when any fixture was skipped (not judged)")
 @click.pass_context
 def command(ctx: click.Context, adapter: str, fixture_paths: tuple[str, ...], kind: tuple[str, ...],
@@ -104,7 +108,7 @@ def command(ctx: click.Context, adapter: str, fixture_paths: tuple[str, ...], ki
             xfail_files: tuple[str, ...], jobs: str, shard: str | None, timeout: float | None,
             fail_fast: bool, max_fail: int | None, report: str, junit: str | None, html: str | None,
             validate_protocol: bool, validate_fixtures: bool, no_progress: bool, quiet: bool,
-            strict: bool) -> None:
+            verbose: bool, strict: bool) -> None:
     """Run the fixture corpus against an implementation and report its compliance.
 
     Exit status: 0 every expectation met; 1 a fixture failed, errored or passed
@@ -158,7 +162,7 @@ def command(ctx: click.Context, adapter: str, fixture_paths: tuple[str, ...], ki
         writer.close()
         if partial is not None and os.path.exists(partial):
             _finish_report(partial, report, found)
-    render_outputs(found, junit, html, quiet)
+    render_outputs(found, junit, html, quiet, verbose)
     if report != "-" and not quiet:
         click.echo(f"report: {report}", err=True)
     footer = found[-1]
@@ -205,10 +209,11 @@ def _progress(total: int, disabled: bool) -> Any:
 @click.option("--junit", default=None, type=click.Path(), help="also write JUnit XML here")
 @click.option("--html", default=None, type=click.Path(), help="also write an HTML report here")
 @click.option("-q", "--quiet", is_flag=True, help="no terminal summary")
+@click.option("-v", "--verbose", is_flag=True, help=VERBOSE_HELP)
 @click.option("--strict", is_flag=True, help="exit 1 when a fixture was skipped or a shard is missing")
 @click.pass_context
 def merge_command(ctx: click.Context, reports: tuple[str, ...], output: str, junit: str | None,
-                  html: str | None, quiet: bool, strict: bool) -> None:
+                  html: str | None, quiet: bool, verbose: bool, strict: bool) -> None:
     """Merge the JSON Lines reports of shards (--shard K/N) into one report.
 
     Shards missing from the set (``1/3`` and ``3/3`` without ``2/3``) are named in a
@@ -223,6 +228,6 @@ def merge_command(ctx: click.Context, reports: tuple[str, ...], output: str, jun
         click.echo(f"arbiter: warning: shard(s) {', '.join(missing)} missing from the merge; "
                    "the merged report is not the whole run", err=True)
     jsonl.write(output, merged)
-    render_outputs(merged, junit, html, quiet)
+    render_outputs(merged, junit, html, quiet, verbose)
     ctx.exit(max(records.exit_status(merged), summarize(merged).exit_status(strict)))
 
