@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from conformance.adapters import AdapterStartError, resolve
-from conformance.adapters.libraries import LIBRARIES, NODE_ENV, find_python
+from conformance.adapters.implementations.catalog import LIBRARIES, NODE_ENV, find_python
 from conformance.harness.select import Selection
 from conformance.harness.session import Config, execute, plan
 

@@ -11,7 +11,7 @@ import ast
 import json
 from pathlib import Path
 
-from conformance.adapters.reference import ReferenceAdapter
+from conformance.adapters.implementations.reference import ReferenceAdapter
 from conformance.harness.protocol import SCHEMA_DIR
 from reference_impl.rules import list_rulesets
 

@@ -17,7 +17,7 @@ import pytest
 
 from conformance.adapters.base import AdapterStartError, Skip
 from conformance.adapters.base import AdapterFault
-from conformance.adapters.uci import UciAdapter, parse_divide, split_name
+from conformance.adapters.transports.uci import UciAdapter, parse_divide, split_name
 
 START = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
 KIWIPETE = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"

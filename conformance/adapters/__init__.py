@@ -33,11 +33,11 @@ def resolve(
     spec = spec.strip()
     adapter: Adapter
     if spec == "reference":
-        from .reference import ReferenceAdapter
+        from .implementations.reference import ReferenceAdapter
 
         adapter = ReferenceAdapter(rulesets=rulesets)
     elif spec.startswith("cmd:"):
-        from .process import DEFAULT_TIMEOUT, ProcessAdapter
+        from .transports.process import DEFAULT_TIMEOUT, ProcessAdapter
 
         command = spec[4:].strip()
         if len(command) >= 2 and command[0] == command[-1] and command[0] in "\"'":
@@ -46,15 +46,15 @@ def resolve(
             command, spec=spec, timeout=timeout or DEFAULT_TIMEOUT, validate=validate_protocol
         )
     elif spec in _libraries():
-        from .libraries import create
+        from .implementations.catalog import create
 
         adapter = create(spec, timeout, validate_protocol)
     elif spec == "python-chess":
-        adapter = _from_module("conformance.adapters.python_chess", None, spec)
+        adapter = _from_module("conformance.adapters.implementations.python_chess", None, spec)
     elif spec.startswith("uci:"):
         if not spec[4:]:
             raise UsageError("uci: adapter needs an engine path, for example uci:/usr/bin/stockfish")
-        adapter = _from_module("conformance.adapters.uci", spec[4:], spec)
+        adapter = _from_module("conformance.adapters.transports.uci", spec[4:], spec)
     elif spec.startswith("module:"):
         target = spec[len("module:"):]
         module_name, _, class_name = target.partition(":")
@@ -73,8 +73,8 @@ def resolve(
 
 
 def _libraries() -> tuple[str, ...]:
-    """The shipped library adapters' spec names (``conformance.adapters.libraries``)."""
-    from .libraries import LIBRARIES
+    """The shipped library adapters' spec names (``conformance.adapters.implementations.catalog``)."""
+    from .implementations.catalog import LIBRARIES
 
     return tuple(LIBRARIES)
 

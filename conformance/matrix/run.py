@@ -13,7 +13,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from ..adapters.base import AdapterStartError
-from ..adapters.libraries import LIBRARIES
+from ..adapters.implementations.catalog import LIBRARIES
 from ..harness.select import Selection
 from ..harness.session import Config, execute, plan
 from .model import Row, row, skipped_row

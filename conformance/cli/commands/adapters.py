@@ -9,7 +9,7 @@ import click
 
 from reference_impl.errors import ArbiterError, UsageError
 
-from ...adapters.libraries import LIBRARIES, AdapterStartError, Library, cache_dir, install, install_dir
+from ...adapters.implementations.catalog import LIBRARIES, AdapterStartError, Library, cache_dir, install, install_dir
 from ..common import console
 
 

@@ -11,7 +11,7 @@ the ruleset's Chess960 flag differs from the engine's current setting, then
 ``go perft N``. An engine that dies, hangs past the timeout or
 prints nonsense is killed; the fixture is marked errored and the next request starts a
 fresh engine (``uci``/``uciok`` and ``isready``/``readyok`` again). The engine runs as a
-:class:`~conformance.adapters.transport.ChildProcess`, like the ``cmd:`` adapter's program.
+:class:`~conformance.adapters.transports.child.ChildProcess`, like the ``cmd:`` adapter's program.
 """
 
 from __future__ import annotations
@@ -26,8 +26,8 @@ from typing import Any
 
 from reference_impl.rules import list_rulesets
 
-from .base import Adapter, AdapterFault, AdapterStartError, Skip, StartInfo
-from .transport import ChildProcess
+from ..base import Adapter, AdapterFault, AdapterStartError, Skip, StartInfo
+from .child import ChildProcess
 
 DEFAULT_TIMEOUT = 60.0  #: seconds per request (a deep perft is the engine's real work)
 START_TIMEOUT = 20.0  #: seconds for ``uciok`` and ``readyok``

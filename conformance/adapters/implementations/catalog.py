@@ -21,8 +21,8 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-from .base import AdapterStartError, StartInfo
-from .process import DEFAULT_TIMEOUT, ProcessAdapter
+from ..base import AdapterStartError, StartInfo
+from ..transports.process import DEFAULT_TIMEOUT, ProcessAdapter
 
 HERE = Path(__file__).resolve().parent
 
