@@ -1,7 +1,7 @@
 """Adapters: how the harness talks to an implementation under test.
 
 See :mod:`conformance.adapters.base` for the contract and :func:`resolve` for the
-spec strings (``reference``, ``python-chess``, ``uci:PATH``, ``cmd:COMMAND``,
+spec strings (``reference``, ``python-chess``, ``uci:PATH``, ``xboard:COMMAND``, ``cmd:COMMAND``,
 ``module:package.module:ClassName``).
 """
 
@@ -22,6 +22,7 @@ def resolve(
     * ``reference`` -- the reference implementation, in-process (the default);
     * ``python-chess`` -- the ``chess`` package, in-process;
     * ``uci:PATH`` -- a UCI engine (perft and legal moves through ``go perft``);
+    * ``xboard:COMMAND`` -- an XBoard engine (legal moves and game ends, in force mode);
     * ``cmd:COMMAND`` -- any program speaking protocol v1 on stdio (shell quoting);
     * ``module:package.module:ClassName`` -- an in-process :class:`Adapter` subclass,
       constructed without arguments.
@@ -55,6 +56,10 @@ def resolve(
         if not spec[4:]:
             raise UsageError("uci: adapter needs an engine path, for example uci:/usr/bin/stockfish")
         adapter = _from_module("conformance.adapters.transports.uci", spec[4:], spec)
+    elif spec.startswith("xboard:"):
+        from .transports.xboard import XboardAdapter
+
+        adapter = XboardAdapter(spec[len("xboard:"):].strip(), spec=spec)
     elif spec.startswith("module:"):
         target = spec[len("module:"):]
         module_name, _, class_name = target.partition(":")
@@ -64,7 +69,7 @@ def resolve(
     else:
         raise UsageError(
             f"unknown adapter {spec!r}: use reference, python-chess, {', '.join(_libraries())}, "
-            "uci:PATH, cmd:COMMAND or module:package.module:ClassName"
+            "uci:PATH, xboard:COMMAND, cmd:COMMAND or module:package.module:ClassName"
         )
     adapter.spec = spec
     if timeout is not None and getattr(adapter, "own_timeout", False):
