@@ -1,15 +1,22 @@
-"""The chess libraries Arbiter ships adapters for, run as protocol v1 programs.
+"""The chess implementations Arbiter ships adapters for, installed by ``arbiter adapters install``.
 
-Each library's adapter is a small program in this package (``node/adapter.cjs`` for the
-npm libraries, ``programs/*_adapter.py`` for the Python ones) started under the
-runtime its library needs: the user's ``node``, this Python, or a Python >= 3.13.
-Running them out of process keeps a library that crashes (a Rust panic) or hangs from
-taking the harness with it: the ``cmd:`` machinery restarts it and charges the fixture.
+Three ways in, by what the implementation is:
 
-``arbiter adapters install NAME`` puts the pinned package into Arbiter's cache folder
-(:func:`cache_dir`): ``npm install --prefix`` for npm, ``pip install --target`` for PyPI.
-A missing runtime or package is one line naming the fix (:class:`AdapterStartError`).
-What each kind maps to is in ``docs/adapters.md``.
+* a **library** (npm, PyPI) or a **tool** with no protocol of its own (pgn-extract,
+  pychess's rules core): a small protocol v1 program in this package (``node/adapter.cjs``,
+  ``programs/*_adapter.py``) run as a ``cmd:`` adapter is, under the runtime it needs
+  (``node``, this Python, a Python >= 3.13, Debian's ``python3``);
+* a **UCI engine** from Debian: the ``uci:`` transport (``go perft``, or MultiPV root moves);
+* an **XBoard engine** from Debian: the ``xboard:`` transport, asked the kinds listed here.
+
+Running them out of process keeps one that crashes (a Rust panic) or hangs from taking
+the harness with it: the transport restarts it and charges the fixture.
+
+``arbiter adapters install NAME`` puts the pinned package in place: ``npm install
+--prefix`` and ``pip install --target`` into Arbiter's cache folder (:func:`cache_dir`),
+``apt-get install PKG=VERSION`` for Debian packages (as root; otherwise the exact line
+to run is printed). A missing runtime or package is one line naming the fix
+(:class:`AdapterStartError`). What each kind maps to is in ``docs/adapters.md``.
 """
 
 from __future__ import annotations
@@ -23,39 +30,89 @@ from pathlib import Path
 
 from ..base import AdapterStartError, StartInfo
 from ..transports.process import DEFAULT_TIMEOUT, ProcessAdapter
+from ..transports.uci import DEFAULT_TIMEOUT as UCI_TIMEOUT
+from ..transports.uci import UciAdapter
+from ..transports.xboard import XboardAdapter
 
 HERE = Path(__file__).resolve().parent
+
+#: The kinds of software, as the matrix counts them.
+SOFTWARE: tuple[str, ...] = ("library", "engine", "pgn-tool", "gui")
 
 
 @dataclass(frozen=True)
 class Library:
-    """One shipped library adapter: the spec name, its package and how it runs."""
+    """One shipped implementation: the spec name, its package and how it runs."""
 
     name: str  #: the ``--adapter`` spec
-    registry: str  #: "npm" or "pypi"
-    package: str  #: the pinned requirement installed by ``arbiter adapters install``
-    module: str  #: the import name (PyPI) or the package name (npm)
-    program: str  #: the adapter program, relative to this package
-    min_python: tuple[int, int] = (3, 10)  #: for PyPI libraries: the interpreter they need
+    registry: str  #: "npm", "pypi" or "apt" (Debian)
+    package: str  #: the pinned package ``arbiter adapters install`` installs
+    module: str  #: the import name (PyPI), package name (npm) or executable (apt)
+    program: str = ""  #: the adapter program, relative to this package ("" for engines)
+    min_python: tuple[int, int] = (3, 10)  #: for Python programs: the interpreter they need
     python_env: str = ""  #: environment variable naming that interpreter
+    software: str = "library"  #: one of :data:`SOFTWARE`
+    transport: str = "program"  #: "program" (protocol v1), "uci" or "xboard"
+    args: tuple[str, ...] = ()  #: engine arguments
+    kinds: tuple[str, ...] = ()  #: XBoard: the kinds its replies answer soundly
+    features: tuple[tuple[str, str], ...] = ()  #: XBoard: features known beforehand
+    python: str = ""  #: "debian": the program runs under Debian's python3 (its dist-packages)
+
+    @property
+    def debian_package(self) -> str:
+        """``fairy-stockfish`` of ``fairy-stockfish=11.1-1+b1``."""
+        return self.package.split("=")[0]
+
+    @property
+    def pinned_version(self) -> str:
+        return self.package.split("=", 1)[1] if self.registry == "apt" else self.package.rsplit("@", 1)[-1].split("==")[-1]
 
 
-#: The shipped library adapters, in matrix order. Versions are pinned so that the
-#: matrix and docs/findings.md describe the same releases; change a pin here.
+_LEGAL, _GAME_END = "legal_moves", "game_end"
+
+#: The shipped implementations, in matrix order. Versions are pinned so that the matrix
+#: and docs/findings.md describe the same releases; change a pin here.
 LIBRARIES: dict[str, Library] = {lib.name: lib for lib in (
     Library("chess.js", "npm", "chess.js@1.4.0", "chess.js", "node/adapter.cjs"),
     Library("chessops", "npm", "chessops@0.15.1", "chessops", "node/adapter.cjs"),
+    Library("kokopu", "npm", "kokopu@4.13.4", "kokopu", "node/adapter.cjs"),
+    Library("npm-chess", "npm", "chess@1.5.1", "chess", "node/adapter.cjs"),
     Library("cozy-chess", "pypi", "cozy-chess-py==0.1.1", "cozy_chess", "programs/cozy_adapter.py"),
     Library("bulletchess", "pypi", "bulletchess==0.4.0", "bulletchess", "programs/bulletchess_adapter.py",
             (3, 13), "ARBITER_BULLETCHESS_PYTHON"),
     Library("shakmaty", "pypi", "shakmaty-python-binding==0.1.5", "shakmaty_python_binding",
             "programs/shakmaty_adapter.py", (3, 11)),
+    Library("stockfish", "apt", "stockfish=15.1-4", "stockfish", software="engine", transport="uci"),
+    Library("fairy-stockfish", "apt", "fairy-stockfish=11.1-1+b1", "fairy-stockfish", software="engine",
+            transport="uci"),
+    Library("ethereal", "apt", "ethereal-chess=12.00+ds1-1", "ethereal-chess", software="engine", transport="uci"),
+    Library("glaurung", "apt", "glaurung=2.2-4", "glaurung", software="engine", transport="uci"),
+    Library("phalanx", "apt", "phalanx=25-1", "phalanx", software="engine", transport="xboard",
+            kinds=(_LEGAL, _GAME_END)),
+    Library("sjaakii", "apt", "sjaakii=1.4.1-2", "sjaakii", software="engine", transport="xboard",
+            kinds=(_LEGAL, _GAME_END)),
+    # Sjeng announces no result in force mode: only its move refusals are asked.
+    Library("sjeng", "apt", "sjeng=11.2-8.2", "sjeng", software="engine", transport="xboard", kinds=(_LEGAL,)),
+    # HoiChess exits on the first move it refuses: only game ends (legal moves) are asked.
+    Library("hoichess", "apt", "hoichess=0.22.0-3", "hoichess", software="engine", transport="xboard",
+            args=("-x",), kinds=(_GAME_END,)),
+    # Fairy-Max has no setboard: asked about the initial position only.
+    Library("fairymax", "apt", "fairymax=5.0b-1+b1", "fairymax", software="engine", transport="xboard",
+            kinds=(_LEGAL, _GAME_END)),
+    Library("pgn-extract", "apt", "pgn-extract=19.04-1", "pgn-extract", "programs/pgn_extract_adapter.py",
+            software="pgn-tool"),
+    Library("pychess", "apt", "pychess=1.0.3-1", "pychess", "programs/pychess_adapter.py", software="gui",
+            python="debian"),
 )}
 #: Environment variables: the cache folder, and the ``node`` to run.
 CACHE_ENV = "ARBITER_CACHE"
 NODE_ENV = "ARBITER_NODE"
 #: Interpreter names tried on PATH for a library that needs a newer Python.
 PYTHON_NAMES: tuple[str, ...] = ("python3.13", "python3.14", "python3.15", "python3")
+#: Where Debian installs game binaries, besides PATH; and its own Python.
+DEBIAN_GAMES = "/usr/games"
+DEBIAN_PYTHON = "/usr/bin/python3"
+APT_INSTALL: tuple[str, ...] = ("apt-get", "install", "-y", "-qq", "--no-install-recommends")
 
 
 def cache_dir() -> Path:
@@ -67,8 +124,58 @@ def cache_dir() -> Path:
 
 
 def install_dir(lib: Library) -> Path:
-    """Where ``arbiter adapters install`` puts ``lib``: one npm prefix, one folder per PyPI library."""
+    """Where ``arbiter adapters install`` puts ``lib``: one npm prefix, one folder per PyPI
+    library; Debian packages go where Debian puts them (``/usr/games``)."""
+    if lib.registry == "apt":
+        return Path(DEBIAN_GAMES)
     return cache_dir() / "node" if lib.registry == "npm" else cache_dir() / "python" / lib.name
+
+
+def installed_version(lib: Library) -> str | None:
+    """The version installed for ``lib`` (Debian's, or the package's), or None if absent."""
+    if lib.registry == "apt":
+        if find_executable(lib.module) is None:
+            return None
+        try:
+            done = subprocess.run(["dpkg-query", "-W", "-f=${Version}", lib.debian_package],
+                                  capture_output=True, text=True, timeout=30, stdin=subprocess.DEVNULL)
+        except (OSError, subprocess.SubprocessError):
+            return "?"
+        return (done.stdout.strip() or "?") if done.returncode == 0 else "?"
+    folder = install_dir(lib)
+    if lib.registry == "npm":
+        found = folder / "node_modules" / lib.module / "package.json"
+        if not found.is_file():
+            return None
+        import json
+
+        return str(json.loads(found.read_text(encoding="utf-8")).get("version", "?"))
+    metadata = sorted(folder.glob(f"{lib.package.split('==')[0].replace('-', '_')}-*.dist-info"))
+    if not (folder / lib.module).is_dir():
+        return None
+    return metadata[-1].name.rsplit("-", 1)[0].split("-", 1)[-1] if metadata else "?"
+
+
+def find_executable(name: str) -> str | None:
+    """``name`` on PATH or in Debian's ``/usr/games``."""
+    found = shutil.which(name)
+    if found:
+        return found
+    candidate = Path(DEBIAN_GAMES) / name
+    return str(candidate) if candidate.is_file() and os.access(candidate, os.X_OK) else None
+
+
+def apt_line(libs: list[Library]) -> str:
+    """The exact command that installs ``libs``' Debian packages, pinned."""
+    return " ".join(APT_INSTALL[:2] + ("--no-install-recommends",) + tuple(lib.package for lib in libs))
+
+
+def _require_executable(lib: Library) -> str:
+    found = find_executable(lib.module)
+    if found is None:
+        raise AdapterStartError(f"{lib.name}: {lib.module} is not installed (Debian package {lib.debian_package}); "
+                                f"run: arbiter adapters install {lib.name}   (or as root: {apt_line([lib])})")
+    return found
 
 
 def find_node() -> str:
@@ -93,7 +200,11 @@ def python_version(interpreter: str) -> tuple[int, int] | None:
 
 
 def find_python(lib: Library) -> str:
-    """The interpreter for a PyPI library: its variable, this Python, or one on PATH."""
+    """The interpreter for a Python program: Debian's, its variable, this Python, or one on PATH."""
+    if lib.python == "debian":
+        if not os.access(DEBIAN_PYTHON, os.X_OK):
+            raise AdapterStartError(f"{lib.name} runs under Debian's {DEBIAN_PYTHON}, which is not there")
+        return DEBIAN_PYTHON
     named = os.environ.get(lib.python_env) if lib.python_env else None
     if named:
         if (python_version(named) or (0, 0)) < lib.min_python:
@@ -133,14 +244,18 @@ def command(lib: Library) -> tuple[list[str], dict[str, str]]:
     program = str(HERE / lib.program)
     env = dict(os.environ)
     if lib.registry == "npm":
-        return [find_node(), program, lib.module, str(install_dir(lib))], env
-    env["PYTHONPATH"] = os.pathsep.join(p for p in (str(install_dir(lib)), env.get("PYTHONPATH")) if p)
-    env.setdefault("RUST_BACKTRACE", "0")
+        return [find_node(), program, lib.module, str(install_dir(lib)), lib.name], env
+    if lib.registry == "apt":
+        env["ARBITER_TOOL"] = _require_executable(lib)
+        env["ARBITER_TOOL_VERSION"] = installed_version(lib) or ""
+    else:
+        env["PYTHONPATH"] = os.pathsep.join(p for p in (str(install_dir(lib)), env.get("PYTHONPATH")) if p)
+        env.setdefault("RUST_BACKTRACE", "0")
     return [find_python(lib), "-u", program], env
 
 
 class LibraryAdapter(ProcessAdapter):
-    """A shipped library's adapter program; the runtime is looked up when it starts."""
+    """A shipped implementation's adapter program; the runtime is looked up when it starts."""
 
     def __init__(self, lib: Library, timeout: float | None = DEFAULT_TIMEOUT, validate: bool = False) -> None:
         super().__init__([lib.name], spec=lib.name, timeout=timeout, validate=validate)
@@ -158,13 +273,52 @@ class LibraryAdapter(ProcessAdapter):
                                     else text) from None
 
 
-def create(name: str, timeout: float | None = None, validate: bool = False) -> LibraryAdapter:
-    """The adapter of the shipped library ``name`` (a key of :data:`LIBRARIES`)."""
-    return LibraryAdapter(LIBRARIES[name], timeout or DEFAULT_TIMEOUT, validate)
+class DebianUciAdapter(UciAdapter):
+    """A UCI engine from a Debian package, looked up when it starts."""
+
+    def __init__(self, lib: Library, timeout: float | None = None) -> None:
+        super().__init__(lib.module, spec=lib.name, timeout=timeout or UCI_TIMEOUT)
+        self.library = lib
+
+    def start(self) -> StartInfo:
+        self.path = _require_executable(self.library)
+        return super().start()
+
+
+class DebianXboardAdapter(XboardAdapter):
+    """An XBoard engine from a Debian package, looked up when it starts."""
+
+    def __init__(self, lib: Library, timeout: float | None = None) -> None:
+        super().__init__([lib.module, *lib.args], spec=lib.name, timeout=timeout or DEFAULT_TIMEOUT,
+                         kinds=lib.kinds, features=dict(lib.features) or None)
+        self.library = lib
+
+    def start(self) -> StartInfo:
+        self.argv = [_require_executable(self.library), *self.library.args]
+        info = super().start()
+        version = installed_version(self.library) or ""
+        self.info = StartInfo(name=info.name, version=version, capabilities=info.capabilities,
+                              rulesets=info.rulesets)
+        return self.info
+
+
+def create(name: str, timeout: float | None = None, validate: bool = False) -> ProcessAdapter | UciAdapter | XboardAdapter:
+    """The adapter of the shipped implementation ``name`` (a key of :data:`LIBRARIES`)."""
+    lib = LIBRARIES[name]
+    if lib.transport == "uci":
+        return DebianUciAdapter(lib, timeout)
+    if lib.transport == "xboard":
+        return DebianXboardAdapter(lib, timeout)
+    return LibraryAdapter(lib, timeout or DEFAULT_TIMEOUT, validate)
 
 
 def install(lib: Library) -> list[str]:
-    """Install ``lib`` into the cache folder; returns the command run. AdapterStartError if it fails."""
+    """Install ``lib`` (npm, PyPI) into the cache folder; returns the command run.
+
+    Debian packages go through :func:`install_debian`. AdapterStartError if it fails.
+    """
+    if lib.registry == "apt":
+        return install_debian([lib])
     target = install_dir(lib)
     target.mkdir(parents=True, exist_ok=True)
     if lib.registry == "npm":
@@ -174,11 +328,31 @@ def install(lib: Library) -> list[str]:
         argv = [npm, "install", "--no-audit", "--no-fund", "--prefix", str(target), lib.package]
     else:
         argv = [find_python(lib), "-m", "pip", "install", "--quiet", "--upgrade", "--target", str(target), lib.package]
+    _run_install(lib.name, argv)
+    return argv
+
+
+def install_debian(libs: list[Library]) -> list[str]:
+    """``apt-get install`` the pinned Debian packages of ``libs`` in one command (after one
+    ``apt-get update``); AdapterStartError with the exact line when this cannot run it."""
+    line = apt_line(libs)
+    names = ", ".join(lib.name for lib in libs)
+    apt = shutil.which("apt-get")
+    if apt is None or not hasattr(os, "geteuid") or os.geteuid() != 0:
+        why = "apt-get was not found" if apt is None else "installing Debian packages needs root"
+        raise AdapterStartError(f"{names}: {why}; run as root: {line}")
+    env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
+    _run_install(names, [apt, "update", "-qq"], env)
+    argv = [apt, *APT_INSTALL[1:], *(lib.package for lib in libs)]
+    _run_install(names, argv, env, hint=f"; the line was: {line}")
+    return argv
+
+
+def _run_install(name: str, argv: list[str], env: dict[str, str] | None = None, hint: str = "") -> None:
     try:
-        done = subprocess.run(argv, capture_output=True, text=True, stdin=subprocess.DEVNULL)
+        done = subprocess.run(argv, capture_output=True, text=True, stdin=subprocess.DEVNULL, env=env)
     except OSError as error:
-        raise AdapterStartError(f"installing {lib.name}: cannot run {argv[0]!r}: {error.strerror or error}") from None
+        raise AdapterStartError(f"installing {name}: cannot run {argv[0]!r}: {error.strerror or error}") from None
     if done.returncode != 0:
         last = (done.stderr.strip().splitlines() or done.stdout.strip().splitlines() or ["no output"])[-1]
-        raise AdapterStartError(f"installing {lib.name} failed (exit status {done.returncode}): {last}")
-    return argv
+        raise AdapterStartError(f"installing {name} failed (exit status {done.returncode}): {last}{hint}")
