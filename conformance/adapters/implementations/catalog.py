@@ -57,6 +57,7 @@ class Library:
     kinds: tuple[str, ...] = ()  #: XBoard: the kinds its replies answer soundly
     features: tuple[tuple[str, str], ...] = ()  #: XBoard: features known beforehand
     python: str = ""  #: "debian": the program runs under Debian's python3 (its dist-packages)
+    title: str = ""  #: Debian engines: the name reported (the engine's own carries its version)
 
     @property
     def debian_package(self) -> str:
@@ -82,22 +83,22 @@ LIBRARIES: dict[str, Library] = {lib.name: lib for lib in (
             (3, 13), "ARBITER_BULLETCHESS_PYTHON"),
     Library("shakmaty", "pypi", "shakmaty-python-binding==0.1.5", "shakmaty_python_binding",
             "programs/shakmaty_adapter.py", (3, 11)),
-    Library("stockfish", "apt", "stockfish=15.1-4", "stockfish", software="engine", transport="uci"),
-    Library("fairy-stockfish", "apt", "fairy-stockfish=11.1-1+b1", "fairy-stockfish", software="engine",
+    Library("stockfish", "apt", "stockfish=15.1-4", "stockfish", software="engine", title="Stockfish", transport="uci"),
+    Library("fairy-stockfish", "apt", "fairy-stockfish=11.1-1+b1", "fairy-stockfish", software="engine", title="Fairy-Stockfish",
             transport="uci"),
-    Library("ethereal", "apt", "ethereal-chess=12.00+ds1-1", "ethereal-chess", software="engine", transport="uci"),
-    Library("glaurung", "apt", "glaurung=2.2-4", "glaurung", software="engine", transport="uci"),
-    Library("phalanx", "apt", "phalanx=25-1", "phalanx", software="engine", transport="xboard",
+    Library("ethereal", "apt", "ethereal-chess=12.00+ds1-1", "ethereal-chess", software="engine", title="Ethereal", transport="uci"),
+    Library("glaurung", "apt", "glaurung=2.2-4", "glaurung", software="engine", title="Glaurung", transport="uci"),
+    Library("phalanx", "apt", "phalanx=25-1", "phalanx", software="engine", title="Phalanx", transport="xboard",
             kinds=(_LEGAL, _GAME_END)),
-    Library("sjaakii", "apt", "sjaakii=1.4.1-2", "sjaakii", software="engine", transport="xboard",
+    Library("sjaakii", "apt", "sjaakii=1.4.1-2", "sjaakii", software="engine", title="Sjaak II", transport="xboard",
             kinds=(_LEGAL, _GAME_END)),
     # Sjeng announces no result in force mode: only its move refusals are asked.
-    Library("sjeng", "apt", "sjeng=11.2-8.2", "sjeng", software="engine", transport="xboard", kinds=(_LEGAL,)),
+    Library("sjeng", "apt", "sjeng=11.2-8.2", "sjeng", software="engine", title="Sjeng", transport="xboard", kinds=(_LEGAL,)),
     # HoiChess exits on the first move it refuses: only game ends (legal moves) are asked.
-    Library("hoichess", "apt", "hoichess=0.22.0-3", "hoichess", software="engine", transport="xboard",
+    Library("hoichess", "apt", "hoichess=0.22.0-3", "hoichess", software="engine", title="HoiChess", transport="xboard",
             args=("-x",), kinds=(_GAME_END,)),
     # Fairy-Max has no setboard: asked about the initial position only.
-    Library("fairymax", "apt", "fairymax=5.0b-1+b1", "fairymax", software="engine", transport="xboard",
+    Library("fairymax", "apt", "fairymax=5.0b-1+b1", "fairymax", software="engine", title="Fairy-Max", transport="xboard",
             kinds=(_LEGAL, _GAME_END)),
     Library("pgn-extract", "apt", "pgn-extract=19.04-1", "pgn-extract", "programs/pgn_extract_adapter.py",
             software="pgn-tool"),
@@ -154,6 +155,13 @@ def installed_version(lib: Library) -> str | None:
     if not (folder / lib.module).is_dir():
         return None
     return metadata[-1].name.rsplit("-", 1)[0].split("-", 1)[-1] if metadata else "?"
+
+
+def upstream(version: str) -> str:
+    """The upstream part of a Debian version: ``12.00+ds1-1`` -> ``12.00``, ``1:4.7.4-2`` -> ``4.7.4``."""
+    version = version.split(":", 1)[-1]
+    version = version.rsplit("-", 1)[0] if "-" in version else version
+    return version.split("+", 1)[0]
 
 
 def find_executable(name: str) -> str | None:
@@ -282,7 +290,7 @@ class DebianUciAdapter(UciAdapter):
 
     def start(self) -> StartInfo:
         self.path = _require_executable(self.library)
-        return super().start()
+        return _titled(self.library, super().start())
 
 
 class DebianXboardAdapter(XboardAdapter):
@@ -295,11 +303,17 @@ class DebianXboardAdapter(XboardAdapter):
 
     def start(self) -> StartInfo:
         self.argv = [_require_executable(self.library), *self.library.args]
-        info = super().start()
-        version = installed_version(self.library) or ""
-        self.info = StartInfo(name=info.name, version=version, capabilities=info.capabilities,
-                              rulesets=info.rulesets)
+        self.info = _titled(self.library, super().start())
         return self.info
+
+
+def _titled(lib: Library, info: StartInfo) -> StartInfo:
+    """``info`` named by the catalog's title and the Debian package's upstream version (an
+    engine's own name often carries its version, or a build tag: ``Fairy-Stockfish 11.1 LB 64``)."""
+    version = installed_version(lib)
+    return StartInfo(name=lib.title or info.name, version=upstream(version) if version and version != "?" else info.version,
+                     capabilities=info.capabilities, rulesets=info.rulesets,
+                     unclassified_errors=info.unclassified_errors)
 
 
 def create(name: str, timeout: float | None = None, validate: bool = False) -> ProcessAdapter | UciAdapter | XboardAdapter:
