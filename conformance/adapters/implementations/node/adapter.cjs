@@ -280,8 +280,10 @@ function kokopu(lib) {
 function nodeChess(lib) {
   // The algebraic client: fromFEN(fen, {PGN: true}) and its notatedMoves, keyed by SAN.
   const client = (fen) => lib.fromFEN(fenCastling(fen), { PGN: true });
+  // A promotion's key is "g8=Q" or, for some moves, "g8Q": the piece after the last-rank square.
+  const PROMOTION = /[a-h][18]=?([QRBN])/;
   const uciOf = (san, entry) => {
-    const promotion = /=([QRBN])/.exec(san);
+    const promotion = PROMOTION.exec(san);
     return entry.src.file + entry.src.rank + entry.dest.file + entry.dest.rank
       + (promotion ? promotion[1].toLowerCase() : '');
   };
@@ -328,7 +330,7 @@ function nodeChess(lib) {
         let played;
         try { played = game.move(d.san); } catch (e) { return { move: null }; }
         const m = played.move;
-        const promotion = /=([QRBN])/.exec(m.algebraic || '');
+        const promotion = PROMOTION.exec(m.algebraic || '');
         return { move: m.prevSquare.file + m.prevSquare.rank + m.postSquare.file + m.postSquare.rank
           + (promotion ? promotion[1].toLowerCase() : '') };
       },

@@ -10,10 +10,11 @@ given to pgn-extract on stdin; its answer is read from what it writes:
 * ``validate_fen``: the FEN is invalid when pgn-extract says ``Illegal FEN string``;
 * ``san``: the move written back with ``-Wsan``; ``parse_san``: with ``-Wuci``;
 * ``game_end``: ``--checkmate`` and ``--stalemate`` (the game ends so), ``--repetition``
-  (the game holds a threefold repetition: claimable when the last move made it, the game
-  without that move holding none) and ``--fifty`` (fifty moves without capture or pawn
-  move: claimable when pgn-extract's own FEN after the last move has a halfmove clock of
-  100 or more).
+  (the game holds a threefold repetition: claimable when the last position is one of
+  those repeated, by pgn-extract's own FENs of the game, ``--fencomments``) and
+  ``--fifty`` (fifty moves without capture or pawn move: claimable when pgn-extract's
+  own FEN after the last move has a halfmove clock of 100 or more). A game without
+  moves is judged as pgn-extract judges it: it finds no end there.
 
 pgn-extract knows neither the 75-move rule nor the fivefold repetition nor dead
 positions, so ``game_end`` never gives those. Stdlib only.
@@ -31,7 +32,9 @@ from _serve import Handler, serve
 
 RULESETS = ["fide-2023"]
 UCI = re.compile(r"[a-h][1-8][a-h][1-8][qrbn]?")
-FEN_COMMENT = re.compile(r'\{\s*"([^"]+)"\s*\}')
+#: ``-F`` writes ``{ "FEN" }``, ``--fencomments`` writes ``{ FEN }``
+FEN_COMMENT = re.compile(r'\{\s*"?([^"{}]+?)"?\s*\}')
+FEN_TAG = re.compile(r'^\[FEN "([^"]+)"\]', re.MULTILINE)
 MOVE_NUMBER = re.compile(r"^\d+\.+$")
 RESULTS = ("1-0", "0-1", "1/2-1/2", "*")
 TIMEOUT = 20.0
@@ -70,8 +73,12 @@ def handlers(tool: str) -> dict[str, Handler]:
         return [t for t in body.split() if not MOVE_NUMBER.match(t) and t not in RESULTS]
 
     def final_fen(out: str) -> str | None:
+        """The FEN comment after the last move, or (a game without moves) the FEN tag written."""
         found = FEN_COMMENT.findall(out)
-        return found[-1] if found else None
+        if found:
+            return found[-1]
+        tag = FEN_TAG.search(out)
+        return tag.group(1) if tag else None
 
     def apply_moves(_: str, d: dict[str, Any]) -> dict[str, Any]:
         moves = list(d.get("moves") or ())
@@ -110,6 +117,13 @@ def handlers(tool: str) -> dict[str, Handler]:
         # -Wuci writes a promotion in upper case (e7e8R); the protocol, as UCI, in lower case
         return {"move": tokens[0].lower()} if len(tokens) == 1 else {"move": None}
 
+    def final_repeated(text: str, fen: str) -> bool:
+        """Whether the last position stands three times among pgn-extract's own FENs of the game
+        (``--fencomments``: placement, side, castling and e.p. fields as it writes them)."""
+        out, _ = run(text, "--fencomments", "-Wuci")
+        positions = [" ".join(f.split()[:4]) for f in [fen, *FEN_COMMENT.findall(out)]]
+        return positions.count(positions[-1]) >= 3
+
     def matches(text: str, option: str) -> bool:
         out, _ = run(text, option)
         return bool(out.strip())
@@ -126,7 +140,7 @@ def handlers(tool: str) -> dict[str, Handler]:
         if matches(text, "--stalemate"):
             return {"result": "1/2-1/2", "reason": "stalemate", "claimable": []}
         claimable = []
-        if moves and matches(text, "--repetition") and not matches(game(d["fen"], moves[:-1]), "--repetition"):
+        if moves and matches(text, "--repetition") and final_repeated(text, d["fen"]):
             claimable.append("threefold_repetition")
         if matches(text, "--fifty") and int(fen.split()[4]) >= 100:
             claimable.append("fifty_moves")
