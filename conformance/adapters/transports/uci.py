@@ -46,7 +46,7 @@ CAPABILITIES: tuple[str, ...] = ("legal_moves", "perft")
 #: The most legal moves a chess position has (Petrović's position): a MultiPV this
 #: large lists every root move.
 MAX_LEGAL_MOVES = 218
-PERFT_PROBE_WAIT = 3.0  #: seconds for ``go perft 1`` to count or search before ``stop``
+PERFT_PROBE_WAIT = 3.0  #: seconds for ``go perft 1`` to count or search, and then to stop
 MULTIPV_OPTION = re.compile(r"^option name MultiPV type spin .*\bmax (\d+)", re.IGNORECASE)
 PV_FIRST = re.compile(r"\bpv ([a-h][1-8][a-h][1-8][qrbn]?)")
 DIVIDE_LINE = re.compile(r"^([a-h][1-8][a-h][1-8][qrbn]?)\s*:\s*(\d+)\s*$")
@@ -117,9 +117,14 @@ class UciAdapter(Adapter):
         base, version = split_name(name)
         try:
             self.has_perft = self._probe_perft()
-        except AdapterFault as fault:
-            self._kill()
-            raise AdapterStartError(f"{self.spec!r}: asked go perft 1 at start: {fault}") from None
+        except AdapterFault:
+            # it died or hung on go perft 1: not an engine that searches instead. It is
+            # taken to count, and the requests report what it does (a fresh engine each).
+            self.has_perft = True
+            try:
+                self._restart()
+            except AdapterFault as fault:
+                raise AdapterStartError(f"{self.spec!r}: {fault}") from None
         if self.has_perft:
             self.capabilities = CAPABILITIES
         elif self._multipv >= MAX_LEGAL_MOVES:
@@ -168,7 +173,8 @@ class UciAdapter(Adapter):
 
     def _probe_perft(self) -> bool:
         """``go perft 1`` on the initial position: True if the engine counts (20 nodes),
-        False if it searched instead (a ``bestmove``; stopped after a few seconds)."""
+        False if it searched instead (a ``bestmove``; stopped after a few seconds).
+        AdapterFault if it died, or neither counted nor stopped."""
         self._send("position startpos")
         self._send("go perft 1")
         deadline = time.monotonic() + PERFT_PROBE_WAIT
@@ -180,7 +186,7 @@ class UciAdapter(Adapter):
                 if stopped or "timed out" not in str(fault):
                     raise
                 self._send("stop")
-                stopped, deadline = True, time.monotonic() + START_TIMEOUT
+                stopped, deadline = True, time.monotonic() + PERFT_PROBE_WAIT
                 continue
             if NODES_LINE.match(line):
                 return True

@@ -64,8 +64,8 @@ SAFE = re.compile(r"^[\x20-\x7e]+$")
 #: An announcement's comment, searched in order, and what it means under the protocol.
 ANNOUNCEMENTS: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(r"stalemate", re.I), "stalemate"),
-    (re.compile(r"mate", re.I), "checkmate"),
     (re.compile(r"insufficient|material|no mating|cannot (?:win|mate)", re.I), "dead_position"),
+    (re.compile(r"\bmates\b|\bmated\b|checkmate", re.I), "checkmate"),
     (re.compile(r"repetition|3-?fold|three-?fold", re.I), "threefold_repetition"),
     (re.compile(r"50|fifty", re.I), "fifty_moves"),
 )
