@@ -58,6 +58,7 @@ class Library:
     features: tuple[tuple[str, str], ...] = ()  #: XBoard: features known beforehand
     python: str = ""  #: "debian": the program runs under Debian's python3 (its dist-packages)
     title: str = ""  #: Debian engines: the name reported (the engine's own carries its version)
+    shredder_960: bool = False  #: UCI: reads only Shredder-FEN castling under Chess960
 
     @property
     def debian_package(self) -> str:
@@ -87,7 +88,9 @@ LIBRARIES: dict[str, Library] = {lib.name: lib for lib in (
     Library("fairy-stockfish", "apt", "fairy-stockfish=11.1-1+b1", "fairy-stockfish", software="engine", title="Fairy-Stockfish",
             transport="uci"),
     Library("ethereal", "apt", "ethereal-chess=12.00+ds1-1", "ethereal-chess", software="engine", title="Ethereal", transport="uci"),
-    Library("glaurung", "apt", "glaurung=2.2-4", "glaurung", software="engine", title="Glaurung", transport="uci"),
+    # Glaurung reads X-FEN's KQkq as the corner rooks under Chess960: it is sent Shredder-FEN.
+    Library("glaurung", "apt", "glaurung=2.2-4", "glaurung", software="engine", title="Glaurung", transport="uci",
+            shredder_960=True),
     Library("phalanx", "apt", "phalanx=25-1", "phalanx", software="engine", title="Phalanx", transport="xboard",
             kinds=(_LEGAL, _GAME_END)),
     Library("sjaakii", "apt", "sjaakii=1.4.1-2", "sjaakii", software="engine", title="Sjaak II", transport="xboard",
@@ -285,7 +288,7 @@ class DebianUciAdapter(UciAdapter):
     """A UCI engine from a Debian package, looked up when it starts."""
 
     def __init__(self, lib: Library, timeout: float | None = None) -> None:
-        super().__init__(lib.module, spec=lib.name, timeout=timeout or UCI_TIMEOUT)
+        super().__init__(lib.module, spec=lib.name, timeout=timeout or UCI_TIMEOUT, shredder_960=lib.shredder_960)
         self.library = lib
 
     def start(self) -> StartInfo:

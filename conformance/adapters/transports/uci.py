@@ -10,7 +10,9 @@ position) but with a ``MultiPV`` option reaching :data:`MAX_LEGAL_MOVES` answers
 ``legal_moves`` only: ``go depth 1`` with MultiPV at its maximum reports a line for
 every root move, and the first move of each line is the answer (none, and
 ``bestmove (none)`` or ``0000``, in a position without legal moves). An engine with
-neither cannot be asked anything (start fails, naming why).
+neither cannot be asked anything (start fails, naming why). FENs go as given, or, for an
+engine that reads only Shredder-FEN castling under Chess960 (``shredder_960``), with the
+rooks' file letters.
 
 Per request the adapter sends ``setoption name UCI_Chess960 value true|false`` when
 the ruleset's Chess960 flag differs from the engine's current setting, then
@@ -67,6 +69,18 @@ def ruleset_flags() -> dict[str, bool]:
     return flags
 
 
+def shredder(fen: str, ruleset: str) -> str:
+    """``fen`` with Shredder-FEN castling letters (the rooks' files), for an engine that
+    reads no X-FEN under Chess960; unchanged when the reference cannot read it."""
+    from reference_impl import Board, load_ruleset
+    from reference_impl.errors import ArbiterError
+
+    try:
+        return Board.from_fen(fen, load_ruleset(ruleset)).fen(castling="shredder", en_passant="fen")
+    except ArbiterError:
+        return fen
+
+
 def split_name(id_name: str) -> tuple[str, str]:
     """``"Stockfish 15.1"`` -> (``"Stockfish"``, ``"15.1"``); no version -> (name, "")."""
     parts = id_name.split()
@@ -93,7 +107,8 @@ class UciAdapter(Adapter):
 
     own_timeout = True
 
-    def __init__(self, path: str, spec: str = "", timeout: float = DEFAULT_TIMEOUT) -> None:
+    def __init__(self, path: str, spec: str = "", timeout: float = DEFAULT_TIMEOUT,
+                 shredder_960: bool = False) -> None:
         if not path:
             raise AdapterStartError("uci: adapter needs an engine path, for example uci:/usr/games/stockfish")
         self.path = path
@@ -105,6 +120,7 @@ class UciAdapter(Adapter):
         self._chess960: bool | None = None  # the engine's current UCI_Chess960 value
         self._has_chess960 = False
         self._multipv = 0  # the engine's MultiPV maximum (0: no such option)
+        self.shredder_960 = shredder_960  # send Chess960 FENs with Shredder-FEN castling letters
         self.has_perft = True  # found at start: False when ``go perft`` searches instead
         self.capabilities: tuple[str, ...] = CAPABILITIES
         self._lock = threading.Lock()
@@ -149,6 +165,8 @@ class UciAdapter(Adapter):
         fen = str(input["fen"])
         if not FEN_CHARS.match(fen):
             raise ValueError("FEN contains characters that cannot be sent to an engine")
+        if self.shredder_960 and ruleset_flags().get(ruleset, False):
+            fen = shredder(fen, ruleset)
         with self._lock:
             if not self.has_perft:
                 return {"moves": self._root_moves(fen, ruleset_flags().get(ruleset, False))}
