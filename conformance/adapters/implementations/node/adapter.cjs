@@ -264,7 +264,10 @@ function kokopu(lib) {
       },
       parse_san: (r, d) => {
         const pos = position(r, d.fen);
-        try { return { move: pos.uci(pos.notation(d.san)) }; } catch (e) { return { move: null }; }
+        try { return { move: pos.uci(pos.notation(d.san)) }; } catch (e) {
+          if (!(e instanceof lib.exception.InvalidNotation)) throw e;
+          return { move: null };
+        }
       },
       dead_position: (r, d) => {
         if (position(r, d.fen).isDead()) return { dead: true };
@@ -325,7 +328,9 @@ function nodeChess(lib) {
       parse_san: (_, d) => {
         const game = client(d.fen);
         let played;
-        try { played = game.move(d.san); } catch (e) { return { move: null }; }
+        // a refusal is an Error ("Notation is invalid", "Invalid move"); a TypeError is the
+        // library crashing, reported as such (errored), not as a refusal
+        try { played = game.move(d.san); } catch (e) { if (e instanceof TypeError) throw e; return { move: null }; }
         const m = played.move;
         const promotion = PROMOTION.exec(m.algebraic || '');
         return { move: m.prevSquare.file + m.prevSquare.rank + m.postSquare.file + m.postSquare.rank
