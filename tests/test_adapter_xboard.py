@@ -42,7 +42,8 @@ def test_legal_moves_are_the_moves_the_engine_does_not_refuse(options: tuple[str
     adapter = fake(*options)
     info = adapter.start()
     try:
-        assert (info.name, info.capabilities, info.rulesets) == ("Fake XB 1.0", ["legal_moves", "game_end"], ["fide-2023"])
+        assert (info.name, info.capabilities) == ("Fake XB 1.0", ["legal_moves", "game_end"])
+        assert info.rulesets == ["fide-2023"]
         for fen in POSITIONS:
             moves = adapter.run("legal_moves", "fide-2023", {"fen": fen})["moves"]
             assert len(moves) == len(set(moves)) and set(moves) == legal(fen)

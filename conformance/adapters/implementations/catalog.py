@@ -67,10 +67,20 @@ class Library:
 
     @property
     def pinned_version(self) -> str:
-        return self.package.split("=", 1)[1] if self.registry == "apt" else self.package.rsplit("@", 1)[-1].split("==")[-1]
+        """The version of the pin: after ``=`` (Debian), ``==`` (PyPI) or the last ``@`` (npm)."""
+        if self.registry == "apt":
+            return self.package.split("=", 1)[1]
+        return self.package.rsplit("@", 1)[-1].split("==")[-1]
 
 
 _LEGAL, _GAME_END = "legal_moves", "game_end"
+
+
+def _engine(transport: str, name: str, package: str, title: str, **more: object) -> Library:
+    """A Debian engine: its executable is named as its package (``ethereal-chess`` too)."""
+    return Library(name, "apt", package, package.split("=")[0], software="engine", transport=transport, title=title,
+                   **more)  # type: ignore[arg-type]
+
 
 #: The shipped implementations, in matrix order. Versions are pinned so that the matrix
 #: and docs/findings.md describe the same releases; change a pin here.
@@ -84,25 +94,19 @@ LIBRARIES: dict[str, Library] = {lib.name: lib for lib in (
             (3, 13), "ARBITER_BULLETCHESS_PYTHON"),
     Library("shakmaty", "pypi", "shakmaty-python-binding==0.1.5", "shakmaty_python_binding",
             "programs/shakmaty_adapter.py", (3, 11)),
-    Library("stockfish", "apt", "stockfish=15.1-4", "stockfish", software="engine", title="Stockfish", transport="uci"),
-    Library("fairy-stockfish", "apt", "fairy-stockfish=11.1-1+b1", "fairy-stockfish", software="engine", title="Fairy-Stockfish",
-            transport="uci"),
-    Library("ethereal", "apt", "ethereal-chess=12.00+ds1-1", "ethereal-chess", software="engine", title="Ethereal", transport="uci"),
+    _engine("uci", "stockfish", "stockfish=15.1-4", "Stockfish"),
+    _engine("uci", "fairy-stockfish", "fairy-stockfish=11.1-1+b1", "Fairy-Stockfish"),
+    _engine("uci", "ethereal", "ethereal-chess=12.00+ds1-1", "Ethereal"),
     # Glaurung reads X-FEN's KQkq as the corner rooks under Chess960: it is sent Shredder-FEN.
-    Library("glaurung", "apt", "glaurung=2.2-4", "glaurung", software="engine", title="Glaurung", transport="uci",
-            shredder_960=True),
-    Library("phalanx", "apt", "phalanx=25-1", "phalanx", software="engine", title="Phalanx", transport="xboard",
-            kinds=(_LEGAL, _GAME_END)),
-    Library("sjaakii", "apt", "sjaakii=1.4.1-2", "sjaakii", software="engine", title="Sjaak II", transport="xboard",
-            kinds=(_LEGAL, _GAME_END)),
+    _engine("uci", "glaurung", "glaurung=2.2-4", "Glaurung", shredder_960=True),
+    _engine("xboard", "phalanx", "phalanx=25-1", "Phalanx", kinds=(_LEGAL, _GAME_END)),
+    _engine("xboard", "sjaakii", "sjaakii=1.4.1-2", "Sjaak II", kinds=(_LEGAL, _GAME_END)),
     # Sjeng announces no result in force mode: only its move refusals are asked.
-    Library("sjeng", "apt", "sjeng=11.2-8.2", "sjeng", software="engine", title="Sjeng", transport="xboard", kinds=(_LEGAL,)),
+    _engine("xboard", "sjeng", "sjeng=11.2-8.2", "Sjeng", kinds=(_LEGAL,)),
     # HoiChess exits on the first move it refuses: only game ends (legal moves) are asked.
-    Library("hoichess", "apt", "hoichess=0.22.0-3", "hoichess", software="engine", title="HoiChess", transport="xboard",
-            args=("-x",), kinds=(_GAME_END,)),
+    _engine("xboard", "hoichess", "hoichess=0.22.0-3", "HoiChess", args=("-x",), kinds=(_GAME_END,)),
     # Fairy-Max has no setboard: asked about the initial position only.
-    Library("fairymax", "apt", "fairymax=5.0b-1+b1", "fairymax", software="engine", title="Fairy-Max", transport="xboard",
-            kinds=(_LEGAL, _GAME_END)),
+    _engine("xboard", "fairymax", "fairymax=5.0b-1+b1", "Fairy-Max", kinds=(_LEGAL, _GAME_END)),
     Library("pgn-extract", "apt", "pgn-extract=19.04-1", "pgn-extract", "programs/pgn_extract_adapter.py",
             software="pgn-tool"),
     Library("pychess", "apt", "pychess=1.0.3-1", "pychess", "programs/pychess_adapter.py", software="gui",
@@ -288,7 +292,8 @@ class DebianUciAdapter(UciAdapter):
     """A UCI engine from a Debian package, looked up when it starts."""
 
     def __init__(self, lib: Library, timeout: float | None = None) -> None:
-        super().__init__(lib.module, spec=lib.name, timeout=timeout or UCI_TIMEOUT, shredder_960=lib.shredder_960)
+        super().__init__(lib.module, spec=lib.name, timeout=timeout or UCI_TIMEOUT,
+                         shredder_960=lib.shredder_960)
         self.library = lib
 
     def start(self) -> StartInfo:
@@ -314,12 +319,13 @@ def _titled(lib: Library, info: StartInfo) -> StartInfo:
     """``info`` named by the catalog's title and the Debian package's upstream version (an
     engine's own name often carries its version, or a build tag: ``Fairy-Stockfish 11.1 LB 64``)."""
     version = installed_version(lib)
-    return StartInfo(name=lib.title or info.name, version=upstream(version) if version and version != "?" else info.version,
-                     capabilities=info.capabilities, rulesets=info.rulesets,
-                     unclassified_errors=info.unclassified_errors)
+    shown = upstream(version) if version and version != "?" else info.version
+    return StartInfo(name=lib.title or info.name, version=shown, capabilities=info.capabilities,
+                     rulesets=info.rulesets, unclassified_errors=info.unclassified_errors)
 
 
-def create(name: str, timeout: float | None = None, validate: bool = False) -> ProcessAdapter | UciAdapter | XboardAdapter:
+def create(name: str, timeout: float | None = None,
+           validate: bool = False) -> ProcessAdapter | UciAdapter | XboardAdapter:
     """The adapter of the shipped implementation ``name`` (a key of :data:`LIBRARIES`)."""
     lib = LIBRARIES[name]
     if lib.transport == "uci":

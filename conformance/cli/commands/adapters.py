@@ -16,7 +16,8 @@ from ..common import console
 
 def missing(names: list[str] | None = None) -> list[Library]:
     """The shipped implementations (of ``names``, default all) whose package is not installed."""
-    return [LIBRARIES[n] for n in (names or list(LIBRARIES)) if n in LIBRARIES and installed_version(LIBRARIES[n]) is None]
+    chosen = [LIBRARIES[n] for n in (names or list(LIBRARIES)) if n in LIBRARIES]
+    return [lib for lib in chosen if installed_version(lib) is None]
 
 
 def install_all(libs: list[Library], echo: bool = True) -> list[str]:
