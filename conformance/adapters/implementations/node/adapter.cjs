@@ -210,7 +210,8 @@ async function chessops(prefix) {
 function kokopu(lib) {
   const { Position } = lib;
   const variant = (ruleset) => (ruleset === CHESS960 ? 'chess960' : 'regular');
-  const position = (ruleset, fen) => new Position(variant(ruleset), fen);
+  // regular chess reads FEN's KQkq only: the corner rooks' Shredder letters are rewritten
+  const position = (ruleset, fen) => new Position(variant(ruleset), ruleset === CHESS960 ? fen : fenCastling(fen));
   const perft = (pos, depth) => {
     if (depth === 0) return 1;
     const moves = pos.moves();

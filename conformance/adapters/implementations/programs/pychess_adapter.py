@@ -15,7 +15,7 @@ import re
 import sys
 from typing import Any
 
-from _serve import Handler, Skip, serve
+from _serve import Handler, Skip, serve, to_fen_letters
 
 RULESETS = ["fide-2023"]  #: PyChess's normal chess: the current Laws' moves and its own draw rules
 UCI = re.compile(r"[a-h][1-8][a-h][1-8][qrbn]?")
@@ -39,7 +39,8 @@ def handlers(Board: Any, logic: Any, ldraw: Any, lmove: Any, lmovegen: Any) -> d
     from pychess.Utils import const
 
     def board(fen: str) -> Any:
-        return Board(setup=fen)
+        """PyChess's board; it reads FEN's KQkq, so the corner rooks' Shredder letters are rewritten."""
+        return Board(setup=to_fen_letters(fen))
 
     def legal(lboard: Any) -> list[int]:
         """Legal moves as getStatus finds them: generated, then not leaving the king in check."""
@@ -128,6 +129,9 @@ def handlers(Board: Any, logic: Any, ldraw: Any, lmove: Any, lmovegen: Any) -> d
 
     def timeout(_: str, d: dict[str, Any]) -> dict[str, Any]:
         game = board(d["fen"])
+        state, _reason = logic.getStatus(game)
+        if state != const.RUNNING:  # the GUI ended this game before any flag could fall
+            return {"result": {const.WHITEWON: "1-0", const.BLACKWON: "0-1"}.get(state, "1/2-1/2")}
         flagged = const.WHITE if d["flagged"] == "white" else const.BLACK
         if logic.playerHasMatingMaterial(game, 1 - flagged):
             return {"result": "0-1" if flagged == const.WHITE else "1-0"}
