@@ -95,6 +95,16 @@ def test_a_draw_announced_without_a_rule_is_that_result_without_a_reason() -> No
         adapter.stop()
 
 
+def test_a_game_without_moves_is_declined_for_nothing_would_be_announced() -> None:
+    adapter = fake()
+    adapter.start()
+    try:
+        with pytest.raises(Skip, match="announces a result after a move"):
+            adapter.run("game_end", "fide-2023", {"fen": "7k/5Q2/6K1/8/8/8/8/8 b - - 0 1", "moves": []})
+    finally:
+        adapter.stop()
+
+
 def test_an_engine_that_announces_nothing_lets_the_game_go_on() -> None:
     adapter = fake("--no-announce")
     adapter.start()

@@ -18,7 +18,8 @@ line), and after a move that ends the game it may announce the result,
   announcement is the engine claiming a draw, answered as that claim being available
   (``claimable``), as the other adapters read a library's "is draw" query; a result
   whose comment names no rule (``1/2-1/2 {Drawn game}``) is that result with no reason.
-  No announcement: the game goes on, nothing claimable.
+  No announcement: the game goes on, nothing claimable. A game without moves is declined:
+  an engine announces after a move, so the position alone cannot be asked.
 
 Replies are matched to moves by ``ping N``/``pong N`` (an engine without the ``ping``
 feature cannot be used). Positions are set with ``setboard`` (an engine without it is
@@ -180,6 +181,8 @@ class XboardAdapter(Adapter):
             raise ValueError("FEN or moves contain text that cannot be sent to an engine")
         if self.features.get("setboard") != "1" and fen != STANDARD_START:
             raise Skip("the engine has no setboard: only the initial position can be set")
+        if kind == "game_end" and not moves:
+            raise Skip("an XBoard engine announces a result after a move; a position without moves is not asked")
         with self._lock:
             try:
                 if self._child is None or not self._child.alive():
