@@ -262,7 +262,8 @@ def command(lib: Library) -> tuple[list[str], dict[str, str]]:
         return [find_node(), program, lib.module, str(install_dir(lib)), lib.name], env
     if lib.registry == "apt":
         env["ARBITER_TOOL"] = _require_executable(lib)
-        env["ARBITER_TOOL_VERSION"] = installed_version(lib) or ""
+        version = installed_version(lib)
+        env["ARBITER_TOOL_VERSION"] = upstream(version) if version and version != "?" else ""
     else:
         env["PYTHONPATH"] = os.pathsep.join(p for p in (str(install_dir(lib)), env.get("PYTHONPATH")) if p)
         env.setdefault("RUST_BACKTRACE", "0")

@@ -28,9 +28,9 @@ def main() -> int:
         from pychess.Utils.Board import Board
         from pychess.Utils.lutils import ldraw, lmove, lmovegen
     except ImportError as error:
-        return serve("pychess", "", None, RULESETS, [],
+        return serve("PyChess", "", None, RULESETS, [],
                      f"pychess cannot be imported by {sys.executable} ({error}); run: arbiter adapters install pychess")
-    return serve("pychess", str(pychess.VERSION), handlers(Board, logic, ldraw, lmove, lmovegen),
+    return serve("PyChess", str(pychess.VERSION), handlers(Board, logic, ldraw, lmove, lmovegen),
                  RULESETS, ["parse_san"])
 
 
