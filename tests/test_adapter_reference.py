@@ -11,11 +11,12 @@ import ast
 import json
 from pathlib import Path
 
-from conformance.adapters.reference import ReferenceAdapter
+from conformance.adapters.implementations.reference import ReferenceAdapter
 from conformance.harness.protocol import SCHEMA_DIR
 from reference_impl.rules import list_rulesets
 
-ADAPTER_SOURCE = Path(__file__).resolve().parent.parent / "conformance" / "adapters" / "reference.py"
+ADAPTER_SOURCE = (Path(__file__).resolve().parent.parent / "conformance" / "adapters" / "implementations"
+                  / "reference.py")
 
 
 def schema_kinds() -> set[str]:

@@ -11,8 +11,8 @@ from __future__ import annotations
 import chess
 import pytest
 
-from conformance.adapters import reference
-from conformance.adapters.reference import ReferenceAdapter
+from conformance.adapters.implementations import reference
+from conformance.adapters.implementations.reference import ReferenceAdapter
 from conformance.generate.perft import oracle_perft
 from reference_impl.adjudication import game as game_module
 from reference_impl.adjudication.game import Game

@@ -17,7 +17,7 @@ import pytest
 
 from conformance.adapters.base import AdapterStartError, Skip
 from conformance.adapters.base import AdapterFault
-from conformance.adapters.uci import UciAdapter, parse_divide, split_name
+from conformance.adapters.transports.uci import UciAdapter, parse_divide, split_name
 
 START = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
 KIWIPETE = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
@@ -229,3 +229,72 @@ def test_repeated_moves_are_passed_on_not_hidden(stockfish: UciAdapter) -> None:
     board = chess.Board(fen, chess960=True)
     assert len(moves) == board.legal_moves.count()
     assert len(set(moves)) < len(moves)
+
+
+# --- engines without go perft: MultiPV root moves ----------------------------------------
+
+SEARCHER = """#!{python}
+import sys
+maximum = {maximum}
+board = None
+for line in sys.stdin:
+    cmd = line.strip()
+    if cmd == "uci":
+        print("id name Searcher 2.0"); print(f"option name MultiPV type spin default 1 min 1 max {{maximum}}")
+        print("uciok", flush=True)
+    elif cmd == "isready":
+        print("readyok", flush=True)
+    elif cmd.startswith("position"):
+        import chess
+        board = chess.Board() if cmd == "position startpos" else chess.Board(cmd[len("position fen "):])
+    elif cmd.startswith("go"):  # go perft N is read as a search, as engines without perft do
+        moves = [m.uci() for m in board.legal_moves]
+        for rank, move in enumerate(moves, 1):
+            print(f"info depth 1 multipv {{rank}} score cp 0 pv {{move}}")
+        print(f"bestmove {{moves[0] if moves else '(none)'}}", flush=True)
+    elif cmd == "quit":
+        break
+"""
+
+
+def _searcher(tmp_path: Path, maximum: int) -> str:
+    path = tmp_path / f"searcher-{maximum}"
+    path.write_text(SEARCHER.format(python=sys.executable, maximum=maximum), encoding="utf-8")
+    path.chmod(0o755)
+    return str(path)
+
+
+def test_an_engine_without_perft_answers_legal_moves_from_multipv_lines(tmp_path: Path) -> None:
+    adapter = UciAdapter(_searcher(tmp_path, 500))
+    info = adapter.start()
+    try:
+        assert info.capabilities == ["legal_moves"] and not adapter.has_perft
+        for fen in (START, KIWIPETE, "7k/5Q2/6K1/8/8/8/8/8 b - - 0 1"):
+            moves = adapter.run("legal_moves", "fide-2023", {"fen": fen})["moves"]
+            assert sorted(moves) == sorted(m.uci() for m in chess.Board(fen).legal_moves)
+        with pytest.raises(Skip, match="answers only legal_moves"):
+            adapter.run("perft", "fide-2023", {"fen": START, "depth": 1})
+    finally:
+        adapter.stop()
+
+
+def test_an_engine_with_neither_perft_nor_a_large_multipv_cannot_start(tmp_path: Path) -> None:
+    with pytest.raises(AdapterStartError, match="neither go perft nor a MultiPV option of 218"):
+        UciAdapter(_searcher(tmp_path, 10)).start()
+
+
+def test_ethereal_lists_the_legal_moves_through_multipv() -> None:
+    from conformance.adapters import resolve
+    from conformance.adapters.implementations.catalog import LIBRARIES, installed_version
+
+    if installed_version(LIBRARIES["ethereal"]) is None:
+        pytest.skip("ethereal (Debian package ethereal-chess) is not installed: arbiter adapters install ethereal")
+    adapter = resolve("ethereal")
+    info = adapter.start()
+    try:
+        assert (info.name, info.capabilities) == ("Ethereal", ["legal_moves"])
+        for fen in (START, KIWIPETE):
+            moves = adapter.run("legal_moves", "fide-2023", {"fen": fen})["moves"]
+            assert sorted(moves) == sorted(m.uci() for m in chess.Board(fen).legal_moves)
+    finally:
+        adapter.stop()

@@ -1,7 +1,7 @@
 """Adapters: how the harness talks to an implementation under test.
 
 See :mod:`conformance.adapters.base` for the contract and :func:`resolve` for the
-spec strings (``reference``, ``python-chess``, ``uci:PATH``, ``cmd:COMMAND``,
+spec strings (``reference``, ``python-chess``, ``uci:PATH``, ``xboard:COMMAND``, ``cmd:COMMAND``,
 ``module:package.module:ClassName``).
 """
 
@@ -22,6 +22,7 @@ def resolve(
     * ``reference`` -- the reference implementation, in-process (the default);
     * ``python-chess`` -- the ``chess`` package, in-process;
     * ``uci:PATH`` -- a UCI engine (perft and legal moves through ``go perft``);
+    * ``xboard:COMMAND`` -- an XBoard engine (legal moves and game ends, in force mode);
     * ``cmd:COMMAND`` -- any program speaking protocol v1 on stdio (shell quoting);
     * ``module:package.module:ClassName`` -- an in-process :class:`Adapter` subclass,
       constructed without arguments.
@@ -33,11 +34,11 @@ def resolve(
     spec = spec.strip()
     adapter: Adapter
     if spec == "reference":
-        from .reference import ReferenceAdapter
+        from .implementations.reference import ReferenceAdapter
 
         adapter = ReferenceAdapter(rulesets=rulesets)
     elif spec.startswith("cmd:"):
-        from .process import DEFAULT_TIMEOUT, ProcessAdapter
+        from .transports.process import DEFAULT_TIMEOUT, ProcessAdapter
 
         command = spec[4:].strip()
         if len(command) >= 2 and command[0] == command[-1] and command[0] in "\"'":
@@ -46,15 +47,19 @@ def resolve(
             command, spec=spec, timeout=timeout or DEFAULT_TIMEOUT, validate=validate_protocol
         )
     elif spec in _libraries():
-        from .libraries import create
+        from .implementations.catalog import create
 
         adapter = create(spec, timeout, validate_protocol)
     elif spec == "python-chess":
-        adapter = _from_module("conformance.adapters.python_chess", None, spec)
+        adapter = _from_module("conformance.adapters.implementations.python_chess", None, spec)
     elif spec.startswith("uci:"):
         if not spec[4:]:
             raise UsageError("uci: adapter needs an engine path, for example uci:/usr/bin/stockfish")
-        adapter = _from_module("conformance.adapters.uci", spec[4:], spec)
+        adapter = _from_module("conformance.adapters.transports.uci", spec[4:], spec)
+    elif spec.startswith("xboard:"):
+        from .transports.xboard import XboardAdapter
+
+        adapter = XboardAdapter(spec[len("xboard:"):].strip(), spec=spec)
     elif spec.startswith("module:"):
         target = spec[len("module:"):]
         module_name, _, class_name = target.partition(":")
@@ -64,7 +69,7 @@ def resolve(
     else:
         raise UsageError(
             f"unknown adapter {spec!r}: use reference, python-chess, {', '.join(_libraries())}, "
-            "uci:PATH, cmd:COMMAND or module:package.module:ClassName"
+            "uci:PATH, xboard:COMMAND, cmd:COMMAND or module:package.module:ClassName"
         )
     adapter.spec = spec
     if timeout is not None and getattr(adapter, "own_timeout", False):
@@ -73,8 +78,8 @@ def resolve(
 
 
 def _libraries() -> tuple[str, ...]:
-    """The shipped library adapters' spec names (``conformance.adapters.libraries``)."""
-    from .libraries import LIBRARIES
+    """The shipped library adapters' spec names (``conformance.adapters.implementations.catalog``)."""
+    from .implementations.catalog import LIBRARIES
 
     return tuple(LIBRARIES)
 

@@ -52,6 +52,7 @@ class Row:
     name: str = ""
     version: str = ""
     skipped: str | None = None  #: why it did not run (library or runtime missing)
+    software: str = ""  #: library, engine, pgn-tool or gui (conformance.adapters.implementations.catalog)
     rulesets: list[str] = field(default_factory=list)
     cells: dict[str, Cell] = field(default_factory=dict)  #: declared kinds only
     classes: list[dict[str, Any]] = field(default_factory=list)
@@ -70,7 +71,8 @@ class Row:
         return out
 
     def as_record(self) -> dict[str, Any]:
-        return {"spec": self.spec, "name": self.name, "version": self.version, "skipped": self.skipped,
+        return {"spec": self.spec, "name": self.name, "version": self.version, "software": self.software,
+                "skipped": self.skipped,
                 "rulesets": list(self.rulesets), "seconds": round(self.seconds, 1),
                 "kinds": {k: c.as_record() for k, c in self.cells.items()},
                 "total": self.total.as_record(), "classes": list(self.classes),

@@ -1,34 +1,40 @@
 """Run each implementation of the matrix over one fixture selection (the shell side).
 
-An implementation that cannot start (runtime or library missing, refused, crashed at
+An implementation that cannot start (runtime or package missing, refused, crashed at
 start) becomes a skipped row with the one-line reason; the others still run.
 """
 
 from __future__ import annotations
 
 import copy
-import shutil
 import time
 from collections.abc import Callable
-from pathlib import Path
 
 from ..adapters.base import AdapterStartError
-from ..adapters.libraries import LIBRARIES
+from ..adapters.implementations.catalog import LIBRARIES
 from ..harness.select import Selection
 from ..harness.session import Config, execute, plan
 from .model import Row, row, skipped_row
 
-#: The implementations ``arbiter matrix`` runs by default, in order (Stockfish is added
-#: when a ``stockfish`` binary is found, see :func:`default_adapters`).
+#: The implementations ``arbiter matrix`` runs by default, in order: python-chess and
+#: every shipped implementation (libraries, engines, PGN tools, a GUI's rules core).
 DEFAULT_ADAPTERS: tuple[str, ...] = ("python-chess", *LIBRARIES)
-#: Where a UCI engine named stockfish is looked for besides PATH (Debian installs it here).
-STOCKFISH_PLACES: tuple[str, ...] = ("/usr/games/stockfish",)
 
 
 def default_adapters() -> list[str]:
-    """python-chess, the shipped library adapters, and ``uci:stockfish`` (skipped if absent)."""
-    found = shutil.which("stockfish") or next((p for p in STOCKFISH_PLACES if Path(p).is_file()), None)
-    return [*DEFAULT_ADAPTERS, f"uci:{found}" if found else "uci:stockfish"]
+    """python-chess and every shipped implementation (those not installed become rows not run)."""
+    return list(DEFAULT_ADAPTERS)
+
+
+def software(spec: str) -> str:
+    """The kind of software behind a spec: library, engine, pgn-tool, gui ("" if unknown)."""
+    if spec in LIBRARIES:
+        return LIBRARIES[spec].software
+    if spec == "python-chess":
+        return "library"
+    if spec.startswith(("uci:", "xboard:")):
+        return "engine"
+    return ""
 
 
 def run_one(spec: str, selection: Selection, fixtures: list[str], jobs: int,
@@ -40,8 +46,11 @@ def run_one(spec: str, selection: Selection, fixtures: list[str], jobs: int,
         the_plan = plan(config)
         records = execute(config, the_plan, lambda record: None)
     except AdapterStartError as error:
-        return skipped_row(spec, str(error))
-    return row(spec, records, time.monotonic() - began)
+        out = skipped_row(spec, str(error))
+    else:
+        out = row(spec, records, time.monotonic() - began)
+    out.software = software(spec)
+    return out
 
 
 def run_all(specs: list[str], selection: Selection, fixtures: list[str], jobs: int,

@@ -23,7 +23,7 @@ from reference_impl.errors import RulesetError
 from reference_impl.rules import Ruleset, derive_ruleset, load_ruleset, spec_dir
 
 from ..adapters.base import KINDS, Adapter, StartInfo
-from ..adapters.reference import HANDLERS
+from ..adapters.implementations.reference import HANDLERS
 from ..harness import fixtures as fixture_files
 from ..harness.rulesets import orthodox_rulesets
 from ..harness.runner import execute, judge

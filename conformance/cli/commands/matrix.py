@@ -1,10 +1,12 @@
 """``arbiter matrix``: several chess implementations over one fixture selection.
 
 Writes ``compliance.md``, ``compliance.html`` and ``compliance.json`` into ``--out``
-after each implementation finishes (an interrupted run keeps the rows done). An
-implementation whose library or runtime is missing is listed as not run, with the
-reason. Exit status: 0 the matrix was written (failures of the libraries are its
-content); 1 bad input (fixtures, output folder); 2 usage error.
+after each implementation finishes (an interrupted run keeps the rows done). Before
+running it says which shipped implementations are not installed and how to install
+them; ``--install`` installs them first. An implementation whose package or runtime is
+missing is listed as not run, with the reason. Exit status: 0 the matrix was written
+(failures of the implementations are its content); 1 bad input (fixtures, output
+folder) or a failed ``--install``; 2 usage error.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from ...harness.select import Selection, parse_shard
 from ...matrix import render
 from ...matrix.model import Row
 from ...matrix.run import default_adapters, run_all
+from .adapters import install_all, missing
 
 
 def _write(out: Path, rows: list[Row], meta: dict[str, object]) -> None:
@@ -35,7 +38,7 @@ def _write(out: Path, rows: list[Row], meta: dict[str, object]) -> None:
 
 @click.command(name="matrix", context_settings={"help_option_names": ["-h", "--help"]})
 @click.option("-a", "--adapter", "adapters", multiple=True,
-              help="an implementation (repeatable; default: python-chess, the shipped library adapters, Stockfish)")
+              help="an implementation (repeatable; default: python-chess and every shipped implementation)")
 @click.option("-f", "--fixtures", "fixture_paths", multiple=True, type=click.Path(),
               help="fixture files or directories (default: the shipped corpus)")
 @click.option("-k", "--kind", multiple=True, help="only this kind (repeatable)")
@@ -47,15 +50,26 @@ def _write(out: Path, rows: list[Row], meta: dict[str, object]) -> None:
 @click.option("--timeout", default=None, type=float, help="seconds per fixture [default: 10]")
 @click.option("-o", "--out", default="arbiter-matrix", show_default=True, type=click.Path(file_okay=False),
               help="folder for compliance.md, compliance.html and compliance.json")
+@click.option("--install", "install_missing", is_flag=True,
+              help="first install the shipped implementations that are missing (arbiter adapters install)")
 def command(adapters: tuple[str, ...], fixture_paths: tuple[str, ...], kind: tuple[str, ...], tag: tuple[str, ...],
             exclude_tag: tuple[str, ...], ids: tuple[str, ...], shard: str | None, jobs: int,
-            timeout: float | None, out: str) -> None:
+            timeout: float | None, out: str, install_missing: bool) -> None:
     """Run several implementations and write their compliance matrix.
 
-    Exit status: 0 the matrix was written; 1 bad input; 2 usage error.
+    Exit status: 0 the matrix was written; 1 bad input or a failed --install; 2 usage error.
     """
     if jobs < 1:
         raise UsageError(f"-j must be at least 1, got {jobs}")
+    specs = list(dict.fromkeys(adapters)) or default_adapters()
+    absent = missing(specs)
+    if absent and install_missing:
+        failed = install_all(absent)
+        if failed:
+            raise ArbiterError(f"--install: {len(failed)} of {len(absent)} not installed: {', '.join(failed)}")
+    elif absent:
+        click.echo(f"not installed: {', '.join(lib.name for lib in absent)}; they will be listed as not run. "
+                   f"Install them with `arbiter matrix --install` (or `arbiter adapters install all`).", err=True)
     folder = Path(out)
     try:
         folder.mkdir(parents=True, exist_ok=True)
@@ -63,7 +77,6 @@ def command(adapters: tuple[str, ...], fixture_paths: tuple[str, ...], kind: tup
         raise ArbiterError(f"cannot create output folder {out!r}: {error.strerror or error}") from None
     selection = Selection(list(kind), [], list(tag), list(ids), [], parse_shard(shard) if shard else None,
                           list(exclude_tag))
-    specs = list(dict.fromkeys(adapters)) or default_adapters()
     from ...harness import fixtures as corpus
 
     meta: dict[str, object] = {

@@ -118,6 +118,7 @@ def command(ctx: click.Context, adapter: str, fixture_paths: tuple[str, ...], ki
     """
     if ctx.invoked_subcommand is not None or ctx.meta.get("arbiter_merge"):
         return
+    _check_report_path(report)
     selection = Selection(list(kind), list(ruleset), list(tag), list(ids), list(cite),
                           parse_shard(shard) if shard else None, list(exclude_tag))
     config = Config(adapter, list(fixture_paths), selection, list(xfail_files), timeout,
@@ -163,6 +164,8 @@ def command(ctx: click.Context, adapter: str, fixture_paths: tuple[str, ...], ki
         if partial is not None and os.path.exists(partial):
             _finish_report(partial, report, found)
     render_outputs(found, junit, html, quiet, verbose)
+    if validate_protocol and not quiet:
+        click.echo(_protocol_checked(adapter, found), err=True)
     if report != "-" and not quiet:
         click.echo(f"report: {report}", err=True)
     footer = found[-1]
@@ -170,6 +173,36 @@ def command(ctx: click.Context, adapter: str, fixture_paths: tuple[str, ...], ki
         click.echo("arbiter: interrupted; the report holds the fixtures that finished", err=True)
         ctx.exit(EXIT_SIGNAL_BASE + signals[0] if signals else EXIT_INTERRUPTED)
     ctx.exit(max(records.exit_status(found), summarize(found).exit_status(strict)))
+
+
+def _check_report_path(report: str) -> None:
+    """``-o`` must name a file in an existing folder: a usage error before anything runs."""
+    from reference_impl.errors import UsageError
+
+    if report == "-":
+        return
+    if os.path.isdir(report):
+        raise UsageError(f"-o {report!r} is a directory: name a file, for example "
+                         f"{os.path.join(report, DEFAULT_REPORT)!r}; nothing was written")
+    folder = os.path.dirname(report) or "."
+    if not os.path.isdir(folder):
+        raise UsageError(f"-o {report!r}: folder {folder!r} does not exist; nothing was written")
+
+
+def _protocol_checked(adapter: str, found: list[records.Record]) -> str:
+    """What ``--validate-protocol`` checked: the answers of a protocol v1 program, or nothing."""
+    from ...adapters import resolve
+    from ...adapters.transports.process import ProcessAdapter
+    from ...harness.protocol import SCHEMA_DIR
+
+    if not isinstance(resolve(adapter), ProcessAdapter):
+        return (f"--validate-protocol: {adapter} is not a protocol v1 program (in-process, UCI or XBoard); "
+                "no message was checked")
+    answered = [r for r in found if r.get("type") == "result" and r.get("status") != "unsupported"]
+    bad = [r for r in answered if "violates the protocol schema" in str(r.get("message", ""))]
+    verdict = f"{len(bad)} violated them (errored)" if bad else "none violated them"
+    return (f"--validate-protocol: the start answer and {len(answered)} run answers checked against "
+            f"{SCHEMA_DIR} (start-answer.json, run-answer.json, kinds.json): {verdict}")
 
 
 def _finish_report(partial: str, report: str, found: list[records.Record] | None) -> None:

@@ -12,8 +12,8 @@ from typing import Any
 
 import chess
 
-from ..harness.games import GameInputError, read_game, rejected
-from .base import Adapter, Skip, StartInfo
+from ...harness.games import GameInputError, read_game, rejected
+from ..base import Adapter, Skip, StartInfo
 
 #: The rulesets claimed, each with python-chess's ``chess960`` flag. python-chess
 #: implements the FIDE Laws since 2018 (75 moves, fivefold repetition counted over the

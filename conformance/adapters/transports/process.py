@@ -1,7 +1,7 @@
 """The ``cmd:"COMMAND"`` adapter: any program that speaks protocol v1 on stdio.
 
 The program is started with ``shlex.split(COMMAND)`` in its own process group
-(:class:`~conformance.adapters.transport.ChildProcess`, shared with the ``uci:``
+(:class:`~conformance.adapters.transports.child.ChildProcess`, shared with the ``uci:``
 adapter). Each request is one JSON line on its stdin; the answer must be one JSON line
 on its stdout (``docs/protocol.md``). stderr is collected (the last few KiB) for error
 messages.
@@ -35,9 +35,9 @@ from typing import Any
 from reference_impl.errors import UsageError
 from reference_impl.text import JsonError, loads_json, quote
 
-from .base import (KINDS, PROTOCOL_VERSION, Adapter, AdapterErrored, AdapterFault,
+from ..base import (KINDS, PROTOCOL_VERSION, Adapter, AdapterErrored, AdapterFault,
                    AdapterStartError, PartialRun, Skip, StartInfo)
-from .transport import ChildProcess
+from .child import ChildProcess
 
 DEFAULT_TIMEOUT = 10.0  #: seconds per request
 START_TIMEOUT = 30.0  #: seconds for the answer to ``start``

@@ -21,7 +21,7 @@ import subprocess
 import threading
 import time
 
-from .base import AdapterFault
+from ..base import AdapterFault
 
 STDERR_TAIL = 2048  #: bytes of stderr kept for error messages
 STDERR_LINES = 3  #: stderr lines quoted in an error message

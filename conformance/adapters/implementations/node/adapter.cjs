@@ -1,9 +1,10 @@
-// Protocol v1 adapter for the npm chess libraries chess.js and chessops.
+// Protocol v1 adapter for the npm chess libraries chess.js, chessops, kokopu and chess.
 //
-//   node adapter.cjs LIBRARY PREFIX
+//   node adapter.cjs LIBRARY PREFIX [ADAPTER]
 //
-// LIBRARY is "chess.js" or "chessops"; PREFIX is the folder `npm install --prefix`
-// filled (the library is PREFIX/node_modules/LIBRARY). Requests come on stdin, one
+// LIBRARY is "chess.js", "chessops", "kokopu" or "chess"; PREFIX is the folder `npm install --prefix`
+// filled (the library is PREFIX/node_modules/LIBRARY); ADAPTER is the adapter's name
+// in `arbiter adapters install` when it differs from LIBRARY. Requests come on stdin, one
 // JSON object a line; each answer is one JSON line on stdout (docs/protocol.md).
 // What each kind maps to is documented in docs/adapters.md.
 'use strict';
@@ -203,16 +204,173 @@ async function chessops(prefix) {
   };
 }
 
+
+// -- kokopu -----------------------------------------------------------------------------
+
+function kokopu(lib) {
+  const { Position } = lib;
+  const variant = (ruleset) => (ruleset === CHESS960 ? 'chess960' : 'regular');
+  // regular chess reads FEN's KQkq only: the corner rooks' Shredder letters are rewritten
+  const position = (ruleset, fen) => new Position(variant(ruleset), ruleset === CHESS960 ? fen : fenCastling(fen));
+  const perft = (pos, depth) => {
+    if (depth === 0) return 1;
+    const moves = pos.moves();
+    if (depth === 1) return moves.length;
+    let total = 0;
+    for (const move of moves) {
+      const child = new Position(pos);
+      child.play(move);
+      total += perft(child, depth - 1);
+    }
+    return total;
+  };
+  return {
+    rulesets: ['fide-2023', CHESS960],
+    unclassified: ['parse_san'],
+    kinds: {
+      legal_moves: (r, d) => {
+        const pos = position(r, d.fen);
+        return { moves: pos.moves().map((m) => pos.uci(m)) };
+      },
+      perft: (r, d) => ({ nodes: perft(position(r, d.fen), d.depth) }),
+      // A kokopu Position keeps no clocks (fen() writes "0 1" unless told): the adapter
+      // counts them from the input FEN and kokopu's own move descriptors, FIDE 9.3 / PGN 16.1.3.5.
+      apply_moves: (r, d) => {
+        const pos = position(r, d.fen);
+        const fields = d.fen.split(' ');
+        let fiftyMoveClock = Number(fields[4] || 0);
+        let fullMoveNumber = Number(fields[5] || 1);
+        for (const text of d.moves || []) {
+          if (!UCI.test(text)) return { fen: null, error: 'invalid' };
+          let move;
+          try { move = pos.uci(text, true); } catch (e) { return { fen: null, error: 'illegal' }; }
+          fiftyMoveClock = move.isCapture() || move.movingPiece() === 'p' ? 0 : fiftyMoveClock + 1;
+          if (pos.turn() === 'b') fullMoveNumber += 1;
+          pos.play(move);
+        }
+        return { fen: pos.fen({ fiftyMoveClock, fullMoveNumber }) };
+      },
+      validate_fen: (r, d) => {
+        let pos;
+        try { pos = position(r, d.fen); } catch (e) { return { valid: false, reason: e.message }; }
+        return pos.isLegal() ? { valid: true } : { valid: false, reason: 'isLegal() is false' };
+      },
+      status: (r, d) => {
+        const pos = position(r, d.fen);
+        return { check: pos.isCheck(), checkmate: pos.isCheckmate(), stalemate: pos.isStalemate() };
+      },
+      san: (r, d) => {
+        const pos = position(r, d.fen);
+        return { san: pos.notation(pos.uci(d.move, true)) };
+      },
+      parse_san: (r, d) => {
+        const pos = position(r, d.fen);
+        try { return { move: pos.uci(pos.notation(d.san)) }; } catch (e) {
+          if (!(e instanceof lib.exception.InvalidNotation)) throw e;
+          return { move: null };
+        }
+      },
+      dead_position: (r, d) => {
+        if (position(r, d.fen).isDead()) return { dead: true };
+        throw new Skip('material test only');
+      },
+      start_position: (_, d) => ({ fen: new Position('chess960', d.number).fen() }),
+    },
+  };
+}
+
+// -- chess (npm) -----------------------------------------------------------------------
+
+function nodeChess(lib) {
+  // The algebraic client: fromFEN(fen, {PGN: true}) and its notatedMoves, keyed by SAN.
+  const client = (fen) => lib.fromFEN(fenCastling(fen), { PGN: true });
+  // A promotion's key is "g8=Q" or, for some moves, "g8Q": the piece after the last-rank square.
+  const PROMOTION = /[a-h][18]=?([QRBN])/;
+  const uciOf = (san, entry) => {
+    const promotion = PROMOTION.exec(san);
+    return entry.src.file + entry.src.rank + entry.dest.file + entry.dest.rank
+      + (promotion ? promotion[1].toLowerCase() : '');
+  };
+  const moves = (game) => Object.entries(game.getStatus().notatedMoves).map(([san, entry]) => [uciOf(san, entry), san]);
+  const find = (game, text) => {
+    const found = moves(game).find(([uci]) => uci === text);
+    return found ? found[1] : null;
+  };
+  const perft = (game, depth) => {
+    const list = Object.keys(game.getStatus().notatedMoves);
+    if (depth <= 1) return depth === 1 ? list.length : 1;
+    let total = 0;
+    for (const san of list) {
+      const played = game.move(san);
+      total += perft(game, depth - 1);
+      played.undo();
+    }
+    return total;
+  };
+  return {
+    rulesets: ['fide-2023'],
+    unclassified: ['parse_san'],
+    kinds: {
+      legal_moves: (_, d) => ({ moves: moves(client(d.fen)).map(([uci]) => uci) }),
+      perft: (_, d) => ({ nodes: perft(client(d.fen), d.depth) }),
+      validate_fen: (_, d) => {
+        try { client(d.fen); } catch (e) { return { valid: false, reason: String(e.message || e) }; }
+        return { valid: true };
+      },
+      status: (_, d) => {
+        const status = client(d.fen).getStatus();
+        return { check: status.isCheck, checkmate: status.isCheckmate, stalemate: status.isStalemate };
+      },
+      san: (_, d) => {
+        const san = find(client(d.fen), d.move);
+        if (san === null) throw new Error(`${d.move} is not among chess's notatedMoves`);
+        return { san };
+      },
+      parse_san: (_, d) => {
+        const game = client(d.fen);
+        let played;
+        // a refusal is an Error ("Notation is invalid", "Invalid move"); a TypeError is the
+        // library crashing, reported as such (errored), not as a refusal
+        try { played = game.move(d.san); } catch (e) { if (e instanceof TypeError) throw e; return { move: null }; }
+        const m = played.move;
+        const promotion = PROMOTION.exec(m.algebraic || '');
+        return { move: m.prevSquare.file + m.prevSquare.rank + m.postSquare.file + m.postSquare.rank
+          + (promotion ? promotion[1].toLowerCase() : '') };
+      },
+      game_end: (_, d) => {
+        const game = client(d.fen);
+        for (const text of d.moves || []) {
+          const san = find(game, text);
+          if (san === null) throw new Error(`${text} is not among chess's notatedMoves`);
+          game.move(san);
+        }
+        const status = game.getStatus();
+        const white = d.fen.split(' ')[1] === 'w';
+        const toMoveWhite = (d.moves || []).length % 2 === 0 ? white : !white;
+        if (status.isCheckmate) return { result: toMoveWhite ? '0-1' : '1-0', reason: 'checkmate', claimable: [] };
+        if (status.isStalemate) return { result: '1/2-1/2', reason: 'stalemate', claimable: [] };
+        return { result: '*', reason: null, claimable: status.isRepetition ? ['threefold_repetition'] : [] };
+      },
+    },
+  };
+}
+
 // -- the protocol loop --------------------------------------------------------------------
+
+// The npm package "chess" is reported as "chess (npm)", not to be read as python-chess.
+const DISPLAY = { chess: 'chess (npm)' };
 
 const LIBRARIES = {
   'chess.js': async (prefix) =>
     chessjs(createRequire(path.join(prefix, 'node_modules', '.arbiter.js'))('chess.js')),
   chessops: async (prefix) => chessops(prefix),
+  kokopu: async (prefix) => kokopu(createRequire(path.join(prefix, 'node_modules', '.arbiter.js'))('kokopu')),
+  chess: async (prefix) => nodeChess(createRequire(path.join(prefix, 'node_modules', '.arbiter.js'))('chess')),
 };
 
 async function main() {
-  const [name, prefix] = process.argv.slice(2);
+  const [name, prefix, adapterName] = process.argv.slice(2);
+  const spec = adapterName || name;
   let library = null;
   let problem = null;
   if (!LIBRARIES[name] || !prefix) {
@@ -222,7 +380,7 @@ async function main() {
       library = await LIBRARIES[name](path.resolve(prefix));
       library.version = version(prefix, name);
     } catch (e) {
-      problem = `${name} is not installed in ${prefix} (${e.message.split('\n')[0]}); run: arbiter adapters install ${name}`;
+      problem = `${name} is not installed in ${prefix} (${e.message.split('\n')[0]}); run: arbiter adapters install ${spec}`;
     }
   }
   const send = (message) => process.stdout.write(JSON.stringify(message) + '\n');
@@ -232,7 +390,7 @@ async function main() {
     try { msg = JSON.parse(line); } catch (e) { send({ ok: false, error: `not JSON: ${e.message}` }); return; }
     if (msg.cmd === 'start') {
       if (problem) { send({ ok: false, error: problem }); return; }
-      send({ ok: true, protocol: 1, implementation: { name, version: library.version },
+      send({ ok: true, protocol: 1, implementation: { name: DISPLAY[name] || name, version: library.version },
         capabilities: Object.keys(library.kinds), rulesets: library.rulesets,
         unclassified_errors: library.unclassified });
     } else if (msg.cmd === 'run') {

@@ -23,8 +23,8 @@ from reference_impl.rules import list_rulesets, load_ruleset
 from reference_impl.unwinnability import Verdict, analyse, analyse_both
 from reference_impl.unwinnability.search import KeptAnswers, move_layer_key
 
-from ..harness.games import Event, GameInputError, read_game, rejected
-from .base import MAX_PERFT_DEPTH, Adapter, Skip, StartInfo
+from ...harness.games import Event, GameInputError, read_game, rejected
+from ..base import MAX_PERFT_DEPTH, Adapter, Skip, StartInfo
 
 Handler = Callable[[str, dict[str, Any]], dict[str, Any]]
 
