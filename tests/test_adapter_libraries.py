@@ -9,6 +9,8 @@ nothing installed.
 
 from __future__ import annotations
 
+import os
+
 from pathlib import Path
 from typing import Any
 
@@ -135,6 +137,30 @@ def test_without_root_the_apt_line_is_printed(monkeypatch: pytest.MonkeyPatch) -
         install_debian(libs)
     line = "apt-get install --no-install-recommends fairy-stockfish=11.1-1+b1 pgn-extract=19.04-1"
     assert apt_line(libs) == line and line in str(caught.value) and "needs root" in str(caught.value)
+
+
+def test_a_pin_gone_from_the_archive_installs_debians_current_version(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """A Debian point release replaces a pinned version: the install still succeeds, at the
+    archive's version, and says which packages left their pins."""
+    log = tmp_path / "calls"
+    apt_get = tmp_path / "apt-get"
+    apt_get.write_text(f"""#!/bin/sh
+echo "$@" >> {log}
+case "$*" in *=*) echo "E: Version '11.1-1+b1' for 'fairy-stockfish' was not found" >&2; exit 100;; esac
+exit 0
+""")
+    apt_cache = tmp_path / "apt-cache"
+    apt_cache.write_text("#!/bin/sh\necho \"$2:\"\necho \"  Installed: (none)\"\necho \"  Candidate: 11.1-2\"\n")
+    apt_get.chmod(0o755)
+    apt_cache.chmod(0o755)
+    monkeypatch.setattr("os.geteuid", lambda: 0)
+    monkeypatch.setenv("PATH", f"{tmp_path}:{os.environ['PATH']}")
+    argv = install_debian([LIBRARIES["fairy-stockfish"]])
+    calls = log.read_text().splitlines()
+    assert calls[0].startswith("update") and "fairy-stockfish=11.1-1+b1" in calls[1]
+    assert calls[2].endswith("fairy-stockfish") and argv[-1] == "fairy-stockfish"
+    assert "not in the archive at their pins" in capsys.readouterr().err
 
 
 def test_a_missing_debian_engine_names_the_install_command(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -368,8 +368,36 @@ def install_debian(libs: list[Library]) -> list[str]:
     env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
     _run_install(names, [apt, "update", "-qq"], env)
     argv = [apt, *APT_INSTALL[1:], *(lib.package for lib in libs)]
-    _run_install(names, argv, env, hint=f"; the line was: {line}")
+    try:
+        _run_install(names, argv, env, hint=f"; the line was: {line}")
+    except AdapterStartError as pinned:
+        # A Debian point release replaces a version in place: the pin is gone from the
+        # archive, the package is not. Install the archive's version then, and say so
+        # (the matrix names the version each row ran).
+        bare = [lib.debian_package for lib in libs if _candidate(apt, lib) not in (None, lib.pinned_version)]
+        if not bare:
+            raise pinned from None
+        print(f"warning: not in the archive at their pins, installed at Debian's current version: "
+              f"{', '.join(bare)}", file=sys.stderr)
+        argv = [apt, *APT_INSTALL[1:], *(lib.debian_package if lib.debian_package in bare else lib.package
+                                        for lib in libs)]
+        _run_install(names, argv, env, hint=f"; the line was: {' '.join(argv)}")
     return argv
+
+
+def _candidate(apt: str, lib: Library) -> str | None:
+    """The version ``apt-get`` would install for ``lib``'s Debian package, or None."""
+    policy = shutil.which("apt-cache") or str(Path(apt).with_name("apt-cache"))
+    try:
+        done = subprocess.run([policy, "policy", lib.debian_package], capture_output=True, text=True,
+                              stdin=subprocess.DEVNULL, timeout=60)
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    for row in done.stdout.splitlines():
+        label, _, value = row.strip().partition(":")
+        if label == "Candidate" and value.strip() not in ("", "(none)"):
+            return value.strip()
+    return None
 
 
 def _run_install(name: str, argv: list[str], env: dict[str, str] | None = None, hint: str = "") -> None:
