@@ -26,10 +26,6 @@ from pathlib import Path
 from typing import Any, Iterator
 
 import click
-from rich import box
-from rich.console import Console
-from rich.table import Table
-from rich.text import Text
 
 from reference_impl.errors import EXIT_FAILURE, ArbiterError, quote
 from reference_impl.notation.pgn import PgnGame, decode_lines, iter_games
@@ -115,14 +111,21 @@ def report(pgn: PgnGame, audit: GameAudit) -> dict[str, Any]:
     }
 
 
-def _cell(value: str, width: int) -> Text:
-    """User text as a table cell: no markup, control characters escaped, bounded."""
+def _cell(value: str, width: int) -> Any:
+    """User text as a table cell (a rich ``Text``): no markup, control characters escaped, bounded."""
+    from rich.text import Text
+
     if len(value) > 2 * width or not value.isprintable():
         value = quote(value, 2 * width)
     return Text(value)
 
 
-def _table(rows: list[dict[str, Any]], title: str | None) -> Table:
+def _table(rows: list[dict[str, Any]], title: str | None) -> Any:
+    """The rows as a rich table (rich is imported only for the table output)."""
+    from rich import box
+    from rich.table import Table
+    from rich.text import Text
+
     table = Table(title=title, show_header=title is not None, box=box.SIMPLE_HEAD, show_edge=False)
     for name, width in COLUMNS:
         table.add_column(name, width=width, overflow="fold")
@@ -142,6 +145,12 @@ def _table(rows: list[dict[str, Any]], title: str | None) -> Table:
     return table
 
 
+def _console() -> Any:
+    from rich.console import Console
+
+    return Console(width=170)
+
+
 @click.command(name="adjudicate")
 @click.argument("pgn_file", type=click.Path(path_type=Path, dir_okay=False))
 @click.option("--rules", "rules", default=DEFAULT_RULES, show_default=True,
@@ -152,7 +161,7 @@ def _table(rows: list[dict[str, Any]], title: str | None) -> Table:
 @click.pass_context
 def command(ctx: click.Context, pgn_file: Path, rules: str, as_json: bool, strict: bool) -> None:
     """Adjudicate every game of PGN_FILE (PGN, .gz, .bz2, .zst) and flag disagreements."""
-    console = Console(width=170)
+    console: Any = None if as_json else _console()
     choose = cached_chooser(rules)
     total = good = disagree = skipped = 0
     damaged = False
