@@ -82,7 +82,8 @@ def audit_partition(part: Partition, rules: str, strict: bool = False) -> PartRe
     repairs: Counter = Counter()
     read = partial(iter_games, strict=True) if strict and strict_reader() else iter_games
     try:
-        for pgn, found in audit_text(partition_bytes(part), choose, lambda: partition_lines(part), read):
+        for pgn, found in audit_text(partition_bytes(part), choose, lambda: partition_lines(part), read,
+                                     strict):
             games += 1
             host = site_host(pgn.tags.get("Site"))
             counts = sites.get(host)

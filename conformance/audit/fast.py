@@ -6,16 +6,17 @@ cuts the bytes into the pieces :func:`~reference_impl.notation.pgn.split_games` 
 reads each the way :func:`~reference_impl.notation.pgn.iter_games` does within a subset
 it is sure of (pair-form tags; move numbers, canonical SAN, comments, NAGs and
 variations; the result), and replays the main line on the compiled board over the
-ruleset's packed tables. What it hands back per game is the tags, the number of plies
-and the final position as numbers; :func:`~.judge.conclude` judges it on a reference
+ruleset's packed tables. What it hands back per game is the tags, the number of plies,
+the final position as numbers and where the comment after the last move is (FICS and
+cutechess state the ending there); :func:`~.judge.conclude` judges it on a reference
 Board built from those numbers (checkmate, stalemate, dead position, flag fall), as for
 a game replayed move by move. Everything else goes to the Python path for that game
 alone: a piece the scan is unsure of (an escape line, a glyph, a lenient spelling, a
 move no legal move fits, a game in which fivefold repetition or the 75-move rule may
 hold), a game whose tags set up a position or a variant (:data:`PYTHON_TAGS`) or
 whose Result tag differs from its result, a game without a Termination tag whose
-movetext may end in a comment (the ending may be stated there), and a game whose
-chosen ruleset is not one the scan replayed for. A game ending in a dead position is
+last comment the scan does not hand over (a semicolon comment, non-ASCII text), and a
+game whose chosen ruleset is not one the scan replayed for. A game ending in a dead position is
 judged on a Board that makes the scan's moves (finding where the dead stretch began
 needs them).
 
@@ -37,7 +38,6 @@ automatic ends, packed once per chooser.
 
 from __future__ import annotations
 
-import re
 from array import array
 from dataclasses import dataclass
 from typing import Any, Callable, Hashable, Iterable, Iterator
@@ -64,14 +64,10 @@ MAX_MARK = 8
 #: Largest threshold the scan takes (a ruleset without the end gives ``sys.maxsize``).
 MAX_THRESHOLD = (1 << 62) - 1
 #: Whether the reader repairs departures from the standard and names them per game
-#: (``PgnGame.repairs``): then a game that may hold one is left to it (:func:`_may_repair`),
-#: so that it is counted, or refused under ``--strict-pgn``.
+#: (``PgnGame.repairs``): then the scan repairs and counts a game's tags as it does
+#: (:func:`_judge_scanned`; under ``--strict-pgn`` the reader refuses them); the scan
+#: itself leaves every movetext it could repair to it.
 LENIENT = "repairs" in getattr(PgnGame, "__dataclass_fields__", {})
-#: What the lenient reader may repair in a variation: a NAG after its opening
-#: parenthesis, a null move (``--``, ``Z0``, ``0000``, anywhere in the game).
-_VARIATION_REPAIRS = re.compile(rb"\(\s*\$|--|Z0|0000")
-#: NAGs at the end of the movetext (``$1 $14``), passed over to find its last comment.
-_TRAILING_NAGS = re.compile(rb"(?:\s*\$[0-9]+)+$")
 #: Placeholder move of a game the scan replayed: only the number of moves is read.
 _SCANNED = PgnMove("", 0)
 
@@ -173,16 +169,19 @@ def _lines(data: bytes) -> list[bytes]:
 
 
 def audit_text(data: bytes | str, choose: Chooser, lines: Callable[[], Iterable[bytes]] | None = None,
-               read: Callable[[Iterable[str]], Iterable[PgnGame]] = iter_games) -> Iterator[tuple[PgnGame, GameAudit]]:
+               read: Callable[[Iterable[str]], Iterable[PgnGame]] = iter_games,
+               strict: bool = False) -> Iterator[tuple[PgnGame, GameAudit]]:
     """Every game of ``data`` (a partition's bytes, or text, read as its UTF-8 bytes) with
     its audit under the Laws ``choose`` picks for it, numbered from 1: the same audits as
     :func:`~.judge.audit_record` over ``read(decode_lines(lines()))`` (``read``: the
     reader, :func:`~reference_impl.notation.pgn.iter_games` or its strict form; ``lines``:
     how the partition splits into lines, by default after each ``\\n``; asked only where
-    the whole partition goes to the reader). A game the scan replayed comes with a
+    the whole partition goes to the reader; ``strict``: ``read`` refuses what the reader
+    otherwise repairs). A game the scan replayed comes with a
     :class:`~reference_impl.notation.pgn.PgnGame` of its tags and result (its moves are
     placeholders: only their number is known); the scan reads only the standard's own
-    forms, so such a game has nothing repaired."""
+    forms of movetext, so such a game's repairs are those of its tags (a cutechess
+    ``TimeControl``), made and counted as the reader makes them."""
     raw = data.encode("utf-8", "surrogatepass") if isinstance(data, str) else data
     setup = _setup(choose)
     scanned = None if setup is None else native.scan_pgn(setup.start, setup.syntax, raw)
@@ -194,7 +193,7 @@ def audit_text(data: bytes | str, choose: Chooser, lines: Callable[[], Iterable[
     index = 1
     for item in scanned:
         if item[0]:
-            found = _judge_scanned(item, index, setup, choose, raw)
+            found = _judge_scanned(item, index, setup, choose, raw, strict)
             if found is not None:
                 index += 1
                 yield found
@@ -205,18 +204,36 @@ def audit_text(data: bytes | str, choose: Chooser, lines: Callable[[], Iterable[
 
 
 def _judge_scanned(item: tuple[Any, ...], index: int, setup: _Setup, choose: Chooser,
-                   raw: bytes) -> tuple[PgnGame, GameAudit] | None:
+                   raw: bytes, strict: bool = False) -> tuple[PgnGame, GameAudit] | None:
     """The audit of a game the scan replayed, or ``None`` when the Python path must
     decide it (a ruleset the scan did not replay for, an ending the record may state in
-    its last comment)."""
+    its last comment, a repair under ``strict`` reading)."""
     _, begin, finish, line, tags, result, plies = item[:7]
+    repaired: tuple[str, ...] = ()
+    if LENIENT:
+        fixes = pgn_module.tag_repairs(tags)
+        if fixes:
+            if strict:
+                return None  # the reader names the departure as the game's error
+            for kind, _, name, value in fixes:  # as the reader repairs them (PgnGame.repairs)
+                if kind not in repaired:
+                    repaired += (kind,)
+                if value is not None:
+                    tags[name] = value
     if tags.get("Result", result) != result or any(name in tags for name in PYTHON_TAGS):
         return None
-    if "Termination" not in tags and _ends_in_comment(raw, begin, finish, result):
-        return None  # the ending may be stated in the comment after the last move
-    if LENIENT and _may_repair(raw, begin, finish, result, tags):
-        return None
+    last = item[18] if len(item) > 18 else -2
+    if last == -2 and "Termination" not in tags:
+        return None  # the ending may be stated in a comment the scan does not hand over
     pgn = PgnGame(index, line, tags, [_SCANNED] * plies, result=result)
+    if last >= 0:  # the last comment (read_ending reads the ending there without a Termination)
+        comment = [raw[last:item[19]].decode("ascii").strip()]
+        if plies:
+            pgn.moves[-1] = PgnMove("", 0, comments=comment)
+        else:
+            pgn.comment = comment
+    if repaired:
+        pgn.repairs = repaired
     choice = choose.choose(pgn)
     if isinstance(choice, Skip):
         return pgn, GameAudit(index, skipped=choice.reason, kind=choice.kind)
@@ -251,20 +268,6 @@ def _judge_scanned(item: tuple[Any, ...], index: int, setup: _Setup, choose: Cho
     return pgn, judge.labelled(pgn, rules, choice, ending, judged)
 
 
-def _may_repair(raw: bytes, begin: int, finish: int, result: str, tags: dict[str, str]) -> bool:
-    """Whether the lenient reader may repair something in the game the scan read (a
-    conservative test): a tag it repairs, what it repairs in a variation (which the scan
-    skips unread: a NAG before the first move, a null move; :data:`_VARIATION_REPAIRS`
-    matches more than these, never less), or anything but white space after the result."""
-    repairs = getattr(pgn_module, "tag_repairs", None)
-    if repairs is not None and repairs(tags):
-        return True
-    piece = raw[begin:finish]
-    if b"(" in piece and _VARIATION_REPAIRS.search(piece):
-        return True
-    return not piece.rstrip().endswith(result.encode())
-
-
 def _tag_error(tags: dict[str, str]) -> str | None:
     """The first problem the reader reports in ``tags`` that the audit does not read past
     (as :func:`~.judge.audit_game`: not those of the tags it reads by its own tables)."""
@@ -274,20 +277,6 @@ def _tag_error(tags: dict[str, str]) -> str | None:
     own = {name: tags[name] for name in judge.OWN_TAGS if name in tags}
     ignored = set(tag_problems(own)) if own else set()
     return next((problem for problem in problems if problem not in ignored), None)
-
-
-def _ends_in_comment(raw: bytes, begin: int, finish: int, result: str) -> bool:
-    """Whether the movetext of the piece ``raw[begin:finish]`` may end in a comment (or a
-    variation, after which one may stand) before its result: a conservative test on the
-    bytes, so that the reader decides what the last comment says."""
-    piece = raw[begin:finish].rstrip()
-    mark = result.encode()
-    if piece.endswith(mark):
-        piece = piece[: len(piece) - len(mark)].rstrip()
-    piece = _TRAILING_NAGS.sub(b"", piece)  # a comment before them is still the last one
-    if piece.endswith((b"}", b")")):
-        return True
-    return b";" in piece[piece.rfind(b"\n") + 1:]
 
 
 class _Scanned(Board):

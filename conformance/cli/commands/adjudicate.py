@@ -78,7 +78,8 @@ def _judged(path: Path, choose: Chooser, strict: bool, damage: list[Damage]) -> 
                 damage.append(part)
                 continue
             count = 0
-            for pgn, found in audit_text(partition_bytes(part), choose, lambda: partition_lines(part), read):
+            for pgn, found in audit_text(partition_bytes(part), choose, lambda: partition_lines(part), read,
+                                          strict):
                 count += 1
                 if offset:
                     pgn.index += offset
