@@ -13,7 +13,7 @@ Board built from those numbers (checkmate, stalemate, dead position, flag fall),
 a game replayed move by move. Everything else goes to the Python path for that game
 alone: a piece the scan is unsure of (an escape line, a glyph, a lenient spelling, a
 move no legal move fits, a game in which fivefold repetition or the 75-move rule may
-hold), a game whose tags set up a position or a variant (:data:`PYTHON_TAGS`) or
+hold), a game whose tags set up a position (:data:`PYTHON_TAGS`) or
 whose Result tag differs from its result, a game without a Termination tag whose
 last comment the scan does not hand over (a semicolon comment, non-ASCII text), and a
 game whose chosen ruleset is not one the scan replayed for. A game ending in a dead position is
@@ -56,9 +56,12 @@ from .judge import GameAudit
 from .laws import ORTHODOX, Chooser, Exact, Skip
 from .terminations import read_ending
 
-#: Tags after which the Python path reads the game: they set up the start position or
-#: name a variant (the scan replays from the ruleset's initial position only).
-PYTHON_TAGS = ("FEN", "SetUp", "Variant")
+#: Tags after which the Python path reads the game: they set up the start position (the
+#: scan replays from the ruleset's initial position only). A Variant tag is read by the
+#: chooser: a game it gives a ruleset the scan did not replay for (Chess960) goes to the
+#: Python path, one of a variant the Laws do not cover is skipped, a ``Standard`` one (as
+#: every Lichess API export writes it) stays with the scan.
+PYTHON_TAGS = ("FEN", "SetUp")
 #: Longest suffix annotation the scan compares (``SCAN_MAXMARK`` in pgnscan.c).
 MAX_MARK = 8
 #: Largest threshold the scan takes (a ruleset without the end gives ``sys.maxsize``).
@@ -100,9 +103,9 @@ def _setup(choose: Chooser) -> _Setup | None:
 
 
 def _candidates(choose: Chooser) -> list[Any]:
-    """The rulesets ``choose`` may pick for a game with neither a Variant nor a FEN tag
-    (the scan leaves those to the Python path): the given one, or every orthodox member
-    of the family's editions, in the family's order."""
+    """The rulesets ``choose`` may pick for a game of orthodox chess without a FEN tag
+    (the scan leaves the others to the Python path): the given one, or every orthodox
+    member of the family's editions, in the family's order."""
     if isinstance(choose, Exact):
         return [choose.rules]
     ids = [ruleset for edition in choose.editions for (variant, _), ruleset in edition.rulesets.items()
