@@ -4,7 +4,8 @@ The record is replayed on the reference Board under the ruleset. What it checks,
 a finding kind of :data:`KINDS`:
 
 * ``illegal_move``: a main-line move no legal move fits (the illegal-move table's
-  ``completed_cite``);
+  ``completed_cite``), but the last move of a record that says an illegal move ended
+  the game (an ending with ``last_move_illegal``: fastchess writes the move);
 * ``after_end``: moves recorded after the game ended by itself (checkmate, stalemate,
   dead position, fivefold repetition, 75 moves; the ruleset's ``termination.precedence``
   order and each entry's ``kind``, as :class:`~reference_impl.adjudication.game.Game`);
@@ -396,6 +397,9 @@ def _judge(pgn: PgnGame, rules: Any, board: Board, end: _End | None, stop: int,
                        _end_proof(board, rules, end), ruled)
     if illegal is not None:
         cite = str(optional(rules, "illegal_moves", "completed_cite") or table(rules, "illegal_moves", "cite"))
+        if ending.last_move_illegal and stop == len(pgn.moves) - 1:
+            # the record ends with the illegal move that, as it states, ended the game
+            return GameAudit(pgn.index, ruling=Ruling(recorded, ending.event, cite, stop, compared=False))
         return finding("illegal_move", cite, None,
                        f"move {pgn.move_label(stop)} {clip(pgn.moves[stop].text)} is not legal in {board.fen()}",
                        ruling=Ruling(None, "illegal_move", cite, stop))
