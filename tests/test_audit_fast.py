@@ -372,3 +372,28 @@ def test_a_reader_that_repairs_gets_the_games_it_may_repair(monkeypatch: pytest.
     assert found is not None and found[0].repairs == ("tc",) and found[0].tags["TimeControl"] == "-"
     assert not taken(repaired, strict=True)
     fast._setup_cache.clear()
+
+
+def test_the_dead_check_screened_together_answers_as_the_check_itself() -> None:
+    """Where the compiled screening settles the dead-position check for a whole chunk at
+    once, its answer is the check's own (:func:`verdicts.is_dead_cheap`), on the final
+    positions of every shipped file's games (among them at least 20 with eight units or
+    fewer, where dead positions are)."""
+    from conformance.audit.judge import dead_by_screen, _ends_of
+    from reference_impl.adjudication import verdicts
+
+    rules = cached_chooser("fide-2023")
+    setup = fast._setup(rules)
+    assert setup is not None
+    boards = []
+    for path in PGN_FILES:
+        for item in scanned(path.read_bytes(), rules) or []:
+            if item[0]:
+                boards.append(fast._Scanned.at(setup.start, *item[7:17]))
+    ends = _ends_of(setup.rulesets[next(iter(setup.rulesets))][0])
+    sparse = [b for b in boards if bin(b.occupied).count("1") <= 8]
+    answers = dead_by_screen(boards)
+    settled = [(b, a) for b, a in zip(boards, answers) if a is not None]
+    assert len(settled) >= 0.8 * len(boards) > 500 and len(sparse) >= 20
+    assert all(verdicts.is_dead_cheap(b, ends.limits.move_node_limit) == a for b, a in settled)
+    assert any(a for _, a in settled) and any(not a for _, a in settled)

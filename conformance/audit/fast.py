@@ -49,12 +49,14 @@ from reference_impl.notation import pgn as pgn_module
 from reference_impl.notation.pgn import PgnGame, PgnMove, decode_lines, iter_games, tag_problems
 from reference_impl.notation.tables import table
 from reference_impl.rules.loader import load_ruleset
+from reference_impl import unwinnability
+from reference_impl.adjudication import verdicts
 from reference_impl.unwinnability import native
 
 from . import judge
 from .judge import GameAudit
-from .laws import ORTHODOX, Chooser, Exact, Skip
-from .terminations import read_ending
+from .laws import ORTHODOX, Choice, Chooser, Exact, Skip
+from .terminations import Ending, read_ending
 
 #: Tags after which the Python path reads the game: they set up the start position (the
 #: scan replays from the ruleset's initial position only). A Variant tag is read by the
@@ -73,6 +75,10 @@ MAX_THRESHOLD = (1 << 62) - 1
 LENIENT = "repairs" in getattr(PgnGame, "__dataclass_fields__", {})
 #: Placeholder move of a game the scan replayed: only the number of moves is read.
 _SCANNED = PgnMove("", 0)
+#: Games the scan replayed that are judged together: the unwinnability questions their
+#: judgements ask (flag falls, the dead-position check) go to the compiled batch in one
+#: call per stage and colour for all of them, instead of one call each.
+CHUNK = 512
 
 
 @dataclass(frozen=True)
@@ -194,23 +200,56 @@ def audit_text(data: bytes | str, choose: Chooser, lines: Callable[[], Iterable[
         return
     assert setup is not None
     index = 1
-    for item in scanned:
-        if item[0]:
-            found = _judge_scanned(item, index, setup, choose, raw, strict)
-            if found is not None:
+    for first in range(0, len(scanned), CHUNK):
+        done: list[tuple[PgnGame, GameAudit] | _Prepared] = []
+        for item in scanned[first:first + CHUNK]:
+            if item[0]:
+                found = _prepare(item, index, setup, choose, raw, strict)
+                if found is not None:
+                    index += 1
+                    done.append(found)
+                    continue
+            for pgn in _read_piece(raw[item[1]:item[2]], index, item[3], read):
                 index += 1
-                yield found
-                continue
-        for pgn in _read_piece(raw[item[1]:item[2]], index, item[3], read):
-            index += 1
-            yield pgn, judge.audit_record(pgn, choose)
+                done.append((pgn, judge.audit_record(pgn, choose)))
+        _ask_together([entry for entry in done if isinstance(entry, _Prepared)])
+        for entry in done:
+            yield _judged(entry) if isinstance(entry, _Prepared) else entry
+
+
+@dataclass
+class _Prepared:
+    """A game the scan replayed, read and ready to judge: its ruleset and start, what its
+    record says ended it, and (once the chunk's questions are asked) its final board and
+    the dead-position check's answer there when the screening settled it."""
+
+    pgn: PgnGame
+    rules: Any
+    start: Board
+    choice: Choice
+    ending: Ending
+    item: tuple[Any, ...]
+    board: "_Scanned | None" = None
+    dead: bool | None = None
 
 
 def _judge_scanned(item: tuple[Any, ...], index: int, setup: _Setup, choose: Chooser,
                    raw: bytes, strict: bool = False) -> tuple[PgnGame, GameAudit] | None:
     """The audit of a game the scan replayed, or ``None`` when the Python path must
-    decide it (a ruleset the scan did not replay for, an ending the record may state in
-    its last comment, a repair under ``strict`` reading)."""
+    decide it (:func:`_prepare`), judged alone."""
+    found = _prepare(item, index, setup, choose, raw, strict)
+    if isinstance(found, _Prepared):
+        _ask_together([found])
+        return _judged(found)
+    return found
+
+
+def _prepare(item: tuple[Any, ...], index: int, setup: _Setup, choose: Chooser,
+             raw: bytes, strict: bool = False) -> tuple[PgnGame, GameAudit] | _Prepared | None:
+    """A game the scan replayed, ready to judge (or its audit already: skipped, or its
+    tags unreadable), or ``None`` when the Python path must decide it (a ruleset the scan
+    did not replay for, an ending the record may state in a comment the scan does not
+    hand over, a repair under ``strict`` reading)."""
     _, begin, finish, line, tags, result, plies = item[:7]
     repaired: tuple[str, ...] = ()
     if LENIENT:
@@ -249,11 +288,57 @@ def _judge_scanned(item: tuple[Any, ...], index: int, setup: _Setup, choose: Cho
     if known is None or known[0] is not choice.rules:
         return None
     rules, start = known
-    ending = read_ending(pgn)
+    return _Prepared(pgn, rules, start, choice, read_ending(pgn), item)
+
+
+def _ask_together(games: list[_Prepared]) -> None:
+    """Set each game's final board, and ask the unwinnability questions their judgements
+    will ask, for all of them at once: "can the opponent checkmate?" where the record ends
+    in a flag fall under a ruleset that asks it (the answers kept where the ruling looks,
+    :func:`~.judge.answer_by_batch`), then the screening of the dead-position check where
+    no flag-fall ruling backed by a mate spares it (:func:`~.judge.dead_by_screen`)."""
+    flags: dict[int, list[tuple[Board, int]]] = {}
+    for game in games:
+        game.board = board = _Scanned.at(game.start, *game.item[7:17])
+        if not judge.BATCHED_FLAG_FALLS:
+            continue  # each judgement asks its own questions (the same answers)
+        if game.ending.judge == judge.FLAG and judge.asks_can_checkmate(game.rules) and not board.is_checkmate():
+            recorded = game.pgn.tags.get("Result") or game.pgn.result or "*"
+            color = 1 - judge.flagged_side(board, recorded, game.ending)
+            flags.setdefault(verdicts.flag_fall_node_limit(game.rules), []).append((board, color))
+    for node_limit, questions in flags.items():
+        judge.answer_by_batch(questions, node_limit)
+    screened = [game for game in games if judge.BATCHED_FLAG_FALLS and _dead_check_asked(game)]
+    for game, answer in zip(screened, judge.dead_by_screen([game.board for game in screened])):
+        game.dead = answer
+
+
+def _dead_check_asked(game: _Prepared) -> bool:
+    """Whether :func:`~.judge.conclude` asks the dead-position check where the game ends
+    (not at a checkmate the ruleset rules first, nor after a flag-fall ruling a found mate
+    backs), where the ruleset has the end."""
+    board, ends = game.board, judge._ends_of(game.rules)
+    assert board is not None
+    if ends.dead_entry is None or (ends.mate_first and board.is_checkmate()):
+        return False
+    if game.ending.judge == judge.FLAG and judge.asks_can_checkmate(game.rules):
+        recorded = game.pgn.tags.get("Result") or game.pgn.result or "*"
+        color = 1 - judge.flagged_side(board, recorded, game.ending)
+        known = unwinnability.known_answer(board, color, verdicts.flag_fall_node_limit(game.rules))
+        return known is None or known.verdict is not unwinnability.Verdict.CAN
+    return True
+
+
+def _judged(game: _Prepared) -> tuple[PgnGame, GameAudit]:
+    """The audit of a prepared game: judged on its final board (the dead-position check's
+    answer there from the screening where it settled it)."""
+    pgn, rules, ending, item = game.pgn, game.rules, game.ending, game.item
+    plies = len(pgn.moves)
 
     def judged() -> GameAudit:
-        board = _Scanned.at(start, *item[7:17])
-        found = judge.conclude(pgn, rules, ending, board, [board.position_key()], plies, None, None, replayed=False)
+        board = game.board if game.board is not None else _Scanned.at(game.start, *item[7:17])
+        found = judge.conclude(pgn, rules, ending, board, [board.position_key()], plies, None, None,
+                               replayed=False, dead=game.dead)
         if found is not None:
             return found
         # A dead position where the record stops: judged on a Board that holds the moves
@@ -264,11 +349,11 @@ def _judge_scanned(item: tuple[Any, ...], index: int, setup: _Setup, choose: Cho
         for code in array("i", item[17]):
             board.push_code(code)
             keys.append(key_of())
-        again = judge.conclude(pgn, rules, ending, board, keys, plies, None, None)
+        again = judge.conclude(pgn, rules, ending, board, keys, plies, None, None, dead=game.dead)
         assert again is not None  # replayed: a dead stretch is walked back on the board
         return again
 
-    return pgn, judge.labelled(pgn, rules, choice, ending, judged)
+    return pgn, judge.labelled(pgn, rules, game.choice, ending, judged)
 
 
 def _tag_error(tags: dict[str, str]) -> str | None:
