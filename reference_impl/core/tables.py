@@ -275,18 +275,21 @@ def _rights_lost(data: Mapping[str, Any]) -> set[str]:
     return lost
 
 
+#: Rider groups built so far, by their directions (the rulesets of a family share them).
+_RIDER_GROUPS: dict[frozenset[Vector], RiderGroup] = {}
+
+
 def compile_move_tables(data: Mapping[str, Any]) -> MoveTables:
     """Compile the resolved ruleset mapping ``data`` into :class:`MoveTables`."""
     _check_board(data)
     pieces = data.get("pieces") or {}
     pawn_section = data.get("pawn") or {}
     names = sorted(pieces, key=lambda n: (not pieces[n].get("pawn", False), list(pieces).index(n)))
-    group_cache: dict[frozenset[Vector], RiderGroup] = {}
 
     def group(directions: frozenset[Vector]) -> RiderGroup:
-        if directions not in group_cache:
-            group_cache[directions] = RiderGroup.build(directions)
-        return group_cache[directions]
+        if directions not in _RIDER_GROUPS:  # a pure function of the directions: shared by every ruleset
+            _RIDER_GROUPS[directions] = RiderGroup.build(directions)
+        return _RIDER_GROUPS[directions]
 
     def rider_groups(directions: list[Vector]) -> list[RiderGroup]:
         lines = _lines(directions)
