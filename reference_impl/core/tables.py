@@ -285,11 +285,14 @@ def compile_move_tables(data: Mapping[str, Any]) -> MoveTables:
     pieces = data.get("pieces") or {}
     pawn_section = data.get("pawn") or {}
     names = sorted(pieces, key=lambda n: (not pieces[n].get("pawn", False), list(pieces).index(n)))
+    group_cache: dict[frozenset[Vector], RiderGroup] = {}
 
     def group(directions: frozenset[Vector]) -> RiderGroup:
-        if directions not in _RIDER_GROUPS:  # a pure function of the directions: shared by every ruleset
-            _RIDER_GROUPS[directions] = RiderGroup.build(directions)
-        return _RIDER_GROUPS[directions]
+        if directions not in group_cache:
+            if directions not in _RIDER_GROUPS:  # a pure function of the directions: shared by every ruleset
+                _RIDER_GROUPS[directions] = RiderGroup.build(directions)
+            group_cache[directions] = _RIDER_GROUPS[directions]
+        return group_cache[directions]
 
     def rider_groups(directions: list[Vector]) -> list[RiderGroup]:
         lines = _lines(directions)
