@@ -221,8 +221,12 @@ class _Ends:
         return None if ruling is None else _End(ruling.reason, ruling.result, ruling.cite, ply)
 
     def dead(self, board: Board) -> bool:
-        """The dead-position check after every move (the Game's), where the ruleset has the end."""
-        return self.dead_entry is not None and verdicts.dead_after_move(board, self.dead_entry, self.limits)
+        """The dead-position check after every move (the Game's), where the ruleset has the
+        end: settled by the compiled screening where it can be (:func:`dead_by_screen`)."""
+        if self.dead_entry is None:
+            return False
+        settled = dead_by_screen([board])[0] if BATCHED_FLAG_FALLS else None
+        return verdicts.dead_after_move(board, self.dead_entry, self.limits) if settled is None else settled
 
 
 def audit_record(pgn: PgnGame, chooser: Chooser) -> GameAudit:
@@ -482,19 +486,23 @@ def dead_by_screen(boards: Sequence[Board]) -> list[bool | None]:
     Laws' when no move is left), exactly what the check asks first: proven for both
     colours, the position is dead; for neither, on a board with a pawn or a castling
     right (where the check's other proof, by material, does not apply), it is not;
-    otherwise the check goes on to its searches."""
+    otherwise a mate the check's short helpmate search finds for a colour not proven
+    settles it as the check would (not dead: the proofs are sound, so a colour with a
+    mate is never proven unable), asked before the proof by material the check makes
+    first (a search of its own, in Python); where none is found the check itself goes on."""
     if not boards:
         return []
     answers = batch.screen([(b, c) for b in boards for c in (0, 1)])
     out: list[bool | None] = []
     for index, board in enumerate(boards):
-        proven = sum(a.verdict is unwinnability.Verdict.CANNOT for a in answers[2 * index: 2 * index + 2])
-        if proven == 2:
+        proven = [a.verdict is unwinnability.Verdict.CANNOT for a in answers[2 * index: 2 * index + 2]]
+        if all(proven):
             out.append(True)
-        elif proven == 0 and (board.castling_rights or _has_pawn(board)):
+        elif not any(proven) and (board.castling_rights or _has_pawn(board)):
             out.append(False)
         else:
-            out.append(None)
+            unproven = tuple(c for c in (board.turn ^ 1, board.turn) if not proven[c])
+            out.append(False if unwinnability.mate_found_quickly(board, colors=unproven) else None)
     return out
 
 

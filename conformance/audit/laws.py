@@ -251,6 +251,10 @@ class Family:
                                          str(raw["cite"]), members, main))
         self.editions.sort(key=lambda e: e.start)
         self.cache: dict[tuple[str | None, ...], Choice | Skip] = {}
+        #: what a miss of ``cache`` (each new date, in a database) asks again otherwise:
+        #: the regime per (edition, TimeControl), the rulesets by id
+        self.speeds: dict[tuple[str, str], tuple[str, str]] = {}
+        self.loaded: dict[str, Any] = {}
 
     def choose(self, pgn: PgnGame) -> Choice | Skip:
         tags = pgn.tags
@@ -288,14 +292,29 @@ class Family:
         edition = [e for e in self.editions if e.start <= date][-1]
         return edition, f"{dated}: edition {edition.edition} in force from {edition.start} ({edition.cite})"
 
+    def _ruleset(self, ruleset_id: str) -> Any:
+        found = self.loaded.get(ruleset_id)
+        if found is None:
+            found = self.loaded[ruleset_id] = load_ruleset(ruleset_id)
+        return found
+
     def _speed(self, edition: Edition, control: str) -> tuple[str, str]:
+        key = (edition.edition, control)
+        found = self.speeds.get(key)
+        if found is None:
+            if len(self.speeds) >= CACHE:
+                self.speeds.clear()
+            found = self.speeds[key] = self._regime(edition, control)
+        return found
+
+    def _regime(self, edition: Edition, control: str) -> tuple[str, str]:
         if not control:
             return DEFAULT_SPEED, f"no TimeControl: {DEFAULT_SPEED}"
         try:
             parsed = parse(control)
             if not parsed.known:
                 return DEFAULT_SPEED, f"TimeControl {quote(control)} unknown: {DEFAULT_SPEED}"
-            band = classify(parsed, load_ruleset(edition.main)["speed"])
+            band = classify(parsed, self._ruleset(edition.main)["speed"])
         except ArbiterError:
             return DEFAULT_SPEED, f"TimeControl {quote(control)} not understood: {DEFAULT_SPEED}"
         return str(band["regime"]), (f"TimeControl {quote(control)}: {band['minutes']:g} min, "
@@ -322,7 +341,7 @@ class Family:
         elif ruleset is None:
             ruleset = edition.main
             reasons.append(f"no {speed} ruleset of edition {edition.edition} shipped: {ruleset}")
-        return Choice(load_ruleset(ruleset), f"{ruleset}: " + "; ".join(reasons))
+        return Choice(self._ruleset(ruleset), f"{ruleset}: " + "; ".join(reasons))
 
 
 Chooser = Exact | Family
