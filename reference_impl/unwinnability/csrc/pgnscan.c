@@ -455,17 +455,17 @@ static int scan_piece(Scan *sc, Py_ssize_t ps, Py_ssize_t pe, int line, PyObject
         if (ch == '{') {
             const unsigned char *close = memchr(d + pos + 1, '}', pe - pos - 1);
             if (!close) UNSURE("comment never closed");
+            int plain = 1; /* ASCII without a carriage return: handed over as it stands */
             for (const unsigned char *q = d + pos + 1; q < close; q++) { /* "\n\n[" (with \r\n as \n) */
+                if (*q >= 0x80 || *q == '\r') plain = 0;
                 if (*q != '\n') continue;
                 const unsigned char *r = q + 1;
                 if (r < close && *r == '\r') r++;
                 if (r + 1 < close && r[0] == '\n' && r[1] == '[') UNSURE("comment runs into tags");
             }
             if (!depth) {
-                last_start = pos + 1;
-                last_end = close - d;
-                for (const unsigned char *q = d + pos + 1; q < close; q++)
-                    if (*q >= 0x80 || *q == '\r') { last_start = last_end = -2; break; }
+                last_start = plain ? pos + 1 : -2;
+                last_end = plain ? close - d : -2;
             }
             pos = close - d + 1;
             continue;
@@ -502,10 +502,11 @@ static int scan_piece(Scan *sc, Py_ssize_t ps, Py_ssize_t pe, int line, PyObject
         }
         /* a result token: followed by white space, ()[]{};, or the end of the text */
         static const char *const RESULTS[4] = {"1-0", "0-1", "1/2-1/2", "*"};
+        static const Py_ssize_t RESULT_LEN[4] = {3, 3, 7, 1};
         const char *res = NULL;
         Py_ssize_t res_end = pos;
-        for (int i = 0; i < 4 && !res; i++) {
-            Py_ssize_t len = (Py_ssize_t)strlen(RESULTS[i]);
+        for (int i = 0; i < 4 && !res && (ch == '0' || ch == '1' || ch == '*'); i++) {
+            Py_ssize_t len = RESULT_LEN[i];
             if (pe - pos >= len && memcmp(d + pos, RESULTS[i], len) == 0) {
                 Py_ssize_t q = pos + len;
                 if (q == pe || scan_ws(d[q]) || (scan_special(d[q]) && d[q] != '$' && d[q] != '"')) {
@@ -556,10 +557,9 @@ static int scan_piece(Scan *sc, Py_ssize_t ps, Py_ssize_t pe, int line, PyObject
              * a move (Nc6*, Qh4#0-1), an e.p. mark, the null move Z0 */
             unsigned char last = d[te - 1];
             if (last == '*' || last == '.' || (te - pos == 2 && ch == 'Z' && d[pos + 1] == '0')) UNSURE("variation");
-            for (int i = 0; i < 3; i++) {
-                Py_ssize_t len = (Py_ssize_t)strlen(RESULTS[i]);
-                if (te - pos > len && memcmp(d + te - len, RESULTS[i], len) == 0) UNSURE("variation");
-            }
+            for (int i = 0; i < 3; i++)
+                if (te - pos > RESULT_LEN[i] && memcmp(d + te - RESULT_LEN[i], RESULTS[i], RESULT_LEN[i]) == 0)
+                    UNSURE("variation");
             pos = te;
             continue;
         }
