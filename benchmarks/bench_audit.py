@@ -175,9 +175,10 @@ def in_process(path: Path, rounds: int) -> tuple[float, float, float]:
     return games / audit, games / reference, share
 
 
-def audit_dask(path: Path, workers: int) -> tuple[int, float, float]:
+def audit_dask(path: Path, warm: Path, workers: int) -> tuple[int, float, float]:
     """(games, CPU seconds of the tasks, wall seconds) on a local cluster of ``workers``
-    one-thread worker processes on loopback."""
+    one-thread worker processes on loopback, each started on the one-game file ``warm``
+    (its imports and tables; no answer of the file's searches kept)."""
     from distributed import LocalCluster
 
     from conformance.audit.execute import audit_partition, connect, run_dask
@@ -186,8 +187,8 @@ def audit_dask(path: Path, workers: int) -> tuple[int, float, float]:
     with LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, host="127.0.0.1",
                       dashboard_address=None) as cluster:
         client = connect(cluster.scheduler_address)
-        warm = next(iter(partitions([path], 1 << 30)))
-        client.gather([client.submit(audit_partition, warm, RULES, pure=False) for _ in range(workers)])
+        first = next(iter(partitions([warm], 1 << 30)))
+        client.gather([client.submit(audit_partition, first, RULES, pure=False) for _ in range(workers)])
         wall = time.perf_counter()
         results = list(run_dask(partitions([path], SCALING_PARTITION), RULES, client))
         elapsed = time.perf_counter() - wall
@@ -253,7 +254,7 @@ def main() -> None:
               f"CPU-second); speed-up {wall1 / wall2:.2f}x (wall), CPU {cpu2 / cpu1:.2f}x of -j 1's")
         if not args.no_dask:
             for workers in (1, 2):
-                audited, task_cpu, wall = audit_dask(path, workers)
+                audited, task_cpu, wall = audit_dask(path, one_game, workers)
                 print(f"dask, {workers} worker(s) ({load()}): {audited:,} games, {audited / wall:,.0f} games/s (wall), "
                       f"tasks {audited / task_cpu:,.0f} games per CPU-second; overhead "
                       f"{(wall * workers - task_cpu) / audited * 1e6:,.0f} us per game (workers x wall - task CPU)")
