@@ -22,6 +22,7 @@ from reference_impl.notation.pgn import read_games
 from cli_run import arbiter, one_error
 
 LICHESS = Path(__file__).parent / "data" / "unwinnability" / "lichess-sample.txt"
+REAL_LICHESS = Path(__file__).resolve().parent.parent / "benchmarks" / "data" / "lichess-2021-10-clk.pgn"
 
 
 def game(moves: str, result: str, fen: str | None = None, termination: str | None = None, **tags: str) -> str:
@@ -224,3 +225,86 @@ def test_missing_file_and_unreachable_scheduler(tmp_path: Path) -> None:
         line = one_error(arbiter("audit", str(pgn), "--rules", "fide", "--scheduler", f"tcp://127.0.0.1:{port}",
                                  "--connect-timeout", "2"), code=3)
     assert "scheduler" in line and str(port) in line
+
+
+# --- bad input: damage in every compression, the summary of what was not judged ----------
+
+def _compressed(kind: str, text: bytes) -> bytes:
+    if kind == "gz":
+        return gzip.compress(text)
+    if kind == "bz2":
+        return bz2.compress(text, 1)  # blocks of 100 kB: the text before the damage holds whole ones
+    return zstandard.ZstdCompressor().compress(text)
+
+
+@pytest.mark.parametrize("kind", ["gz", "bz2", "zst"])
+@pytest.mark.parametrize("damage", ["cut", "corrupt"])
+def test_damaged_compressed_file_keeps_the_games_before_the_damage(kind: str, damage: str, tmp_path: Path) -> None:
+    """A real database, compressed, cut short or with bytes garbled in the middle: the
+    damage is one line naming the file, the games before it are audited (each game the
+    file holds up to the last kilobyte before the damage) and numbered from 1, the exit
+    status is 1, and no traceback."""
+    text = REAL_LICHESS.read_bytes()
+    data = bytearray(_compressed(kind, text))
+    if damage == "cut":
+        data = data[: len(data) // 2]
+    else:
+        middle = len(data) // 2
+        data[middle:middle + 64] = bytes(255 - b for b in data[middle:middle + 64])
+    path = tmp_path / f"db.pgn.{kind}"
+    path.write_bytes(bytes(data))
+    code, stdout, stderr = run(str(path), "--rules", "fide", "--partition-bytes", "4096")
+    assert code == 1 and "Traceback" not in stderr + stdout
+    damaged = [line for line in stderr.splitlines() if "damaged after" in line]
+    assert len(damaged) == 1 and str(path) in damaged[0]
+    summary = stdout.splitlines()[-1]
+    games, unreadable = int(summary.split()[0].replace(",", "")), int(summary.split("; ")[1].split()[0])
+    assert "1 damaged file(s)" in summary and games - unreadable > 150
+    if damage == "cut":  # garbled deflate may decode into garbage first: unreadable games, each reported
+        assert unreadable == 0 and games < 600
+
+
+def test_summary_lists_every_game_not_judged_with_file_number_and_reason(tmp_path: Path) -> None:
+    """Unreadable and skipped games of two files: each a line under its reason with the
+    file and the game's number within it, each reason counted, the others judged."""
+    def variant(name: str) -> str:
+        return f'[Event "t"]\n[Variant "{name}"]\n[Result "*"]\n\n1. e4 e5 *\n\n'
+
+    first, second = tmp_path / "a.pgn", tmp_path / "b.pgn"
+    first.write_text(game(FOOLS_MATE, "0-1") + game("1. e4 Zz9", "1-0") + variant("Atomic") + game("1. e4 Zz9", "1-0"))
+    second.write_text(variant("Horde") + game("1. e4 e5 2. Qh5 Nc6 3. Qxf7#", "1-0") + game("1. d4 Qq9", "0-1"))
+    code, stdout, stderr = run(str(first), str(second), "--rules", "fide")
+    assert code == 1 and "Traceback" not in stdout + stderr
+    lines = stdout.splitlines()
+    unreadable = next(i for i, line in enumerate(lines) if line.startswith("unreadable: "))
+    assert lines[unreadable].endswith(": 3 game(s)")
+    where = [line.strip().split(": ")[:2] for line in lines[unreadable + 1: unreadable + 4]]
+    assert where == [[str(first), "game 2"], [str(first), "game 4"], [str(second), "game 3"]]
+    assert all("invalid move" in line for line in lines[unreadable + 1: unreadable + 4])
+    skipped = next(i for i, line in enumerate(lines) if line.startswith("skipped: "))
+    assert lines[skipped] == "skipped: not chess under these Laws: 2 game(s)"
+    where = [line.strip().split(": ")[:2] for line in lines[skipped + 1: skipped + 3]]
+    assert where == [[str(first), "game 3"], [str(second), "game 1"]]
+    assert "7 game(s)" in lines[-1] and "3 unreadable, 2 skipped" in lines[-1]
+
+
+@pytest.mark.slow  # two whole audits of a few thousand real games
+def test_memory_stays_flat_as_the_file_grows(tmp_path: Path) -> None:
+    """The audit streams its partitions: the peak memory of an audit of a real file eight
+    times over is that of the file once, give or take the partition held (not the games)."""
+    import subprocess
+    import sys
+
+    once, eight = tmp_path / "once.pgn", tmp_path / "eight.pgn"
+    once.write_bytes(REAL_LICHESS.read_bytes())
+    eight.write_bytes((REAL_LICHESS.read_bytes().rstrip(b"\n") + b"\n\n") * 8)
+    peaks = []
+    for path in (once, eight):
+        script = ("import resource, sys; from conformance.cli import main\n"
+                  "try:\n    main()\nexcept SystemExit:\n    pass\n"
+                  "print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)")
+        done = subprocess.run([sys.executable, "-c", script, "audit", str(path), "--rules", "fide", "--no-progress",
+                               "--partition-bytes", str(1 << 20)], capture_output=True, text=True)
+        peaks.append(int(done.stdout.splitlines()[-1]))  # KiB
+    assert peaks[1] - peaks[0] < 24 * 1024, peaks
+    assert eight.stat().st_size > 8 * 1024 * 1024

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import io
 from array import array
+from functools import partial
 from pathlib import Path
 
 import chess.pgn
@@ -42,15 +43,18 @@ def rules(request: pytest.FixtureRequest) -> object:
 NAMES: dict[int, str] = {}
 
 
-def python_path(data: bytes, rules: object) -> list:
-    return [audit_record(pgn, rules) for pgn in iter_games(decode_lines(fast._lines(data)))]  # type: ignore[arg-type]
+def python_path(data: bytes, rules: object, strict: bool = False) -> list:
+    return [audit_record(pgn, rules)  # type: ignore[arg-type]
+            for pgn in iter_games(decode_lines(fast._lines(data)), strict=strict)]
 
 
-def fast_path(data: bytes, rules: object) -> list:
-    """The compiled path's audits; the tags it hands with each game are the reader's."""
-    pairs = list(fast.audit_text(data, rules))  # type: ignore[arg-type]
-    read = list(iter_games(decode_lines(fast._lines(data))))
-    assert [pgn.tags for pgn, _ in pairs] == [pgn.tags for pgn in read]
+def fast_path(data: bytes, rules: object, strict: bool = False) -> list:
+    """The compiled path's audits; the tags it hands with each game, and the repairs it
+    counts, are the reader's."""
+    read = partial(iter_games, strict=True) if strict else iter_games
+    pairs = list(fast.audit_text(data, rules, read=read, strict=strict))  # type: ignore[arg-type]
+    games = list(read(decode_lines(fast._lines(data))))
+    assert [(pgn.tags, pgn.repairs) for pgn, _ in pairs] == [(pgn.tags, pgn.repairs) for pgn in games]
     return [audit for _, audit in pairs]
 
 
@@ -150,7 +154,9 @@ GAMES = [
     (tagged("1. Nf3 Nf6 2. Ng1 Ng8 3. Nf3 Nf6 4. Ng1 Ng8 5. Nf3 Nf6 6. Ng1 Ng8 7. Nf3 Nf6 8. Ng1 Ng8 9. e4", "1-0"),
      {"fide": False, "fide-2023": False, "uscf": True}),  # fivefold, then a move (US Chess: no automatic end)
     (tagged("1. e4 e5", SetUp="1", FEN="rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1"), False),
-    (tagged("1. e4 e5", Variant="Standard"), False),
+    (tagged("1. e4 e5", Variant="Standard"), True),  # as every Lichess API export writes it
+    (tagged("1. e4 e5", Variant="Chess960"), {"fide": False, "fide-2023": True, "uscf": True}),  # uscf: skipped
+    (tagged("1. e4 e5", Variant="Antichess"), {"fide": True, "fide-2023": True, "uscf": True}),  # skipped
     (tagged("1. e4 e5 1:0", "1-0"), False),  # a printed result
     (tagged("1. e4 e5 ½-½", "1/2-1/2"), False),
     (tagged("1. e4 e5 (1... c5 (1... e6 2. d4) 2. Nf3) 2. Nf3"), True),  # nested variations
@@ -159,6 +165,27 @@ GAMES = [
     (tagged("1. e4 e5\n%an escape line\n2. Nf3"), False),
     (tagged("1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 4. Bxc6 dxc6 5. O-O f6 6. d4 Bg4 7. dxe5 Qxd1 8. Rxd1 fxe5 9. Rd3 Bd6 "
             "10. Nbd2 Nf6 11. Nc4 Nd7 12. Nxd6+ cxd6 13. Rxd6 Bxf3 14. gxf3 Ke7 15. Rd1 Rhd8", "1/2-1/2"), True),
+    # TimeControls as engine-match tools write them: repaired tags, read by the scan itself
+    (tagged("1. e4 {+0.30/10 0.50s} e5 {-0.25/9 0.48s}", "1-0", TimeControl="10+0.1", Termination="time forfeit"),
+     True),
+    (tagged("1. d4 {book} d5 {book}", "1/2-1/2", TimeControl="1/move", Termination="adjudication"), True),
+    (tagged("1. c4 c5", "*", TimeControl="inf"), True),
+    (tagged("1. c4 c5", "*", TimeControl="40/60:10+0.5"), True),
+    # what the reader repairs or ends on inside a variation, which the scan reads unreplayed
+    (tagged("1. e4 e5 (1... Nc6*) 2. Nf3"), False),
+    (tagged("1. e4 e5 (1... Nc6 e.p.) 2. Nf3"), False),
+    (tagged("1. e4 e5 (1... Z0 2. d4) 2. Nf3"), False),
+    (tagged("1. e4 e5 (1... Nc6 1-0) 2. Nf3"), False),
+    (tagged("1. e4 e5 (1... Nc6 2. Bc4 O-O-O Bxf7+ e8=Q) 2. Nf3"), True),
+    # the ending stated in the last comment (FICS, cutechess), read without a Termination tag
+    (tagged("1. f3 e5 2. g4 {0.1s} Qh4# {0.0s, Black mates}", "0-1"), True),
+    (tagged("1. e4 e5 2. Nf3 {Black forfeits on time} $4", "1-0"), True),
+    (tagged("1. e4 e5 2. Nf3 {White forfeits on time} (2. d4 {a line}) {Black forfeits on time}", "1-0"), True),
+    (tagged("1. e4 {Black forfeits on time} e5 2. Nf3", "1-0"), True),
+    (tagged("{White forfeits on time}", "0-1"), True),
+    (tagged("1. e4 e5 2. Nf3 ; Black forfeits on time\n", "1-0"), False),
+    (tagged("1. e4 e5 2. Nf3 {Black forfeits on time – flag}", "1-0"), False),
+    (tagged("1. e4 e5 2. Nf3 {Black forfeits\r\non time}", "1-0"), False),
 ]
 
 
@@ -173,6 +200,16 @@ def test_each_construct(text: str, compiled: bool | dict[str, bool], rules: obje
         compiled = compiled[NAMES[id(rules)]]
     took = games[0][0] == 1 and fast._judge_scanned(games[0], 1, fast._setup(rules), rules, data) is not None
     assert took == compiled, games[0][4:7] if not games[0][0] else "compiled"
+
+
+def test_strict_reading_refuses_what_either_path_would_repair(rules: object) -> None:
+    """``--strict-pgn``: a repaired tag the scan could read is the game's error, as the
+    strict reader says; every other game as the Python path reads it strictly."""
+    data = "".join(text for text, _ in GAMES).encode("utf-8")
+    expected = python_path(data, rules, strict=True)
+    assert fast_path(data, rules, strict=True) == expected
+    refused = [a.error for a in expected if a.error and "not repaired under strict reading" in a.error]
+    assert sum("time_control_dialect" in e for e in refused) == 4
 
 
 def test_all_constructs_in_one_file_numbered_as_the_python_path(rules: object) -> None:
@@ -220,7 +257,7 @@ def test_audit_partition_cuts_and_all(tmp_path: Path) -> None:
     expected = []
     for part in partitions([path], 64 << 10):
         data = path.read_bytes()[part.start:part.end]
-        expected += [(part.number, a) for a in python_path(data, rules) if a.findings or a.error or a.undetermined]
+        expected += [(part.number, a) for a in python_path(data, rules) if a.kept]
     assert kept == expected and games == len(python_path(path.read_bytes(), rules)) > 600 + len(GAMES) // 2
 
 
@@ -305,25 +342,58 @@ def test_adjudicate_by_partitions_as_game_by_game(tmp_path: Path, monkeypatch: p
 def test_a_reader_that_repairs_gets_the_games_it_may_repair(monkeypatch: pytest.MonkeyPatch) -> None:
     """Where the reader repairs departures and counts them (``PgnGame.repairs``), a game in
     which one may stand is left to it: a NAG before a variation's first move, a null move
-    in a variation, a tag its ``tag_repairs`` names; a plain game, variations included,
-    stays with the scan."""
+    in a variation; a plain game, variations included, stays with the scan, and so does
+    a game whose only departure is a tag ``tag_repairs`` names: the scan repairs it and
+    counts it, unless the reading is strict."""
     monkeypatch.setattr(fast, "LENIENT", True)
-    monkeypatch.setattr(fast.pgn_module, "tag_repairs", lambda tags: ["tc"] if tags.get("TimeControl") == "10+0.05" else [],
+    monkeypatch.setattr(fast.pgn_module, "tag_repairs",
+                        lambda tags: [("tc", "why", "TimeControl", "-")] if tags.get("TimeControl") == "10+0.05" else [],
                         raising=False)
     choose = cached_chooser("fide-2023")
     fast._setup_cache.clear()
     setup = fast._setup(choose)
     assert setup is not None
 
-    def taken(text: str) -> bool:
+    def judged(text: str, strict: bool = False) -> tuple | None:
         data = text.encode()
         games = fast.native.scan_pgn(setup.start, setup.syntax, data)
         assert games is not None
-        return games[0][0] == 1 and fast._judge_scanned(games[0], 1, setup, choose, data) is not None
+        return fast._judge_scanned(games[0], 1, setup, choose, data, strict) if games[0][0] == 1 else None
+
+    def taken(text: str, strict: bool = False) -> bool:
+        return judged(text, strict) is not None
 
     assert taken(tagged("1. e4 e5 2. Nf3", "*", Termination="Normal"))
     assert taken(tagged("1. e4 e5 (1... c5 2. Nf3) 2. Nf3", "*", Termination="Normal"))
     assert not taken(tagged("1. e4 e5 ($1 1... c5 2. Nf3) 2. Nf3", "*", Termination="Normal"))
     assert not taken(tagged("1. e4 e5 (1... -- 2. Nf3) 2. Nf3", "*", Termination="Normal"))
-    assert not taken(tagged("1. e4 e5 2. Nf3", "*", Termination="Normal", TimeControl="10+0.05"))
+    repaired = tagged("1. e4 e5 2. Nf3", "*", Termination="Normal", TimeControl="10+0.05")
+    found = judged(repaired)
+    assert found is not None and found[0].repairs == ("tc",) and found[0].tags["TimeControl"] == "-"
+    assert not taken(repaired, strict=True)
     fast._setup_cache.clear()
+
+
+def test_the_dead_check_screened_together_answers_as_the_check_itself() -> None:
+    """Where the compiled screening settles the dead-position check for a whole chunk at
+    once, its answer is the check's own (:func:`verdicts.is_dead_cheap`), on the final
+    positions of every shipped file's games (among them at least 20 with eight units or
+    fewer, where dead positions are)."""
+    from conformance.audit.judge import dead_by_screen, _ends_of
+    from reference_impl.adjudication import verdicts
+
+    rules = cached_chooser("fide-2023")
+    setup = fast._setup(rules)
+    assert setup is not None
+    boards = []
+    for path in PGN_FILES:
+        for item in scanned(path.read_bytes(), rules) or []:
+            if item[0]:
+                boards.append(fast._Scanned.at(setup.start, *item[7:17]))
+    ends = _ends_of(setup.rulesets[next(iter(setup.rulesets))][0])
+    sparse = [b for b in boards if bin(b.occupied).count("1") <= 8]
+    answers = dead_by_screen(boards)
+    settled = [(b, a) for b, a in zip(boards, answers) if a is not None]
+    assert len(settled) >= 0.8 * len(boards) > 500 and len(sparse) >= 20
+    assert all(verdicts.is_dead_cheap(b, ends.limits.move_node_limit) == a for b, a in settled)
+    assert any(a for _, a in settled) and any(not a for _, a in settled)

@@ -53,7 +53,7 @@ def tagged(moves: str = "1. e4 e5", result: str = "*", **tags: str):
     ("Time forfeit", "time_forfeit", None),             # Lichess / PGN 9.8.1
     ("Rules infraction", "rules_infraction", None),
     ("stalled connection", "disconnection", None),      # cutechess
-    ("illegal move", "rules_infraction", None),         # cutechess, fastchess
+    ("illegal move", "illegal_move", None),             # cutechess, fastchess
 ])
 def test_termination_phrase_is_read_as_what_happened(phrase: str, event: str, loser: int | None) -> None:
     ending = read_ending(tagged(White="alpha", Black="beta", Termination=phrase))

@@ -8,23 +8,29 @@ from pathlib import Path
 from typing import Any
 
 from reference_impl.errors import ArbiterError, RulesetError
+from reference_impl.rules import checked
 from reference_impl.rules.yamlio import read_yaml
 
 
 def read_checked(path: Path, schema: Path, error: type[ArbiterError]) -> Any:
     """The data of the YAML file ``path``, valid against the schema file ``schema``;
     ``error`` (the table's own error class) with a one-line message otherwise."""
-    import jsonschema  # only when a table is first read
-
     try:
         data: Any = read_yaml(path)[0]
-        checker = jsonschema.Draft202012Validator(json.loads(schema.read_text(encoding="utf-8")))
     except RulesetError as failure:
         raise error(str(failure)) from None
-    except (OSError, ValueError) as failure:
-        raise error(f"{path}: {failure}") from None
-    errors = sorted(checker.iter_errors(data), key=lambda e: list(e.path))
-    if errors:
-        where = "/".join(str(p) for p in errors[0].path) or "(top)"
-        raise error(f"{path}: {where}: {errors[0].message}")
+
+    def check() -> None:
+        import jsonschema  # only when the table is checked (a pass is remembered)
+
+        try:
+            checker = jsonschema.Draft202012Validator(json.loads(schema.read_text(encoding="utf-8")))
+        except (OSError, ValueError) as failure:
+            raise error(f"{path}: {failure}") from None
+        errors = sorted(checker.iter_errors(data), key=lambda e: list(e.path))
+        if errors:
+            where = "/".join(str(p) for p in errors[0].path) or "(top)"
+            raise error(f"{path}: {where}: {errors[0].message}")
+
+    checked.once(f"audit table {path}", [path, schema, Path(__file__)], check)
     return data

@@ -8,11 +8,8 @@ distributed run give the same findings.
 
 from __future__ import annotations
 
-import inspect
-import multiprocessing
 import time
 from collections import Counter, deque
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from functools import partial
 from typing import Any, Callable, Iterable, Iterator
@@ -66,6 +63,8 @@ COUNTS = ("rulesets", "warnings", "repairs")
 
 def strict_reader() -> bool:
     """Whether the PGN reader takes ``strict`` (refusing the departures it otherwise repairs)."""
+    import inspect
+
     return "strict" in inspect.signature(iter_games).parameters
 
 
@@ -83,7 +82,8 @@ def audit_partition(part: Partition, rules: str, strict: bool = False) -> PartRe
     repairs: Counter = Counter()
     read = partial(iter_games, strict=True) if strict and strict_reader() else iter_games
     try:
-        for pgn, found in audit_text(partition_bytes(part), choose, lambda: partition_lines(part), read):
+        for pgn, found in audit_text(partition_bytes(part), choose, lambda: partition_lines(part), read,
+                                     strict):
             games += 1
             host = site_host(pgn.tags.get("Site"))
             counts = sites.get(host)
@@ -146,6 +146,9 @@ def run_local(items: Iterable[Item], rules: str, jobs: int, strict: bool = False
         for item in items:
             yield audit_partition(item, rules, strict) if isinstance(item, Partition) else item
         return
+    import multiprocessing  # only for worker processes: -j 1 starts without it
+    from concurrent.futures import ProcessPoolExecutor
+
     methods = multiprocessing.get_all_start_methods()
     context = multiprocessing.get_context("fork" if "fork" in methods else None)
     pool = ProcessPoolExecutor(max_workers=jobs, mp_context=context)

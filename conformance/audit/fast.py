@@ -6,16 +6,17 @@ cuts the bytes into the pieces :func:`~reference_impl.notation.pgn.split_games` 
 reads each the way :func:`~reference_impl.notation.pgn.iter_games` does within a subset
 it is sure of (pair-form tags; move numbers, canonical SAN, comments, NAGs and
 variations; the result), and replays the main line on the compiled board over the
-ruleset's packed tables. What it hands back per game is the tags, the number of plies
-and the final position as numbers; :func:`~.judge.conclude` judges it on a reference
+ruleset's packed tables. What it hands back per game is the tags, the number of plies,
+the final position as numbers and where the comment after the last move is (FICS and
+cutechess state the ending there); :func:`~.judge.conclude` judges it on a reference
 Board built from those numbers (checkmate, stalemate, dead position, flag fall), as for
 a game replayed move by move. Everything else goes to the Python path for that game
 alone: a piece the scan is unsure of (an escape line, a glyph, a lenient spelling, a
 move no legal move fits, a game in which fivefold repetition or the 75-move rule may
-hold), a game whose tags set up a position or a variant (:data:`PYTHON_TAGS`) or
+hold), a game whose tags set up a position (:data:`PYTHON_TAGS`) or
 whose Result tag differs from its result, a game without a Termination tag whose
-movetext may end in a comment (the ending may be stated there), and a game whose
-chosen ruleset is not one the scan replayed for. A game ending in a dead position is
+last comment the scan does not hand over (a semicolon comment, non-ASCII text), and a
+game whose chosen ruleset is not one the scan replayed for. A game ending in a dead position is
 judged on a Board that makes the scan's moves (finding where the dead stretch began
 needs them).
 
@@ -37,7 +38,6 @@ automatic ends, packed once per chooser.
 
 from __future__ import annotations
 
-import re
 from array import array
 from dataclasses import dataclass
 from typing import Any, Callable, Hashable, Iterable, Iterator
@@ -49,31 +49,36 @@ from reference_impl.notation import pgn as pgn_module
 from reference_impl.notation.pgn import PgnGame, PgnMove, decode_lines, iter_games, tag_problems
 from reference_impl.notation.tables import table
 from reference_impl.rules.loader import load_ruleset
+from reference_impl import unwinnability
+from reference_impl.adjudication import verdicts
 from reference_impl.unwinnability import native
 
 from . import judge
 from .judge import GameAudit
-from .laws import ORTHODOX, Chooser, Exact, Skip
-from .terminations import read_ending
+from .laws import ORTHODOX, Choice, Chooser, Exact, Skip
+from .terminations import Ending, read_ending
 
-#: Tags after which the Python path reads the game: they set up the start position or
-#: name a variant (the scan replays from the ruleset's initial position only).
-PYTHON_TAGS = ("FEN", "SetUp", "Variant")
+#: Tags after which the Python path reads the game: they set up the start position (the
+#: scan replays from the ruleset's initial position only). A Variant tag is read by the
+#: chooser: a game it gives a ruleset the scan did not replay for (Chess960) goes to the
+#: Python path, one of a variant the Laws do not cover is skipped, a ``Standard`` one (as
+#: every Lichess API export writes it) stays with the scan.
+PYTHON_TAGS = ("FEN", "SetUp")
 #: Longest suffix annotation the scan compares (``SCAN_MAXMARK`` in pgnscan.c).
 MAX_MARK = 8
 #: Largest threshold the scan takes (a ruleset without the end gives ``sys.maxsize``).
 MAX_THRESHOLD = (1 << 62) - 1
 #: Whether the reader repairs departures from the standard and names them per game
-#: (``PgnGame.repairs``): then a game that may hold one is left to it (:func:`_may_repair`),
-#: so that it is counted, or refused under ``--strict-pgn``.
+#: (``PgnGame.repairs``): then the scan repairs and counts a game's tags as it does
+#: (:func:`_judge_scanned`; under ``--strict-pgn`` the reader refuses them); the scan
+#: itself leaves every movetext it could repair to it.
 LENIENT = "repairs" in getattr(PgnGame, "__dataclass_fields__", {})
-#: What the lenient reader may repair in a variation: a NAG after its opening
-#: parenthesis, a null move (``--``, ``Z0``, ``0000``, anywhere in the game).
-_VARIATION_REPAIRS = re.compile(rb"\(\s*\$|--|Z0|0000")
-#: NAGs at the end of the movetext (``$1 $14``), passed over to find its last comment.
-_TRAILING_NAGS = re.compile(rb"(?:\s*\$[0-9]+)+$")
 #: Placeholder move of a game the scan replayed: only the number of moves is read.
 _SCANNED = PgnMove("", 0)
+#: Games the scan replayed that are judged together: the unwinnability questions their
+#: judgements ask (flag falls, the dead-position check) go to the compiled batch in one
+#: call per stage and colour for all of them, instead of one call each.
+CHUNK = 512
 
 
 @dataclass(frozen=True)
@@ -104,9 +109,9 @@ def _setup(choose: Chooser) -> _Setup | None:
 
 
 def _candidates(choose: Chooser) -> list[Any]:
-    """The rulesets ``choose`` may pick for a game with neither a Variant nor a FEN tag
-    (the scan leaves those to the Python path): the given one, or every orthodox member
-    of the family's editions, in the family's order."""
+    """The rulesets ``choose`` may pick for a game of orthodox chess without a FEN tag
+    (the scan leaves the others to the Python path): the given one, or every orthodox
+    member of the family's editions, in the family's order."""
     if isinstance(choose, Exact):
         return [choose.rules]
     ids = [ruleset for edition in choose.editions for (variant, _), ruleset in edition.rulesets.items()
@@ -173,16 +178,19 @@ def _lines(data: bytes) -> list[bytes]:
 
 
 def audit_text(data: bytes | str, choose: Chooser, lines: Callable[[], Iterable[bytes]] | None = None,
-               read: Callable[[Iterable[str]], Iterable[PgnGame]] = iter_games) -> Iterator[tuple[PgnGame, GameAudit]]:
+               read: Callable[[Iterable[str]], Iterable[PgnGame]] = iter_games,
+               strict: bool = False) -> Iterator[tuple[PgnGame, GameAudit]]:
     """Every game of ``data`` (a partition's bytes, or text, read as its UTF-8 bytes) with
     its audit under the Laws ``choose`` picks for it, numbered from 1: the same audits as
     :func:`~.judge.audit_record` over ``read(decode_lines(lines()))`` (``read``: the
     reader, :func:`~reference_impl.notation.pgn.iter_games` or its strict form; ``lines``:
     how the partition splits into lines, by default after each ``\\n``; asked only where
-    the whole partition goes to the reader). A game the scan replayed comes with a
+    the whole partition goes to the reader; ``strict``: ``read`` refuses what the reader
+    otherwise repairs). A game the scan replayed comes with a
     :class:`~reference_impl.notation.pgn.PgnGame` of its tags and result (its moves are
     placeholders: only their number is known); the scan reads only the standard's own
-    forms, so such a game has nothing repaired."""
+    forms of movetext, so such a game's repairs are those of its tags (a cutechess
+    ``TimeControl``), made and counted as the reader makes them."""
     raw = data.encode("utf-8", "surrogatepass") if isinstance(data, str) else data
     setup = _setup(choose)
     scanned = None if setup is None else native.scan_pgn(setup.start, setup.syntax, raw)
@@ -192,31 +200,82 @@ def audit_text(data: bytes | str, choose: Chooser, lines: Callable[[], Iterable[
         return
     assert setup is not None
     index = 1
-    for item in scanned:
-        if item[0]:
-            found = _judge_scanned(item, index, setup, choose, raw)
-            if found is not None:
+    for first in range(0, len(scanned), CHUNK):
+        done: list[tuple[PgnGame, GameAudit] | _Prepared] = []
+        for item in scanned[first:first + CHUNK]:
+            if item[0]:
+                found = _prepare(item, index, setup, choose, raw, strict)
+                if found is not None:
+                    index += 1
+                    done.append(found)
+                    continue
+            for pgn in _read_piece(raw[item[1]:item[2]], index, item[3], read):
                 index += 1
-                yield found
-                continue
-        for pgn in _read_piece(raw[item[1]:item[2]], index, item[3], read):
-            index += 1
-            yield pgn, judge.audit_record(pgn, choose)
+                done.append((pgn, judge.audit_record(pgn, choose)))
+        _ask_together([entry for entry in done if isinstance(entry, _Prepared)])
+        for entry in done:
+            yield _judged(entry) if isinstance(entry, _Prepared) else entry
+
+
+@dataclass
+class _Prepared:
+    """A game the scan replayed, read and ready to judge: its ruleset and start, what its
+    record says ended it, and (once the chunk's questions are asked) its final board and
+    the dead-position check's answer there when the screening settled it."""
+
+    pgn: PgnGame
+    rules: Any
+    start: Board
+    choice: Choice
+    ending: Ending
+    item: tuple[Any, ...]
+    board: "_Scanned | None" = None
+    dead: bool | None = None
 
 
 def _judge_scanned(item: tuple[Any, ...], index: int, setup: _Setup, choose: Chooser,
-                   raw: bytes) -> tuple[PgnGame, GameAudit] | None:
+                   raw: bytes, strict: bool = False) -> tuple[PgnGame, GameAudit] | None:
     """The audit of a game the scan replayed, or ``None`` when the Python path must
-    decide it (a ruleset the scan did not replay for, an ending the record may state in
-    its last comment)."""
+    decide it (:func:`_prepare`), judged alone."""
+    found = _prepare(item, index, setup, choose, raw, strict)
+    if isinstance(found, _Prepared):
+        _ask_together([found])
+        return _judged(found)
+    return found
+
+
+def _prepare(item: tuple[Any, ...], index: int, setup: _Setup, choose: Chooser,
+             raw: bytes, strict: bool = False) -> tuple[PgnGame, GameAudit] | _Prepared | None:
+    """A game the scan replayed, ready to judge (or its audit already: skipped, or its
+    tags unreadable), or ``None`` when the Python path must decide it (a ruleset the scan
+    did not replay for, an ending the record may state in a comment the scan does not
+    hand over, a repair under ``strict`` reading)."""
     _, begin, finish, line, tags, result, plies = item[:7]
+    repaired: tuple[str, ...] = ()
+    if LENIENT:
+        fixes = pgn_module.tag_repairs(tags)
+        if fixes:
+            if strict:
+                return None  # the reader names the departure as the game's error
+            for kind, _, name, value in fixes:  # as the reader repairs them (PgnGame.repairs)
+                if kind not in repaired:
+                    repaired += (kind,)
+                if value is not None:
+                    tags[name] = value
     if tags.get("Result", result) != result or any(name in tags for name in PYTHON_TAGS):
         return None
-    if "Termination" not in tags and _ends_in_comment(raw, begin, finish, result):
-        return None  # the ending may be stated in the comment after the last move
-    if LENIENT and _may_repair(raw, begin, finish, result, tags):
-        return None
+    last = item[18] if len(item) > 18 else -2
+    if last == -2 and "Termination" not in tags:
+        return None  # the ending may be stated in a comment the scan does not hand over
     pgn = PgnGame(index, line, tags, [_SCANNED] * plies, result=result)
+    if last >= 0:  # the last comment (read_ending reads the ending there without a Termination)
+        comment = [raw[last:item[19]].decode("ascii").strip()]
+        if plies:
+            pgn.moves[-1] = PgnMove("", 0, comments=comment)
+        else:
+            pgn.comment = comment
+    if repaired:
+        pgn.repairs = repaired
     choice = choose.choose(pgn)
     if isinstance(choice, Skip):
         return pgn, GameAudit(index, skipped=choice.reason, kind=choice.kind)
@@ -229,11 +288,57 @@ def _judge_scanned(item: tuple[Any, ...], index: int, setup: _Setup, choose: Cho
     if known is None or known[0] is not choice.rules:
         return None
     rules, start = known
-    ending = read_ending(pgn)
+    return _Prepared(pgn, rules, start, choice, read_ending(pgn), item)
+
+
+def _ask_together(games: list[_Prepared]) -> None:
+    """Set each game's final board, and ask the unwinnability questions their judgements
+    will ask, for all of them at once: "can the opponent checkmate?" where the record ends
+    in a flag fall under a ruleset that asks it (the answers kept where the ruling looks,
+    :func:`~.judge.answer_by_batch`), then the screening of the dead-position check where
+    no flag-fall ruling backed by a mate spares it (:func:`~.judge.dead_by_screen`)."""
+    flags: dict[int, list[tuple[Board, int]]] = {}
+    for game in games:
+        game.board = board = _Scanned.at(game.start, *game.item[7:17])
+        if not judge.BATCHED_FLAG_FALLS:
+            continue  # each judgement asks its own questions (the same answers)
+        if game.ending.judge == judge.FLAG and judge.asks_can_checkmate(game.rules) and not board.is_checkmate():
+            recorded = game.pgn.tags.get("Result") or game.pgn.result or "*"
+            color = 1 - judge.flagged_side(board, recorded, game.ending)
+            flags.setdefault(verdicts.flag_fall_node_limit(game.rules), []).append((board, color))
+    for node_limit, questions in flags.items():
+        judge.answer_by_batch(questions, node_limit)
+    screened = [game for game in games if judge.BATCHED_FLAG_FALLS and _dead_check_asked(game)]
+    for game, answer in zip(screened, judge.dead_by_screen([game.board for game in screened])):
+        game.dead = answer
+
+
+def _dead_check_asked(game: _Prepared) -> bool:
+    """Whether :func:`~.judge.conclude` asks the dead-position check where the game ends
+    (not at a checkmate the ruleset rules first, nor after a flag-fall ruling a found mate
+    backs), where the ruleset has the end."""
+    board, ends = game.board, judge._ends_of(game.rules)
+    assert board is not None
+    if ends.dead_entry is None or (ends.mate_first and board.is_checkmate()):
+        return False
+    if game.ending.judge == judge.FLAG and judge.asks_can_checkmate(game.rules):
+        recorded = game.pgn.tags.get("Result") or game.pgn.result or "*"
+        color = 1 - judge.flagged_side(board, recorded, game.ending)
+        known = unwinnability.known_answer(board, color, verdicts.flag_fall_node_limit(game.rules))
+        return known is None or known.verdict is not unwinnability.Verdict.CAN
+    return True
+
+
+def _judged(game: _Prepared) -> tuple[PgnGame, GameAudit]:
+    """The audit of a prepared game: judged on its final board (the dead-position check's
+    answer there from the screening where it settled it)."""
+    pgn, rules, ending, item = game.pgn, game.rules, game.ending, game.item
+    plies = len(pgn.moves)
 
     def judged() -> GameAudit:
-        board = _Scanned.at(start, *item[7:17])
-        found = judge.conclude(pgn, rules, ending, board, [board.position_key()], plies, None, None, replayed=False)
+        board = game.board if game.board is not None else _Scanned.at(game.start, *item[7:17])
+        found = judge.conclude(pgn, rules, ending, board, [board.position_key()], plies, None, None,
+                               replayed=False, dead=game.dead)
         if found is not None:
             return found
         # A dead position where the record stops: judged on a Board that holds the moves
@@ -244,25 +349,11 @@ def _judge_scanned(item: tuple[Any, ...], index: int, setup: _Setup, choose: Cho
         for code in array("i", item[17]):
             board.push_code(code)
             keys.append(key_of())
-        again = judge.conclude(pgn, rules, ending, board, keys, plies, None, None)
+        again = judge.conclude(pgn, rules, ending, board, keys, plies, None, None, dead=game.dead)
         assert again is not None  # replayed: a dead stretch is walked back on the board
         return again
 
-    return pgn, judge.labelled(pgn, rules, choice, ending, judged)
-
-
-def _may_repair(raw: bytes, begin: int, finish: int, result: str, tags: dict[str, str]) -> bool:
-    """Whether the lenient reader may repair something in the game the scan read (a
-    conservative test): a tag it repairs, what it repairs in a variation (which the scan
-    skips unread: a NAG before the first move, a null move; :data:`_VARIATION_REPAIRS`
-    matches more than these, never less), or anything but white space after the result."""
-    repairs = getattr(pgn_module, "tag_repairs", None)
-    if repairs is not None and repairs(tags):
-        return True
-    piece = raw[begin:finish]
-    if b"(" in piece and _VARIATION_REPAIRS.search(piece):
-        return True
-    return not piece.rstrip().endswith(result.encode())
+    return pgn, judge.labelled(pgn, rules, game.choice, ending, judged)
 
 
 def _tag_error(tags: dict[str, str]) -> str | None:
@@ -274,20 +365,6 @@ def _tag_error(tags: dict[str, str]) -> str | None:
     own = {name: tags[name] for name in judge.OWN_TAGS if name in tags}
     ignored = set(tag_problems(own)) if own else set()
     return next((problem for problem in problems if problem not in ignored), None)
-
-
-def _ends_in_comment(raw: bytes, begin: int, finish: int, result: str) -> bool:
-    """Whether the movetext of the piece ``raw[begin:finish]`` may end in a comment (or a
-    variation, after which one may stand) before its result: a conservative test on the
-    bytes, so that the reader decides what the last comment says."""
-    piece = raw[begin:finish].rstrip()
-    mark = result.encode()
-    if piece.endswith(mark):
-        piece = piece[: len(piece) - len(mark)].rstrip()
-    piece = _TRAILING_NAGS.sub(b"", piece)  # a comment before them is still the last one
-    if piece.endswith((b"}", b")")):
-        return True
-    return b";" in piece[piece.rfind(b"\n") + 1:]
 
 
 class _Scanned(Board):

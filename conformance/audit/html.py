@@ -405,7 +405,7 @@ def _extra_summary_html(summary: Record) -> str:
         if isinstance(value, Mapping):
             rows = [[f"<code>{_e(k)}</code>", _e(json.dumps(v, ensure_ascii=False) if isinstance(v, (dict, list))
                                                   else v)] for k, v in list(value.items())[:MAX_ROWS]]
-            out.append(f"<h3>{_e(key.replace('_', ' '))}</h3>" + _table(["", "count"], rows))
+            out.append(f"<h3>{_e(key.replace('_', ' '))}</h3>" + (_table(["", "count"], rows) if rows else "<p>none</p>"))
         else:
             out.append(f"<p>{_e(key.replace('_', ' '))}: <b>{_e(json.dumps(value, ensure_ascii=False))}</b></p>")
     return "".join(out)

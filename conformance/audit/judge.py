@@ -4,7 +4,8 @@ The record is replayed on the reference Board under the ruleset. What it checks,
 a finding kind of :data:`KINDS`:
 
 * ``illegal_move``: a main-line move no legal move fits (the illegal-move table's
-  ``completed_cite``);
+  ``completed_cite``), but the last move of a record that says an illegal move ended
+  the game (an ending with ``last_move_illegal``: fastchess writes the move);
 * ``after_end``: moves recorded after the game ended by itself (checkmate, stalemate,
   dead position, fivefold repetition, 75 moves; the ruleset's ``termination.precedence``
   order and each entry's ``kind``, as :class:`~reference_impl.adjudication.game.Game`);
@@ -40,7 +41,7 @@ from __future__ import annotations
 import sys
 from collections import Counter
 from dataclasses import asdict, dataclass, field, replace
-from typing import Any, Callable, Hashable
+from typing import Any, Callable, Hashable, Sequence
 
 from reference_impl import unwinnability
 from reference_impl.unwinnability import batch, native
@@ -50,6 +51,7 @@ from reference_impl.adjudication.game import automatic_ends, end_entry, first_en
 from reference_impl.adjudication.tables import optional, table
 from reference_impl.core import Board
 from reference_impl.errors import ArbiterError
+from reference_impl.rules.limits import limits_of
 from reference_impl.notation import fastsan
 from reference_impl.notation.errors import NotationError, clip
 from reference_impl.notation.pgn import PgnGame, tag_problems
@@ -80,7 +82,8 @@ FLAG, NOT_COMPARED = "flag_fall", "none"
 #: The summary's reason for a game the reader or the replay could not read.
 UNREADABLE = "unreadable"
 #: Whether a flag-fall ruling asks the unwinnability batch first (:func:`_answer_by_batch`;
-#: off, each asks :func:`~reference_impl.unwinnability.analyse` alone: the same rulings).
+#: off, each asks :func:`~reference_impl.unwinnability.analyse` alone: the same rulings),
+#: and the compiled path asks its games' questions together (``fast._ask_together``).
 BATCHED_FLAG_FALLS = True
 #: Start positions kept (a database starts most games from the same one), each copied per game.
 START_POSITIONS = 64
@@ -200,6 +203,10 @@ class _Ends:
         #: the thresholds of the per-ply check (read once: larger than any game without the end)
         self.plies = int(move_rule["plies"]) if move_rule is not None else sys.maxsize
         self.occurrences = int(repetition["occurrences"]) if repetition is not None else sys.maxsize
+        #: the dead-position entry (None: the ruleset has no such end), and the budgets of
+        #: its check (the ruleset's, as the Game asks it)
+        self.dead_entry = next((e for n, e in self.active if n == "dead_position"), None)
+        self.limits = limits_of(rules)
 
     def cheap(self, board: Board, keys: list[Hashable], seen: Counter) -> bool:
         """Whether fivefold or 75 moves may hold now (the per-ply check)."""
@@ -214,8 +221,12 @@ class _Ends:
         return None if ruling is None else _End(ruling.reason, ruling.result, ruling.cite, ply)
 
     def dead(self, board: Board) -> bool:
-        entry = next((e for n, e in self.active if n == "dead_position"), None)
-        return entry is not None and verdicts.dead_after_move(board, entry)
+        """The dead-position check after every move (the Game's), where the ruleset has the
+        end: settled by the compiled screening where it can be (:func:`dead_by_screen`)."""
+        if self.dead_entry is None:
+            return False
+        settled = dead_by_screen([board])[0] if BATCHED_FLAG_FALLS else None
+        return verdicts.dead_after_move(board, self.dead_entry, self.limits) if settled is None else settled
 
 
 def audit_record(pgn: PgnGame, chooser: Chooser) -> GameAudit:
@@ -300,13 +311,15 @@ def _audit(pgn: PgnGame, rules: Any, ending: Ending) -> GameAudit:
 
 
 def conclude(pgn: PgnGame, rules: Any, ending: Ending, board: Board, keys: list[Hashable], stop: int,
-             illegal: NotationError | None, end: _End | None, replayed: bool = True) -> GameAudit | None:
+             illegal: NotationError | None, end: _End | None, replayed: bool = True,
+             dead: bool | None = None) -> GameAudit | None:
     """The judgement of a replayed record (``ending``: what it says ended the game):
     ``board`` after its first ``stop`` moves
     (``keys``: the positions so far; ``illegal``: why move ``stop`` failed; ``end``: an
-    automatic end the per-ply check found). ``None`` when ``replayed`` is false (``board``
-    holds no moves) and the record ends in a dead position: finding where the dead
-    stretch began needs the moves, and the caller replays the record."""
+    automatic end the per-ply check found; ``dead``: the dead-position check's answer
+    at ``board`` when the caller already has it). ``None`` when ``replayed`` is false
+    (``board`` holds no moves) and the record ends in a dead position: finding where
+    the dead stretch began needs the moves, and the caller replays the record."""
     recorded = pgn.tags.get("Result") or pgn.result or "*"
     ends = _ends_of(rules)
     flag: tuple[int, verdicts.Ruling] | None = None
@@ -321,7 +334,7 @@ def conclude(pgn: PgnGame, rules: Any, ending: Ending, board: Board, keys: list[
         # dead-position probe is spared (the ruling is wanted below anyway).
         if end is None and illegal is None and ending.judge == FLAG:
             flag = _flag_ruling(rules, board, recorded, ending)
-        if not (flag is not None and flag[1].proven) and ends.dead(board):
+        if not (flag is not None and flag[1].proven) and (ends.dead(board) if dead is None else dead):
             if not replayed:
                 return None
             ply = _walk_back(board, ends, stop if end is None else end.ply)
@@ -396,6 +409,9 @@ def _judge(pgn: PgnGame, rules: Any, board: Board, end: _End | None, stop: int,
                        _end_proof(board, rules, end), ruled)
     if illegal is not None:
         cite = str(optional(rules, "illegal_moves", "completed_cite") or table(rules, "illegal_moves", "cite"))
+        if ending.last_move_illegal and stop == len(pgn.moves) - 1:
+            # the record ends with the illegal move that, as it states, ended the game
+            return GameAudit(pgn.index, ruling=Ruling(recorded, ending.event, cite, stop, compared=False))
         return finding("illegal_move", cite, None,
                        f"move {pgn.move_label(stop)} {clip(pgn.moves[stop].text)} is not legal in {board.fen()}",
                        ruling=Ruling(None, "illegal_move", cite, stop))
@@ -423,11 +439,21 @@ def _resignation(pgn: PgnGame, rules: Any, board: Board, recorded: str, finding:
     return finding("resignation", ruling.cite, ruling.result, f"{side} resigned; {ruling.note}", found.proof, ruled)
 
 
+def flagged_side(board: Board, recorded: str, ending: Ending) -> int:
+    """The colour whose flag fell where the record stops: the player the ending names,
+    else the loser the result names, else the side to move."""
+    return ending.loser if ending.loser is not None else {"1-0": 1, "0-1": 0}.get(recorded, board.turn)
+
+
+def asks_can_checkmate(rules: Any) -> bool:
+    """Whether the ruleset's flag-fall rule asks "can the opponent checkmate?" (FIDE 6.9)."""
+    return table(rules, "flag_fall", "draw_test") == "opponent_cannot_checkmate"
+
+
 def _flag_ruling(rules: Any, board: Board, recorded: str, ending: Ending) -> tuple[int, verdicts.Ruling]:
-    """(the flagged colour, the flag-fall ruling) where the record stops: the player the
-    ending names, else the loser the result names, else the side to move."""
-    flagged = ending.loser if ending.loser is not None else {"1-0": 1, "0-1": 0}.get(recorded, board.turn)
-    if BATCHED_FLAG_FALLS and table(rules, "flag_fall", "draw_test") == "opponent_cannot_checkmate":
+    """(the flagged colour, the flag-fall ruling) where the record stops (:func:`flagged_side`)."""
+    flagged = flagged_side(board, recorded, ending)
+    if BATCHED_FLAG_FALLS and asks_can_checkmate(rules):
         _answer_by_batch(board, 1 - flagged, verdicts.flag_fall_node_limit(rules))
     return flagged, verdicts.flag_fall(rules, board, flagged)
 
@@ -439,9 +465,49 @@ def _answer_by_batch(board: Board, color: int, node_limit: int) -> None:
     and nothing it would find lost) and keep the answer where ``analyse`` looks first, so
     that the ruling the flag-fall table makes from it is today's, for less CPU. A line
     that goes into a finding is replayed by the interpreter (:func:`_flag_proof`)."""
-    if unwinnability.known_answer(board, color, node_limit) is None:
-        # an open answer is not kept: analyse kept its own
-        unwinnability.keep_answer(board, color, node_limit, batch.analyse_many([(board, color)], node_limit)[0])
+    answer_by_batch([(board, color)], node_limit)
+
+
+def answer_by_batch(questions: Sequence[tuple[Board, int]], node_limit: int) -> None:
+    """:func:`_answer_by_batch` for many (board, colour) questions at once (one compiled
+    call for each stage and colour instead of one per question): the same answers kept."""
+    open_questions = [(b, c) for b, c in questions if unwinnability.known_answer(b, c, node_limit) is None]
+    if open_questions:
+        for (board, color), answer in zip(open_questions, batch.analyse_many(open_questions, node_limit)):
+            # an open answer is not kept: analyse kept its own
+            unwinnability.keep_answer(board, color, node_limit, answer)
+
+
+def dead_by_screen(boards: Sequence[Board]) -> list[bool | None]:
+    """The answer of the dead-position check at each board (:meth:`_Ends.dead`,
+    :func:`~reference_impl.adjudication.verdicts.is_dead_cheap`) where the compiled
+    screening alone settles it, asked for all of them at once; ``None`` where the check
+    must be asked itself. The screening's ``CANNOT`` is the static stage's proof (or the
+    Laws' when no move is left), exactly what the check asks first: proven for both
+    colours, the position is dead; for neither, on a board with a pawn or a castling
+    right (where the check's other proof, by material, does not apply), it is not;
+    otherwise a mate the check's short helpmate search finds for a colour not proven
+    settles it as the check would (not dead: the proofs are sound, so a colour with a
+    mate is never proven unable), asked before the proof by material the check makes
+    first (a search of its own, in Python); where none is found the check itself goes on."""
+    if not boards:
+        return []
+    answers = batch.screen([(b, c) for b in boards for c in (0, 1)])
+    out: list[bool | None] = []
+    for index, board in enumerate(boards):
+        proven = [a.verdict is unwinnability.Verdict.CANNOT for a in answers[2 * index: 2 * index + 2]]
+        if all(proven):
+            out.append(True)
+        elif not any(proven) and (board.castling_rights or _has_pawn(board)):
+            out.append(False)
+        else:
+            unproven = tuple(c for c in (board.turn ^ 1, board.turn) if not proven[c])
+            out.append(False if unwinnability.mate_found_quickly(board, colors=unproven) else None)
+    return out
+
+
+def _has_pawn(board: Board) -> bool:
+    return any(board.bb[c][t.index] for c in (0, 1) for t in board.tables.types if t.is_pawn)
 
 
 def _flag_fall(pgn: PgnGame, rules: Any, board: Board, recorded: str, finding: Any,

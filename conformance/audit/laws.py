@@ -133,12 +133,15 @@ def _fen_chess960(fen: str | None) -> str | None:
 
 
 class Variants:
-    """The game's variant by its Variant, FEN and SetUp tags: (variant, why) or a Skip."""
+    """The game's variant by its Variant, FEN and SetUp tags (and, without a Variant tag,
+    by an Event tag that names a variant the Laws do not cover): (variant, why) or a Skip."""
 
     def __init__(self, data: dict[str, Any]) -> None:
         self.chess960 = _chess960_names()
         self.orthodox = frozenset(fold(v) for v in data["orthodox"])
         self.not_chess = {fold(v["name"]): str(v["name"]) for v in data["not_chess"]}
+        self.event_patterns = [re.compile(str(e["pattern"]), re.IGNORECASE) for e in data.get("event_variants", ())]
+        self.events: dict[str, Skip | None] = {}
 
     def of(self, pgn: PgnGame) -> tuple[str, str] | Skip:
         written = pgn.tags.get("Variant", "").strip()
@@ -149,10 +152,34 @@ class Variants:
             return Skip(NOT_CHESS, f"Variant {quote(written)} ({self.not_chess[name]}): {NOT_CHESS}")
         if name and name not in self.orthodox:
             return Skip("unknown variant", f"Variant {quote(written)} is not known to be chess; not judged")
+        if not written:
+            skip = self.by_event(pgn.tags.get("Event"))
+            if skip is not None:
+                return skip
         why = _fen_chess960(pgn.fen)
         if why is not None:
             return CHESS960, why
         return ORTHODOX, ""
+
+    def by_event(self, event: str | None) -> Skip | None:
+        """The skip of a game whose Event names a variant of ``not_chess`` (by the table's
+        ``event_variants``), else ``None``; cached per Event value."""
+        if not event or not self.event_patterns:
+            return None
+        if event in self.events:
+            return self.events[event]
+        found = None
+        for pattern in self.event_patterns:
+            m = pattern.fullmatch(event.strip())
+            if m is not None:
+                name = fold(m.group("variant"))
+                if name in self.not_chess:
+                    found = Skip(NOT_CHESS, f"Event {quote(event)} ({self.not_chess[name]}): {NOT_CHESS}")
+                break
+        if len(self.events) >= CACHE:
+            self.events.clear()
+        self.events[event] = found
+        return found
 
 
 def game_date(pgn: PgnGame, tags: list[str]) -> tuple[dt.date | None, str]:
@@ -193,7 +220,7 @@ class Exact:
     def choose(self, pgn: PgnGame) -> Choice | Skip:
         tags = pgn.tags
         if "Variant" not in tags and "FEN" not in tags:
-            return self.choice
+            return self.variants.by_event(tags.get("Event")) or self.choice
         key = (tags.get("Variant"), _castling_fen(pgn) if "FEN" in tags else None)
         found = self.cache.get(key)
         if found is None:
@@ -224,12 +251,20 @@ class Family:
                                          str(raw["cite"]), members, main))
         self.editions.sort(key=lambda e: e.start)
         self.cache: dict[tuple[str | None, ...], Choice | Skip] = {}
+        #: what a miss of ``cache`` (each new date, in a database) asks again otherwise:
+        #: the regime per (edition, TimeControl), the rulesets by id
+        self.speeds: dict[tuple[str, str], tuple[str, str]] = {}
+        self.loaded: dict[str, Any] = {}
 
     def choose(self, pgn: PgnGame) -> Choice | Skip:
         tags = pgn.tags
         # the tags as written decide the choice: look them up before reading any of them
         key = (tags.get("Variant"), _castling_fen(pgn) if "FEN" in tags else None, tags.get("TimeControl"),
                *(tags.get(name) for name in self.tags))
+        if "Variant" not in tags:
+            skip = self.variants.by_event(tags.get("Event"))
+            if skip is not None:
+                return skip
         found = self.cache.get(key)
         if found is None:
             if len(self.cache) >= CACHE:
@@ -257,14 +292,29 @@ class Family:
         edition = [e for e in self.editions if e.start <= date][-1]
         return edition, f"{dated}: edition {edition.edition} in force from {edition.start} ({edition.cite})"
 
+    def _ruleset(self, ruleset_id: str) -> Any:
+        found = self.loaded.get(ruleset_id)
+        if found is None:
+            found = self.loaded[ruleset_id] = load_ruleset(ruleset_id)
+        return found
+
     def _speed(self, edition: Edition, control: str) -> tuple[str, str]:
+        key = (edition.edition, control)
+        found = self.speeds.get(key)
+        if found is None:
+            if len(self.speeds) >= CACHE:
+                self.speeds.clear()
+            found = self.speeds[key] = self._regime(edition, control)
+        return found
+
+    def _regime(self, edition: Edition, control: str) -> tuple[str, str]:
         if not control:
             return DEFAULT_SPEED, f"no TimeControl: {DEFAULT_SPEED}"
         try:
             parsed = parse(control)
             if not parsed.known:
                 return DEFAULT_SPEED, f"TimeControl {quote(control)} unknown: {DEFAULT_SPEED}"
-            band = classify(parsed, load_ruleset(edition.main)["speed"])
+            band = classify(parsed, self._ruleset(edition.main)["speed"])
         except ArbiterError:
             return DEFAULT_SPEED, f"TimeControl {quote(control)} not understood: {DEFAULT_SPEED}"
         return str(band["regime"]), (f"TimeControl {quote(control)}: {band['minutes']:g} min, "
@@ -291,7 +341,7 @@ class Family:
         elif ruleset is None:
             ruleset = edition.main
             reasons.append(f"no {speed} ruleset of edition {edition.edition} shipped: {ruleset}")
-        return Choice(load_ruleset(ruleset), f"{ruleset}: " + "; ".join(reasons))
+        return Choice(self._ruleset(ruleset), f"{ruleset}: " + "; ".join(reasons))
 
 
 Chooser = Exact | Family

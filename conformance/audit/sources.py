@@ -21,6 +21,9 @@ from typing import IO, Any, Callable, Iterator
 
 #: Bytes read from a file at a time.
 CHUNK = 1 << 16
+#: Compressed bytes given to a decompressor at a time: what a damage in them costs of the
+#: text before it (a decompressor that meets damage returns nothing of that call).
+FEED = 1 << 10
 #: Default partition size (decompressed bytes).
 PARTITION_BYTES = 4 << 20
 #: Largest zstd window accepted (databases are compressed with long windows).
@@ -32,17 +35,19 @@ def _stream_chunks(make: Callable[[], Any], name: str) -> Callable[[IO[bytes]], 
     (zlib, bz2, zstandard): every byte before a damage comes out before the error."""
     def chunks(raw: IO[bytes]) -> Iterator[bytes]:
         obj, fed = make(), False
-        while data := raw.read(CHUNK):
-            while data:
-                out = obj.decompress(data)
-                fed = True
-                if out:
-                    yield out
-                if obj.eof:  # a member or frame ends here; another may follow
-                    data = obj.unused_data
-                    obj, fed = make(), False
-                else:
-                    data = b""
+        while block := raw.read(CHUNK):
+            for at in range(0, len(block), FEED):
+                data = block[at:at + FEED]
+                while data:
+                    out = obj.decompress(data)
+                    fed = True
+                    if out:
+                        yield out
+                    if obj.eof:  # a member or frame ends here; another may follow
+                        data = obj.unused_data
+                        obj, fed = make(), False
+                    else:
+                        data = b""
         if fed:
             raise EOFError(f"compressed data ends inside a {name} stream")
     return chunks

@@ -5,9 +5,10 @@ The vocabularies are data (``data/terminations.yaml``, schema
 (time forfeit, resignation, agreement, abandonment, adjudication, ...) and each event
 to how the audit judges the record (``flag_fall``, ``board`` or ``none``).
 :func:`read_ending` reads one game's Termination tag (or, for servers that write none,
-the comment after its last move) into an :class:`Ending`: the event, the source whose
-phrase matched, and the flagged or resigning player where the phrase names one (a
-chess.com ``X won on time`` is a flag fall of X's opponent).
+a tag of their own such as ICC's ICCResult, or the comment after its last move) into an
+:class:`Ending`: the event, the source whose phrase matched, and the flagged or
+resigning player where the phrase names one (a chess.com ``X won on time`` is a flag
+fall of X's opponent).
 """
 
 from __future__ import annotations
@@ -69,6 +70,8 @@ class Ending:
     known: bool = True
     #: what a decisive result of this ending is when the board does not explain it
     decisive_is: str | None = None
+    #: the record may end with the illegal move that ended the game (no finding)
+    last_move_illegal: bool = False
 
 
 @dataclass(frozen=True)
@@ -78,8 +81,12 @@ class Vocabulary:
 
     judges: dict[str, str]
     decisive: dict[str, str | None]
+    #: events whose record may end with the illegal move that ended the game
+    illegal_last: frozenset[str]
     literal: dict[str, dict[str, Phrase]]
     patterns: dict[str, tuple[Phrase, ...]]
+    #: sources' own tags that hold their phrase (ICC's ICCResult), in table order
+    tags: tuple[str, ...] = ()
     #: the Ending of each literal Termination tag as written (built once, shared)
     endings: dict[str, Ending] = field(default_factory=dict)
 
@@ -115,12 +122,16 @@ def _read(path: Path) -> Vocabulary:
     data: Any = read_checked(path, SCHEMA, TerminationTableError)
     judges = {name: str(entry["judge"]) for name, entry in data["events"].items()}
     decisive = {name: entry.get("decisive_is") for name, entry in data["events"].items()}
+    illegal_last = frozenset(name for name, entry in data["events"].items() if entry.get("last_move_illegal"))
     if UNSTATED not in judges:
         raise TerminationTableError(f"{path}: events: no {UNSTATED!r} event (a record that states no end)")
     literal: dict[str, dict[str, Phrase]] = {"termination": {}, "comment": {}}
     patterns: dict[str, list[Phrase]] = {"termination": [], "comment": []}
+    tags: dict[str, None] = {}
     for source, entry in data["sources"].items():
         where = str(entry.get("where") or WHERE_DEFAULT)
+        if entry.get("tag"):
+            tags[str(entry["tag"])] = None
         for number, raw in enumerate(entry["phrases"]):
             at = f"{path}: sources/{source}/phrases/{number}"
             event = str(raw["event"])
@@ -142,7 +153,7 @@ def _read(path: Path) -> Vocabulary:
                 if unknown:
                     raise TerminationTableError(f"{at}: pattern groups {sorted(unknown)} (only winner, loser)")
                 patterns[where].append(Phrase(source, event, pattern=compiled))
-    return Vocabulary(judges, decisive, literal, {k: tuple(v) for k, v in patterns.items()})
+    return Vocabulary(judges, decisive, illegal_last, literal, {k: tuple(v) for k, v in patterns.items()}, tuple(tags))
 
 
 def _side(name: str, pgn: PgnGame) -> int | None:
@@ -171,10 +182,17 @@ def _last_comment(pgn: PgnGame) -> str:
     return comments[-1].strip() if comments else ""
 
 
+def _ending(words: Vocabulary, phrase: Phrase, found: re.Match[str] | None, written: str, pgn: PgnGame) -> Ending:
+    """The Ending of ``phrase`` (``found``: its pattern's match) as ``written`` in ``pgn``."""
+    event = phrase.event
+    return Ending(event, words.judges[event], written, phrase.source, _loser(found, pgn),
+                  decisive_is=words.decisive[event], last_move_illegal=event in words.illegal_last)
+
+
 def read_ending(pgn: PgnGame, table: Vocabulary | None = None) -> Ending:
     """The :class:`Ending` the record states: its Termination tag by the table (the
-    phrases of every source), else the comment after the last move by the phrases of
-    servers that write it there."""
+    phrases of every source), else a source's own result tag (ICC's ICCResult), else the
+    comment after the last move, by the phrases of servers that write it there."""
     words = table or _VOCABULARY or vocabulary()
     written = pgn.tags.get("Termination")
     if written is not None:
@@ -188,15 +206,21 @@ def read_ending(pgn: PgnGame, table: Vocabulary | None = None) -> Ending:
         if hit is None:
             return Ending(UNSTATED, "none", tag, known=False)
         phrase, found = hit
-        ending = Ending(phrase.event, words.judges[phrase.event], tag, phrase.source, _loser(found, pgn),
-                        decisive_is=words.decisive[phrase.event])
+        ending = _ending(words, phrase, found, tag, pgn)
         if found is None and len(words.endings) < ENDINGS:
             words.endings[written] = ending  # a literal phrase names no player: the same for every game
         return ending
+    for name in words.tags:
+        own = pgn.tags.get(name, "").strip()
+        if own:
+            hit = words.match("comment", own)
+            if hit is None:
+                return Ending(UNSTATED, "none", own, known=False)
+            phrase, found = hit
+            return _ending(words, phrase, found, own, pgn)
     comment = _last_comment(pgn)
     hit = words.match("comment", comment) if comment else None
     if hit is None:
         return Ending(UNSTATED, words.judges[UNSTATED], decisive_is=words.decisive[UNSTATED])
     phrase, found = hit
-    return Ending(phrase.event, words.judges[phrase.event], comment, phrase.source, _loser(found, pgn),
-                  decisive_is=words.decisive[phrase.event])
+    return _ending(words, phrase, found, comment, pgn)

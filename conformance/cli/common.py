@@ -8,8 +8,6 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from rich.console import Console
-
 from reference_impl.core import Board
 
 #: Signals that end a run as Ctrl-C does (workers stopped, footer written); the exit
@@ -17,9 +15,26 @@ from reference_impl.core import Board
 STOP_SIGNALS: tuple[str, ...] = ("SIGTERM", "SIGHUP")
 
 
-def console(stderr: bool = False) -> Console:
-    """A console that never wraps long lines (FENs, move lists)."""
+def console(stderr: bool = False) -> Any:
+    """A rich console that never wraps long lines (FENs, move lists); rich is imported
+    here, so a command that prints no table starts without it."""
+    from rich.console import Console
+
     return Console(stderr=stderr, soft_wrap=True, highlight=False)
+
+
+def jobs(text: str) -> int:
+    """``-j`` value: a number, or ``auto`` for the CPUs this process may use."""
+    if text == "auto":
+        import os
+
+        return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+    try:
+        return int(text)
+    except ValueError:
+        from reference_impl.errors import UsageError
+
+        raise UsageError(f"-j expects a number or 'auto', got {text!r}") from None
 
 
 def load_rules(name: str) -> Any:

@@ -275,6 +275,10 @@ def _rights_lost(data: Mapping[str, Any]) -> set[str]:
     return lost
 
 
+#: Rider groups built so far, by their directions (the rulesets of a family share them).
+_RIDER_GROUPS: dict[frozenset[Vector], RiderGroup] = {}
+
+
 def compile_move_tables(data: Mapping[str, Any]) -> MoveTables:
     """Compile the resolved ruleset mapping ``data`` into :class:`MoveTables`."""
     _check_board(data)
@@ -285,7 +289,9 @@ def compile_move_tables(data: Mapping[str, Any]) -> MoveTables:
 
     def group(directions: frozenset[Vector]) -> RiderGroup:
         if directions not in group_cache:
-            group_cache[directions] = RiderGroup.build(directions)
+            if directions not in _RIDER_GROUPS:  # a pure function of the directions: shared by every ruleset
+                _RIDER_GROUPS[directions] = RiderGroup.build(directions)
+            group_cache[directions] = _RIDER_GROUPS[directions]
         return group_cache[directions]
 
     def rider_groups(directions: list[Vector]) -> list[RiderGroup]:

@@ -16,7 +16,9 @@ from typing import Any
 import yaml
 
 from reference_impl.errors import ArbiterError, RulesetError
+from reference_impl.rules import checked
 from reference_impl.rules.paths import spec_dir
+from reference_impl.rules.yamlio import SafeLoader
 
 TABLE_NAMES = ("pieces", "marks", "iccf", "uedemann", "descriptive", "nags", "results", "pgn", "lookalikes")
 
@@ -60,14 +62,19 @@ def table(name: str) -> dict[str, Any]:
 def _table(root: Path, name: str) -> dict[str, Any]:
     path = root / "notation" / f"{name}.yaml"
     try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+        # the safe loader, in C where libyaml is installed (the same safe semantics as yaml.safe_load)
+        data = yaml.load(path.read_text(encoding="utf-8"), Loader=SafeLoader)
     except (OSError, yaml.YAMLError) as error:
         raise NotationTableError(f"{path}: {error}") from None
-    errors = sorted(_validator(root).iter_errors(data), key=lambda e: list(e.path))
-    if errors:
-        first = errors[0]
-        key = "/".join(str(p) for p in first.path) or "(top)"
-        raise NotationTableError(f"{path}: {key}: {first.message}")
+
+    def check() -> None:
+        errors = sorted(_validator(root).iter_errors(data), key=lambda e: list(e.path))
+        if errors:
+            first = errors[0]
+            key = "/".join(str(p) for p in first.path) or "(top)"
+            raise NotationTableError(f"{path}: {key}: {first.message}")
+
+    checked.once(f"notation table {path}", [path, Path(__file__)], check)  # a pass is remembered
     if data.get("table") != name:
         raise NotationTableError(f"{path}: table: expected {name!r}")
     return data

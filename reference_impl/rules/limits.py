@@ -19,12 +19,10 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, Mapping
 
-from jsonschema import Draft202012Validator
-
 from reference_impl.errors import RulesetError
 
+from . import checked
 from .paths import spec_dir
-from .schema import BASE_URI, registry
 from .yamlio import format_path, read_yaml
 
 #: The file of budgets, inside the spec directory.
@@ -61,11 +59,19 @@ def _table(directory: Path) -> Mapping[str, Mapping[str, int]]:
     if not path.is_file():
         raise RulesetError(f"{path}: the search budgets file is missing")
     data, lines = read_yaml(path)
-    schema = Draft202012Validator({"$ref": f"{BASE_URI}{LIMITS_SCHEMA}#/$defs/table"},
-                                  registry=registry(directory / "schema"))
-    for error in schema.iter_errors(data):
-        where = tuple(error.absolute_path)
-        raise RulesetError(f"{path}:{lines.line(where)}: {format_path(where)}: {error.message}")
+
+    def check() -> None:
+        from jsonschema import Draft202012Validator
+
+        from .schema import BASE_URI, registry
+
+        schema = Draft202012Validator({"$ref": f"{BASE_URI}{LIMITS_SCHEMA}#/$defs/table"},
+                                      registry=registry(directory / "schema"))
+        for error in schema.iter_errors(data):
+            where = tuple(error.absolute_path)
+            raise RulesetError(f"{path}:{lines.line(where)}: {format_path(where)}: {error.message}")
+
+    checked.once(f"limits {path}", [path, directory / "schema" / LIMITS_SCHEMA], check)
     return data
 
 

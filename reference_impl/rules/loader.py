@@ -13,6 +13,7 @@ from typing import Any, Mapping
 
 from reference_impl.errors import RulesetError
 
+from . import checked
 from .files import (  # re-exported: the names callers have always found here
     YAML_SUFFIXES,
     Library,
@@ -49,8 +50,9 @@ def _is_path(name: str) -> bool:
 def build(raw: RawFile, builtin: bool, check: bool = True) -> Ruleset:
     """Resolve ``raw`` into a Ruleset (validated unless ``check`` is false)."""
     ruleset = resolve(raw, builtin)
-    if check:
-        raise_for(validate_ruleset(ruleset))
+    if check:  # once per content: a pass is remembered across processes (.checked)
+        checked.once(f"ruleset {ruleset.id} {ruleset.path}", [f.path for f in ruleset.files if f.path is not None],
+                     lambda: raise_for(validate_ruleset(ruleset)))
     return ruleset
 
 

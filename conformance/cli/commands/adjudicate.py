@@ -26,10 +26,6 @@ from pathlib import Path
 from typing import Any, Iterator
 
 import click
-from rich import box
-from rich.console import Console
-from rich.table import Table
-from rich.text import Text
 
 from reference_impl.errors import EXIT_FAILURE, ArbiterError, quote
 from reference_impl.notation.pgn import PgnGame, decode_lines, iter_games
@@ -44,9 +40,11 @@ from .audit import rules_name
 
 #: Games per printed block of the table (each block is printed once judged).
 BLOCK = 25
-#: Columns of the table: (header, width); the last one takes the rest of the line.
+#: Columns of the table: (header, width); the last one takes the rest of the :data:`LINE`.
 COLUMNS = (("#", 5), ("Players", 26), ("Recorded", 22), ("Laws", 7), ("Reason", 20),
            ("Article", 18), ("Ended at", 8), ("Rules", 18), ("Verdict", 33))
+#: Characters a table line takes, the column separator, and the header's rule.
+LINE, SEPARATOR, RULE = 170, "  ", "\u2500"
 #: Longest error line printed (a hostile file's names and moves are cut, escaped).
 ERROR_LINE = 300
 #: The ends by rule whose move the table names (``Ended at``).
@@ -82,7 +80,8 @@ def _judged(path: Path, choose: Chooser, strict: bool, damage: list[Damage]) -> 
                 damage.append(part)
                 continue
             count = 0
-            for pgn, found in audit_text(partition_bytes(part), choose, lambda: partition_lines(part), read):
+            for pgn, found in audit_text(partition_bytes(part), choose, lambda: partition_lines(part), read,
+                                          strict):
                 count += 1
                 if offset:
                     pgn.index += offset
@@ -115,31 +114,64 @@ def report(pgn: PgnGame, audit: GameAudit) -> dict[str, Any]:
     }
 
 
-def _cell(value: str, width: int) -> Text:
-    """User text as a table cell: no markup, control characters escaped, bounded."""
+def _cell(value: str, width: int) -> str:
+    """User text as a table cell: control characters escaped, bounded."""
     if len(value) > 2 * width or not value.isprintable():
         value = quote(value, 2 * width)
-    return Text(value)
+    return value
 
 
-def _table(rows: list[dict[str, Any]], title: str | None) -> Table:
-    table = Table(title=title, show_header=title is not None, box=box.SIMPLE_HEAD, show_edge=False)
-    for name, width in COLUMNS:
-        table.add_column(name, width=width, overflow="fold")
+def _fold(text: str, width: int) -> list[str]:
+    """``text`` in lines of at most ``width`` characters: broken at spaces, a longer word
+    cut (the table folds what does not fit)."""
+    lines: list[str] = []
+    line = ""
+    for word in text.split(" "):
+        while len(word) > width:
+            if line:
+                lines.append(line)
+                line = ""
+            lines.append(word[:width])
+            word = word[width:]
+        if not line:
+            line = word
+        elif len(line) + 1 + len(word) <= width:
+            line += " " + word
+        else:
+            lines.append(line)
+            line = word
+    return lines + [line] if line or not lines else lines
+
+
+def _table(rows: list[dict[str, Any]], title: str | None) -> str:
+    """The rows as a plain text table (fixed columns, long cells folded), with its
+    title and header when ``title`` is given; written by hand, at a few microseconds a
+    row, so that the table costs the command no more than its verdicts."""
+    widths = [w for _, w in COLUMNS[:-1]]
+    widths.append(max(LINE - sum(widths) - len(SEPARATOR) * len(widths), 10))
+    full = sum(widths) + len(SEPARATOR) * (len(widths) - 1)
+    out: list[str] = []
+    if title is not None:
+        out.append(title.center(full).rstrip())
+        out.append(SEPARATOR.join(name.ljust(w) for (name, _), w in zip(COLUMNS, widths)).rstrip())
+        out.append(RULE * full)
     for r in rows:
         recorded = r["recorded"] + (f" ({r['termination']})" if r["termination"] else "")
         if r["skipped"]:
-            verdict = Text(f"skipped: {r['skipped']}", style="dim")
+            verdict = f"skipped: {r['skipped']}"
         elif r["agrees"] is None:
-            verdict = Text("not compared")
+            verdict = "not compared"
         elif r["agrees"]:
-            verdict = Text("agrees")
+            verdict = "agrees"
         else:
-            verdict = Text("; ".join(f"{f['rule']}: {f['reason']}" for f in r["findings"]), style="red")
+            verdict = "; ".join(f"{f['rule']}: {f['reason']}" for f in r["findings"])
         cells = [str(r["game"]), f"{r['white']} - {r['black']}", recorded, r["result"] or "*", r["reason"] or "-",
                  r["cite"] or "-", r["ended_at"] or "-", r["ruleset"] or "-"]
-        table.add_row(*(_cell(c, w) for c, (_, w) in zip(cells, COLUMNS)), verdict)
-    return table
+        folded = [_fold(_cell(c, w), w) for c, w in zip(cells, widths)]
+        folded.append(_fold(verdict if verdict.isprintable() else quote(verdict, 4 * len(verdict)), widths[-1]))
+        for i in range(max(len(f) for f in folded)):
+            out.append(SEPARATOR.join((f[i] if i < len(f) else "").ljust(w) for f, w in zip(folded, widths)).rstrip())
+    return "\n".join(out)
 
 
 @click.command(name="adjudicate")
@@ -152,7 +184,6 @@ def _table(rows: list[dict[str, Any]], title: str | None) -> Table:
 @click.pass_context
 def command(ctx: click.Context, pgn_file: Path, rules: str, as_json: bool, strict: bool) -> None:
     """Adjudicate every game of PGN_FILE (PGN, .gz, .bz2, .zst) and flag disagreements."""
-    console = Console(width=170)
     choose = cached_chooser(rules)
     total = good = disagree = skipped = 0
     damaged = False
@@ -175,7 +206,7 @@ def command(ctx: click.Context, pgn_file: Path, rules: str, as_json: bool, stric
         elif row["error"] is None:
             block.append(row)
             if len(block) == BLOCK:
-                console.print(_table(block, title))
+                click.echo(_table(block, title))
                 block, title = [], None
     for found in damage:
         damaged = True
@@ -183,7 +214,7 @@ def command(ctx: click.Context, pgn_file: Path, rules: str, as_json: bool, stric
                    f"the games before the damage were adjudicated", err=True)
     if not as_json:
         if block or title is not None:
-            console.print(_table(block, title))
+            click.echo(_table(block, title))
         click.echo(f"{total} game(s): {good} adjudicated, {disagree} disagree with the record, "
                    f"{skipped} skipped (variants the Laws do not cover), {total - good - skipped} could not be read")
     if good + skipped < total or damaged:

@@ -29,8 +29,7 @@ from ...audit.judge import KINDS
 from ...audit.laws import Family, cached_chooser
 from ...audit.log import AuditLog, Numbering
 from ...audit.sources import PARTITION_BYTES, Damage, partitions
-from ..common import console
-from .run import _jobs
+from ..common import console, jobs as _jobs
 
 
 class PgnFileError(ArbiterError):

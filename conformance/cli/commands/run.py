@@ -24,7 +24,7 @@ from ...harness import jsonl, records
 from ...harness.select import Selection, missing_shards, parse_shard
 from ...harness.session import Config, execute, plan
 from ...reports.summary import summarize
-from ..common import load_rules, stop_signals_interrupt
+from ..common import jobs as _jobs, load_rules, stop_signals_interrupt
 
 DEFAULT_REPORT = "arbiter-report.jsonl"
 PARTIAL_SUFFIX = ".partial"  #: the report while it is written; renamed when the run ends
@@ -211,20 +211,6 @@ def _finish_report(partial: str, report: str, found: list[records.Record] | None
     if found is not None:
         jsonl.write(partial, found)
     os.replace(partial, report)
-
-
-def _jobs(text: str) -> int:
-    """``-j`` value: a number, or ``auto`` for the CPUs this process may use."""
-    if text == "auto":
-        import os
-
-        return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
-    try:
-        return int(text)
-    except ValueError:
-        from reference_impl.errors import UsageError
-
-        raise UsageError(f"-j expects a number or 'auto', got {text!r}") from None
 
 
 def _progress(total: int, disabled: bool) -> Any:

@@ -5,7 +5,7 @@
  * split_games makes (same rules, on bytes) and reads each piece the way its _Reader
  * would, but only within a subset it is sure of: tags in pair form without escapes,
  * movetext of move numbers, SAN moves, brace and semicolon comments, NAGs after a move,
- * and variations (skipped like comments), ending in the result. In that subset each
+ * and variations (their moves read as plain tokens, not replayed), ending in the result. In that subset each
  * main-line move must be canonical SAN of exactly one legal move (the form
  * notation.fastsan reads; en passant too), and the game is replayed on the compiled
  * board. Anything else -- an escape line, a glyph, a null move, a lenient spelling, a
@@ -349,10 +349,13 @@ static PyObject *scan_value(const unsigned char *d, Py_ssize_t a, Py_ssize_t b) 
 
 /* The tuple of a game the scan replayed, its final position as the reference Board's
  * fields: bitboards per colour and piece type, occupancy per colour, the mailbox; with
- * whether the side to move is in check, how many legal moves it has, and the moves
- * played (packed, as 32-bit integers in native byte order). */
+ * whether the side to move is in check, how many legal moves it has, the moves
+ * played (packed, as 32-bit integers in native byte order), and where the last comment
+ * the reader gives the last main-line move is (its body's bounds; -1 none, -2 one the
+ * scan does not hand over: a semicolon comment, a byte the reader may decode otherwise). */
 static PyObject *scan_game(const Tables *T, Pos *P, Py_ssize_t ps, Py_ssize_t pe, int line, PyObject *tags,
-                           const char *result, int plies, int halfmove, int fullmove, const int32_t *codes) {
+                           const char *result, int plies, int halfmove, int fullmove, const int32_t *codes,
+                           Py_ssize_t last_start, Py_ssize_t last_end) {
     int moves[MAXMOVES];
     int nlegal = legal_moves(T, P, moves), check = in_check(T, P);
     PyObject *bb = PyList_New(2), *occ = NULL, *mailbox = NULL;
@@ -375,9 +378,9 @@ static PyObject *scan_game(const Tables *T, Pos *P, Py_ssize_t ps, Py_ssize_t pe
         if (!v) goto fail;
         PyList_SET_ITEM(mailbox, sq, v);
     }
-    return Py_BuildValue("(inniOsiNNNiKiiiiiy#)", 1, ps, pe, line, tags, result, plies, bb, occ, mailbox, P->turn,
+    return Py_BuildValue("(inniOsiNNNiKiiiiiy#nn)", 1, ps, pe, line, tags, result, plies, bb, occ, mailbox, P->turn,
                          (unsigned long long)P->castling, P->ep, halfmove, fullmove, check, nlegal, (const char *)codes,
-                         (Py_ssize_t)plies * (Py_ssize_t)sizeof(int32_t));
+                         (Py_ssize_t)plies * (Py_ssize_t)sizeof(int32_t), last_start, last_end);
 fail:
     Py_DECREF(bb);
     Py_XDECREF(occ);
@@ -438,6 +441,9 @@ static int scan_piece(Scan *sc, Py_ssize_t ps, Py_ssize_t pe, int line, PyObject
     /* movetext */
     Pos P = sc->start;
     int plies = 0, halfmove = 0, fullmove = 1, depth = 0, has_move = 0, nkeys = 0;
+    /* the last comment after the last main-line move, outside variations (the reader's
+     * moves[-1].comments[-1], or its game comment before any move): see scan_game */
+    Py_ssize_t last_start = -1, last_end = -1;
     const char *result = NULL;
     sc->keys[nkeys++] = scan_key(T, &P);
     while (pos < pe) {
@@ -449,11 +455,17 @@ static int scan_piece(Scan *sc, Py_ssize_t ps, Py_ssize_t pe, int line, PyObject
         if (ch == '{') {
             const unsigned char *close = memchr(d + pos + 1, '}', pe - pos - 1);
             if (!close) UNSURE("comment never closed");
+            int plain = 1; /* ASCII without a carriage return: handed over as it stands */
             for (const unsigned char *q = d + pos + 1; q < close; q++) { /* "\n\n[" (with \r\n as \n) */
+                if (*q >= 0x80 || *q == '\r') plain = 0;
                 if (*q != '\n') continue;
                 const unsigned char *r = q + 1;
                 if (r < close && *r == '\r') r++;
                 if (r + 1 < close && r[0] == '\n' && r[1] == '[') UNSURE("comment runs into tags");
+            }
+            if (!depth) {
+                last_start = plain ? pos + 1 : -2;
+                last_end = plain ? close - d : -2;
             }
             pos = close - d + 1;
             continue;
@@ -462,6 +474,7 @@ static int scan_piece(Scan *sc, Py_ssize_t ps, Py_ssize_t pe, int line, PyObject
         if (ch == '%' && (pos == ps || d[pos - 1] == '\n')) UNSURE("escape line");
         if (ch == ';') {
             while (pos < pe && d[pos] != '\n') pos++;
+            if (!depth) last_start = last_end = -2;
             continue;
         }
         if (ch == '$') {
@@ -489,10 +502,11 @@ static int scan_piece(Scan *sc, Py_ssize_t ps, Py_ssize_t pe, int line, PyObject
         }
         /* a result token: followed by white space, ()[]{};, or the end of the text */
         static const char *const RESULTS[4] = {"1-0", "0-1", "1/2-1/2", "*"};
+        static const Py_ssize_t RESULT_LEN[4] = {3, 3, 7, 1};
         const char *res = NULL;
         Py_ssize_t res_end = pos;
-        for (int i = 0; i < 4 && !res; i++) {
-            Py_ssize_t len = (Py_ssize_t)strlen(RESULTS[i]);
+        for (int i = 0; i < 4 && !res && (ch == '0' || ch == '1' || ch == '*'); i++) {
+            Py_ssize_t len = RESULT_LEN[i];
             if (pe - pos >= len && memcmp(d + pos, RESULTS[i], len) == 0) {
                 Py_ssize_t q = pos + len;
                 if (q == pe || scan_ws(d[q]) || (scan_special(d[q]) && d[q] != '$' && d[q] != '"')) {
@@ -538,7 +552,14 @@ static int scan_piece(Scan *sc, Py_ssize_t ps, Py_ssize_t pe, int line, PyObject
         for (int i = 0; i < S->nalias; i++)
             if (S->alias[i].n == te - pos && memcmp(d + pos, S->alias[i].s, te - pos) == 0) UNSURE("result alias");
         has_move = 1;
-        if (depth) { /* variation moves are not replayed */
+        if (depth) { /* variation moves are not replayed, but read as the reader's plain moves */
+            /* what the reader's symbol() repairs or ends the game on: a marker written onto
+             * a move (Nc6*, Qh4#0-1), an e.p. mark, the null move Z0 */
+            unsigned char last = d[te - 1];
+            if (last == '*' || last == '.' || (te - pos == 2 && ch == 'Z' && d[pos + 1] == '0')) UNSURE("variation");
+            for (int i = 0; i < 3; i++)
+                if (te - pos > RESULT_LEN[i] && memcmp(d + te - RESULT_LEN[i], RESULTS[i], RESULT_LEN[i]) == 0)
+                    UNSURE("variation");
             pos = te;
             continue;
         }
@@ -554,6 +575,7 @@ static int scan_piece(Scan *sc, Py_ssize_t ps, Py_ssize_t pe, int line, PyObject
         }
         int mover = P.turn, pt = P.mailbox[m & 63] & 15;
         sc->codes[plies] = m;
+        last_start = last_end = -1;
         Undo u;
         make(T, &P, m, &u);
         if (m >> 16 != FLAG_CASTLE && (pt == T->pawn || u.captured >= 0)) halfmove = 0;
@@ -576,7 +598,8 @@ static int scan_piece(Scan *sc, Py_ssize_t ps, Py_ssize_t pe, int line, PyObject
         pos = te;
     }
     if (!result) UNSURE("no result");
-    *out = scan_game(T, &P, ps, pe, game_line, tags, result, plies, halfmove, fullmove, sc->codes);
+    *out = scan_game(T, &P, ps, pe, game_line, tags, result, plies, halfmove, fullmove, sc->codes, last_start,
+                     last_end);
     status = *out ? 1 : -2;
     Py_DECREF(tags);
     return status;
