@@ -1,8 +1,8 @@
 """Every leaf of every shipped ruleset is read by the reference, or the schema marks it
-``x-declarative`` with a reason (issue 13: "every key is read or removed").
+``x-declarative`` with a reason ("every key is read or removed").
 
-Each built-in ruleset is loaded once more with its data behind a
-:class:`spec_coverage.Recorder`; then a sample of every fixture file runs through the
+Each built-in ruleset's model is read afresh while :class:`spec_coverage.ModelReads`
+records every field read; then a sample of every fixture file runs through the
 reference adapter's handlers in-process, and a scripted game per ruleset sends every
 event the Game API knows (clocks, claims, touches, illegal moves, flags, offers).
 A leaf that nothing read and the schema does not declare is reported by path.
@@ -25,18 +25,19 @@ from conformance.harness import fixtures as fixture_io
 from conformance.harness import rulesets as harness_rulesets
 from reference_impl.adjudication.game import Game
 from reference_impl.adjudication.record import adjudicate_text
+from reference_impl.adjudication import game as game_module
 from reference_impl.core import chess960
 from reference_impl.core import tables as core_tables
 from reference_impl.errors import ArbiterError
 from reference_impl.rules import clear_cache, list_rulesets, load_ruleset
-from reference_impl.rules import loader
 
 #: Fixtures taken from each file, spread over it (every n-th line).
 PER_FILE = 8
 #: Deepest perft run here: reads do not depend on depth.
 PERFT_DEPTH = 2
-#: Functions that digest a whole table (a cache key): what they touch is not a rule read.
-DIGESTS = ((core_tables, "move_layer_signature"),)
+#: Caches of what the model's reads produce (compiled tables, arrays, answers): emptied so
+#: that the run below reads the model again.
+DERIVED = (core_tables._CACHE, chess960._ENUM, chess960._NUMBERED, game_module._DEAD)
 
 START = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
 REPEAT = ["g1f3", "g8f6", "f3g1", "f6g8", "g1f3", "g8f6", "f3g1"]
@@ -73,44 +74,28 @@ class Recording:
     reads: dict[str, frozenset[cov.Path_]]
 
 
-def _unrecorded(function: Any) -> Any:
-    """``function`` called with the plain data behind a Recorder."""
-    def call(data: Any, *args: Any) -> Any:
-        raw = data._data if isinstance(data, cov.Recorder) else data
-        return function(raw, *args)
-
-    return call
-
-
 def _clear_caches() -> None:
-    """Forget every ruleset-derived cache, so the run below reads through the Recorder."""
+    """Forget every ruleset and what was derived from one, so the run below reads anew."""
     clear_cache()
     for cached in (ref_adapter._rules, harness_rulesets.concrete_rulesets, harness_rulesets.orthodox_rulesets):
         cached.cache_clear()
+    for kept in DERIVED + (ref_adapter._PERFT, ref_adapter._BOARDS):
+        kept.clear()
 
 
 @pytest.fixture(scope="module")
 def recording() -> Iterator[Recording]:
-    """Load every built-in ruleset behind a Recorder and run the reference over it."""
-    monkey = pytest.MonkeyPatch()
+    """Run the reference over every built-in ruleset, recording the model fields it reads."""
     _clear_caches()
-    for module, name in DIGESTS:
-        monkey.setattr(module, name, _unrecorded(getattr(module, name)))
-    reads: dict[str, set[cov.Path_]] = {}
-    data: dict[str, Any] = {}
-    lib = loader.library()
-    for ruleset in list_rulesets():
-        log: set[cov.Path_] = set()
-        reads[ruleset.id], data[ruleset.id] = log, ruleset.data
-        wrapped = dataclasses.replace(ruleset, data=cov.Recorder(ruleset.data, log))
-        loader._CACHE[("id", str(lib.directory), ruleset.id)] = wrapped
+    log: set[cov.Path_] = set()
+    data = {ruleset.id: ruleset.data for ruleset in list_rulesets()}
     try:
-        _run_fixtures()
-        for ident in data:
-            _play(ident)
-        recorded = Recording(data, {i: frozenset(log) for i, log in reads.items()})
+        with cov.ModelReads(log):
+            _run_fixtures()
+            for ident in data:
+                _play(ident)
+        recorded = Recording(data, {ident: frozenset(log) for ident in data})
     finally:
-        monkey.undo()
         _clear_caches()
     yield recorded
 
@@ -173,7 +158,9 @@ def _play(rules: str) -> None:
         _events(Game(rules, START, time_control=control, supervised=False), [("illegal_move", (), {})] * 3)
         scripts.append((control, [("claim_draw", ("white",), {"intended_move": "e2e4"})]))
     for control, calls in scripts:
-        _events(Game(rules, START, time_control=control), calls)
+        game = Game(rules, START, time_control=control)
+        assert control is None or game.speed_class is not None  # the band's class
+        _events(game, calls)
     for final in ("7k/5Q2/6K1/8/8/8/8/8 b - - 0 60", "7k/6Q1/6K1/8/8/8/8/8 b - - 0 60"):
         Game(rules, final)  # stalemate, checkmate: ends found at the start
     _events(Game(rules, "7k/8/6K1/8/8/8/8/1Q6 w - - 99 150"), [("claim_draw", ("white",), {})])
@@ -183,7 +170,7 @@ def _play(rules: str) -> None:
         _events(Game(rules, position), [("flag", (colour,), {})])
         _events(Game(rules, position), [("illegal_move", (), {}), ("illegal_move", (), {})])
     list(adjudicate_text(PGN, rules))
-    if load_ruleset(rules)["setup"]["kind"] == "chess960":
+    if load_ruleset(rules).data["setup"]["kind"] == "chess960":
         chess960.enumerate_arrays(rules)
         chess960.start_fen(0, rules)
 

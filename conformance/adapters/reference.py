@@ -21,7 +21,8 @@ from reference_impl.errors import ArbiterError, GameEventError, IllegalMoveError
 from reference_impl.notation import api as notation
 from reference_impl.rules import list_rulesets, load_ruleset
 from reference_impl.unwinnability import Verdict, analyse, analyse_both
-from reference_impl.unwinnability.search import KeptAnswers, move_layer_key
+from reference_impl.kept import KeptAnswers
+from reference_impl.unwinnability.search import move_layer_key
 
 from ..harness.games import Event, GameInputError, read_game, rejected
 from .base import MAX_PERFT_DEPTH, Adapter, Skip, StartInfo

@@ -22,10 +22,11 @@ from reference_impl.notation.errors import clip
 from reference_impl.notation.game import rules_for
 from reference_impl.notation.pgn import PgnGame, read_games
 from reference_impl.notation.san import parse_san
+from reference_impl.rules.files import Ruleset
 from reference_impl.rules.loader import load_ruleset
 from reference_impl.text import NumberError, parse_int
 
-from .game import Game
+from .game import Game, Rules
 from .timecontrol import parse
 
 _CLK_RE = re.compile(r"\[%clk\s+(\d+):(\d{1,2}):(\d{1,2})(\.\d+)?\]")
@@ -77,7 +78,7 @@ def _name(pgn: PgnGame) -> str:
     return f"game {pgn.index} ({clip(pgn.tags.get('White', '?'))} - {clip(pgn.tags.get('Black', '?'))})"
 
 
-def adjudicate_game(pgn: PgnGame, rules: Any) -> GameReport:
+def adjudicate_game(pgn: PgnGame, rules: Ruleset) -> GameReport:
     """The Laws' verdict on one recorded game; an error in it becomes ``error``."""
     try:
         return _adjudicate(pgn, rules)
@@ -88,7 +89,7 @@ def adjudicate_game(pgn: PgnGame, rules: Any) -> GameReport:
                           error=f"{_name(pgn)}: {error}")
 
 
-def _adjudicate(pgn: PgnGame, rules: Any) -> GameReport:
+def _adjudicate(pgn: PgnGame, rules: Ruleset) -> GameReport:
     recorded = pgn.tags.get("Result") or pgn.result or "*"
     termination = (pgn.tags.get("Termination") or "").strip().lower() or None
     base = dict(game=pgn.index, white=pgn.tags.get("White", "?"), black=pgn.tags.get("Black", "?"),
@@ -171,7 +172,7 @@ def _compare(result: str, reason: str | None, recorded: str, termination: str | 
     return (not problems), ("; ".join(problems) or None)
 
 
-def adjudicate_games(games: Iterable[PgnGame], rules: Any = None) -> Iterator[GameReport]:
+def adjudicate_games(games: Iterable[PgnGame], rules: Rules | None = None) -> Iterator[GameReport]:
     """A :class:`GameReport` per game, in order; ``rules=None`` reads each Variant tag."""
     ruleset = load_ruleset(rules) if rules is not None else None
     for pgn in games:
@@ -183,6 +184,6 @@ def adjudicate_games(games: Iterable[PgnGame], rules: Any = None) -> Iterator[Ga
         yield adjudicate_game(pgn, chosen)
 
 
-def adjudicate_text(text: str, rules: Any = None) -> Iterator[GameReport]:
+def adjudicate_text(text: str, rules: Rules | None = None) -> Iterator[GameReport]:
     """A :class:`GameReport` per game of the PGN ``text``, in order."""
     yield from adjudicate_games(read_games(text), rules)

@@ -14,6 +14,9 @@ from __future__ import annotations
 from typing import Any, NamedTuple
 
 from ..errors import IllegalMoveError
+from ..rules.files import Ruleset
+from ..rules.model import Model
+from ..rules.reader import model_of
 from . import movegen
 from .codes import FLAG_CASTLE, FLAG_DOUBLE, FLAG_EN_PASSANT, FLAG_NORMAL, is_castling, is_en_passant, origin, target
 from .fen import board_fen, set_fen  # fen reads and writes a Board (imported there for types only)
@@ -52,9 +55,10 @@ class Piece(NamedTuple):
 class Board:
     """A position under a ruleset, with legal moves, make and unmake."""
 
-    def __init__(self, rules: Any, fen: str | None = None) -> None:
+    def __init__(self, rules: Ruleset | Model, fen: str | None = None) -> None:
         self.rules = rules
-        self.tables: MoveTables = move_tables(rules)
+        self.model: Model = model_of(rules)
+        self.tables: MoveTables = move_tables(self.model)
         ntypes = len(self.tables.types)
         self.bb: list[list[Bitboard]] = [[0] * ntypes, [0] * ntypes]
         self.occ_co: list[Bitboard] = [0, 0]
@@ -72,13 +76,13 @@ class Board:
     # -- construction ---------------------------------------------------------------
 
     @classmethod
-    def from_fen(cls, fen: str, rules: Any) -> "Board":
+    def from_fen(cls, fen: str, rules: Ruleset | Model) -> "Board":
         """Parse and validate ``fen`` (FEN, X-FEN or Shredder-FEN); :class:`FenError` if bad."""
         return cls(rules, fen)
 
     def copy(self, *, stack: bool = True) -> "Board":
         board = object.__new__(Board)
-        board.rules, board.tables = self.rules, self.tables
+        board.rules, board.model, board.tables = self.rules, self.model, self.tables
         board.bb = [self.bb[0][:], self.bb[1][:]]
         board.occ_co = self.occ_co[:]
         board.occupied = self.occupied

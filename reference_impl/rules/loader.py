@@ -25,7 +25,7 @@ from .files import (  # re-exported: the names callers have always found here
     resolve,
     resolve_chain,
 )
-from .merge import inherit
+from .merge import inherit, merge
 from .validate import raise_for, validate_ruleset
 
 __all__ = [
@@ -107,6 +107,7 @@ def derive_ruleset(
         chain=parent.chain + (new_id,),
         data=data,
         files=parent.files,
+        overrides=merge(parent.overrides or {}, overrides),
     )
     raise_for(validate_ruleset(ruleset))
     return ruleset

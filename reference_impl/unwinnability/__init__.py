@@ -31,7 +31,8 @@ from ..core.squares import BLACK, WHITE, color_of
 from . import forced_win, native
 from .forced_win import has_forced_win
 from .material import NODE_LIMIT as MATERIAL_NODES, cannot_mate_by_material
-from .search import KeptAnswers, move_layer_key
+from ..kept import KeptAnswers
+from .search import move_layer_key
 
 __all__ = [
     "DEFAULT_NODE_LIMIT",

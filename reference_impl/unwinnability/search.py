@@ -15,9 +15,8 @@ The helpmate search itself is compiled (:mod:`.native`); its lines are replayed 
 
 from __future__ import annotations
 
-from collections import OrderedDict
 from dataclasses import dataclass, field
-from typing import Generic, Iterable, TypeVar
+from typing import Iterable
 
 from ..core import codes
 from ..core.board import Board
@@ -25,8 +24,6 @@ from ..core.squares import square_name
 from ..core.squares import BLACK, WHITE
 from .mate import cannot_mate
 from .static import Placement, analyse_static
-
-Answer = TypeVar("Answer")
 
 
 class BudgetExhausted(Exception):
@@ -56,40 +53,6 @@ def placement_of(board: Board) -> Placement:
                 pieces[(type_index, color)] = bb
     ep = board.ep_square if board.ep_square >= 0 and board.has_legal_en_passant() else None
     return Placement(tables, pieces, ep, board.castling_rights)
-
-
-class KeptAnswers(Generic[Answer]):
-    """Answers kept by key, the least recently used dropped beyond ``size`` (the
-    analyses' and the forced-win searches' caches)."""
-
-    def __init__(self, size: int) -> None:
-        self.size = size
-        self._entries: OrderedDict[tuple, Answer] = OrderedDict()
-
-    def get(self, key: tuple) -> Answer | None:
-        hit = self._entries.get(key)
-        if hit is not None:
-            self._entries.move_to_end(key)
-        return hit
-
-    def __contains__(self, key: tuple) -> bool:
-        return key in self._entries
-
-    def put(self, key: tuple, answer: Answer) -> None:
-        self._entries[key] = answer
-        self._entries.move_to_end(key)
-        self._trim()
-
-    def resize(self, size: int) -> None:
-        self.size = max(1, size)
-        self._trim()
-
-    def clear(self) -> None:
-        self._entries.clear()
-
-    def _trim(self) -> None:
-        while len(self._entries) > self.size:
-            self._entries.popitem(last=False)
 
 
 def move_layer_key(board: Board) -> str:

@@ -26,7 +26,6 @@ from typing import Any
 import click
 from rich.text import Text
 
-from reference_impl.adjudication.tables import optional
 from reference_impl.adjudication.verdicts import dead_position_node_limit, flag_fall_node_limit
 from reference_impl.errors import ArbiterError, UsageError
 from reference_impl.notation.san import to_san
@@ -249,7 +248,18 @@ def as_json(board: Any, rules: Any, reports: dict[int, SideReport], node_limit: 
         }
     return {"fen": board.fen(), "rules": rules.id, "node_limit": node_limit, "time_limit": time_limit,
             "terminal": terminal, "dead": dead_of(reports, terminal),
-            "cite": optional(rules, "termination", rule, "cite"), "sides": sides}
+            "cite": termination_cite(rules, rule), "sides": sides}
+
+
+def termination_cite(rules: Any, end: str) -> str | None:
+    """The article of the ruleset's ``termination`` entry for ``end`` (checkmate,
+    stalemate, dead_position), if it has one."""
+    termination = rules.model.termination
+    if termination is None:
+        return None
+    entry = {"checkmate": termination.checkmate, "stalemate": termination.stalemate,
+             "dead_position": termination.dead_position}.get(end)
+    return None if entry is None else entry.cite
 
 
 # --- the text output --------------------------------------------------------------------
@@ -288,11 +298,11 @@ def print_text(board: Any, rules: Any, reports: dict[int, SideReport], node_limi
         cpu = "-" if report.cpu is None else f"{report.cpu:.3f}"
         out.print(Text(f"          stage {found.stage}, {nodes} nodes, {cpu} s CPU, {report.wall:.3f} s wall"))
     if terminal is not None:
-        cite = optional(rules, "termination", terminal, "cite")
+        cite = termination_cite(rules, terminal)
         out.print(Text(f"game over {terminal} ({cite}): answered by the Laws, no search"))
         return
     dead = dead_of(reports, terminal)
-    cite = optional(rules, "termination", "dead_position", "cite")
+    cite = termination_cite(rules, "dead_position")
     if dead is True:
         out.print(Text(f"dead      yes: neither side can checkmate ({cite})"))
     elif dead is False:
