@@ -47,7 +47,7 @@ from reference_impl.notation import fastsan
 from reference_impl.notation.errors import PgnError
 from reference_impl.notation import pgn as pgn_module
 from reference_impl.notation.pgn import PgnGame, PgnMove, decode_lines, iter_games, tag_problems
-from reference_impl.notation.tables import table
+from reference_impl.notation.tables import suffix_annotations, table
 from reference_impl.rules.loader import load_ruleset
 from reference_impl.unwinnability import native
 
@@ -142,7 +142,7 @@ def _build_setup(candidates: list[Any]) -> _Setup | None:
     row = table("marks")["traditions"]["pgn"]
     king_side = next(form for form, side in syntax.castling.items() if side)
     queen_side = next(form for form, side in syntax.castling.items() if not side)
-    if any(len(s) > MAX_MARK for s in fastsan.SUFFIXES):
+    if any(len(s) > MAX_MARK for s in suffix_annotations()):
         return None
     # printed results the reader takes for a termination marker (pgn._result_aliases);
     # the scan leaves every non-ASCII byte outside comments to the Python reader
@@ -156,7 +156,7 @@ def _build_setup(candidates: list[Any]) -> _Setup | None:
         row["promotion_separator"].encode(),
         syntax.check.encode(),
         syntax.mate.encode(),
-        tuple(s.encode() for s in fastsan.SUFFIXES),
+        tuple(s.encode() for s in suffix_annotations()),
         ascii_aliases,
         int(table("nags")["max"]),
         plies,

@@ -6,9 +6,8 @@ Squares are ints ``a1 = 0 .. h8 = 63``. Every code is derived from the tables in
 
 from __future__ import annotations
 
-from functools import lru_cache
 
-from .tables import table
+from .tables import derived, table
 
 FILES = "abcdefgh"
 RANKS = "12345678"
@@ -21,7 +20,7 @@ def _file_rank(sq: int) -> tuple[str, str]:
 # --- ICCF -------------------------------------------------------------------------------
 
 
-@lru_cache(maxsize=None)
+@derived
 def _iccf_maps() -> tuple[tuple[str, ...], dict[str, int]]:
     t = table("iccf")
     codes = tuple(f"{t['files'][f]}{t['ranks'][r]}" for r in RANKS for f in FILES)
@@ -66,7 +65,7 @@ def iccf_piece_for_original_square(code: str, color: int) -> str | None:
 # --- Uedemann ---------------------------------------------------------------------------
 
 
-@lru_cache(maxsize=None)
+@derived
 def _uedemann_maps() -> tuple[tuple[str, ...], dict[str, int]]:
     t = table("uedemann")
     codes = []
@@ -103,7 +102,7 @@ def uedemann_piece_for_letter(letter: str) -> str | None:
     return None
 
 
-@lru_cache(maxsize=None)
+@derived
 def _hooper_whyld_maps() -> tuple[tuple[str, ...], dict[str, int]]:
     t = table("uedemann")["hooper_whyld"]
     codes = tuple(
@@ -137,7 +136,7 @@ def descriptive_square(sq: int, color: int) -> str:
     return f"{table('descriptive')['files'][f]}{rank}"
 
 
-@lru_cache(maxsize=None)
+@derived
 def descriptive_file_names() -> dict[str, tuple[int, ...]]:
     """Every file name or alias -> the 0-based files it may mean (``B`` -> c and f)."""
     t = table("descriptive")

@@ -18,15 +18,15 @@ from typing import Any
 
 from ..core import movegen
 from ..core.codes import FLAG_CASTLE, FLAG_DOUBLE
-from .tables import piece_letters, table
+from ..core.tables import MoveTables
+from ..kept import KeptFor
+from .tables import on_forget, piece_letters, suffix_annotations, table
 
 FILES = "abcdefgh"
 #: Square name -> square index.
 SQUARES = {f"{file}{rank}": rank * 8 - 8 + index for index, file in enumerate(FILES) for rank in range(1, 9)}
 #: The pattern's groups, in the order :func:`read` unpacks them.
 GROUPS = ("castle", "piece", "file", "rank", "capture", "to", "promo", "mark", "suffix")
-#: Suffix annotations (pgn:8.2.3.8), longest first.
-SUFFIXES = ("!!", "??", "!?", "?!", "!", "?")
 
 
 @dataclass(frozen=True)
@@ -46,18 +46,20 @@ class Syntax:
 
 #: Move texts whose groups a :class:`Syntax` keeps (it starts afresh when full).
 PARSED_TEXTS = 8192
-_SYNTAX: dict[int, tuple[Any, Syntax]] = {}
+#: Compiled move tables whose syntax is kept (a mutation run builds many).
+SYNTAXES_KEPT = 64
 
 
 def _alternatives(words: list[str]) -> str:
     return "|".join(re.escape(w) for w in sorted(words, key=len, reverse=True))
 
 
-def syntax(tables: Any) -> Syntax:
-    """The canonical-SAN syntax for the move tables ``tables`` (cached per tables object)."""
-    hit = _SYNTAX.get(id(tables))
-    if hit is not None and hit[0] is tables:
-        return hit[1]
+def syntax(tables: MoveTables) -> Syntax:
+    """The canonical-SAN syntax for the move tables ``tables`` (kept per tables object)."""
+    return _SYNTAX(tables)
+
+
+def _syntax(tables: MoveTables) -> Syntax:
     row = table("marks")["traditions"]["pgn"]
     types: dict[str | None, int] = {}
     for name, letter in piece_letters("en").items():
@@ -71,12 +73,14 @@ def syntax(tables: Any) -> Syntax:
         rf"(?:(?P<castle>{_alternatives(list(castling))})"
         rf"|(?P<piece>{pieces})?(?P<file>[a-h])?(?P<rank>[1-8])?(?P<capture>{re.escape(row['capture'][0])})?"
         rf"(?P<to>[a-h][1-8])(?:{re.escape(row['promotion_separator'])}(?P<promo>{pieces}))?)"
-        rf"(?P<mark>{_alternatives([row['check'][0], row['mate'][0]])})?(?P<suffix>{_alternatives(list(SUFFIXES))})?"
+        rf"(?P<mark>{_alternatives([row['check'][0], row['mate'][0]])})?(?P<suffix>{_alternatives(list(suffix_annotations()))})?"
     )
     assert tuple(pattern.groupindex) == GROUPS, pattern.groupindex
-    found = Syntax(pattern, types, promotions, castling, row["check"][0], row["mate"][0])
-    _SYNTAX[id(tables)] = (tables, found)
-    return found
+    return Syntax(pattern, types, promotions, castling, row["check"][0], row["mate"][0])
+
+
+_SYNTAX: KeptFor[MoveTables, Syntax] = KeptFor(SYNTAXES_KEPT, _syntax)
+on_forget(_SYNTAX.clear)
 
 
 def _disambiguation(origin: int, others: list[int]) -> str:

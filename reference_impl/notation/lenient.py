@@ -22,12 +22,11 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from functools import lru_cache
 from itertools import product
 from typing import Any
 
 from .errors import NotationError
-from .tables import figurines, piece_letters, table
+from .tables import derived, figurines, piece_letters, table
 
 FILES = "abcdefgh"
 
@@ -64,7 +63,7 @@ class _Spelling:
     native: str
 
 
-@lru_cache(maxsize=None)
+@derived
 def lookalikes() -> dict[str, tuple[str, ...]]:
     """Character -> every character of its look-alike group, itself first."""
     out: dict[str, tuple[str, ...]] = {}
@@ -74,7 +73,7 @@ def lookalikes() -> dict[str, tuple[str, ...]]:
     return out
 
 
-@lru_cache(maxsize=None)
+@derived
 def _latin() -> dict[str, str]:
     """Non-Latin character -> its group's Latin member, for files, x and castling O."""
     out = {}
@@ -85,7 +84,7 @@ def _latin() -> dict[str, str]:
     return out
 
 
-@lru_cache(maxsize=None)
+@derived
 def _english() -> dict[str, str]:
     return piece_letters("en")
 
@@ -95,7 +94,7 @@ def _spellings(letter: str) -> set[str]:
     return {"".join(chars) for chars in product(*[groups.get(ch, (ch,)) for ch in letter])}
 
 
-@lru_cache(maxsize=None)
+@derived
 def spellings(language: str, lenient: bool) -> tuple[_Spelling, ...]:
     """Every way a piece letter of ``language`` may be written, longest first."""
     out = [_Spelling(letter, name, None, letter) for name, letter in piece_letters(language).items()]
@@ -113,7 +112,7 @@ def spellings(language: str, lenient: bool) -> tuple[_Spelling, ...]:
     return tuple(sorted(out, key=lambda s: -len(s.form)))
 
 
-@lru_cache(maxsize=None)
+@derived
 def _by_char(language: str, lenient: bool, last: bool) -> dict[str, tuple[_Spelling, ...]]:
     """The spellings by their first (or last) character, longest first."""
     out: dict[str, list[_Spelling]] = {}
@@ -122,7 +121,7 @@ def _by_char(language: str, lenient: bool, last: bool) -> dict[str, tuple[_Spell
     return {ch: tuple(group) for ch, group in out.items()}
 
 
-@lru_cache(maxsize=None)
+@derived
 def _figurine_letters() -> dict[str, str]:
     """Figurine (either colour) -> English letter."""
     english = piece_letters("en")

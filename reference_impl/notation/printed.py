@@ -15,13 +15,12 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from functools import lru_cache
 from typing import Any
 
 from .errors import NotationError, clip
 from .lenient import LONG_DASHES, lookalikes, spellings
 from .nags import glyph_to_nag
-from .tables import table
+from .tables import derived, table
 
 #: Move numbers: ``12.``, ``12...``, ``12…``, ``12. …``, with a comma after (``6.,``).
 MOVE_NUMBER = re.compile(r"(?<![\w.])\d+\s*(?:\.\s*){1,3}(?:…\s*)?,?|(?<![\w.])\d+\s*…\s*,?|…|(?<!\w)\.\.\.")
@@ -61,13 +60,13 @@ class PrintedGame:
     error: NotationError | None = None
 
 
-@lru_cache(maxsize=None)
+@derived
 def _glyph_chars() -> frozenset[str]:
     chars = {ch for glyph in glyph_to_nag() for ch in glyph}
     return frozenset(chars - GLYPH_CHARS_EXCLUDED - set("0123456789"))
 
 
-@lru_cache(maxsize=None)
+@derived
 def _results() -> dict[str, str]:
     """Printed result -> PGN marker (``results.yaml``)."""
     t = table("results")

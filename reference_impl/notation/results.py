@@ -7,9 +7,6 @@ from typing import NamedTuple
 
 from .tables import table
 
-RESULTS = ("1-0", "0-1", "1/2-1/2", "*")
-
-
 def parse_result(text: str) -> str:
     """A result marker or printed alias -> the PGN marker; ``ValueError`` otherwise."""
     t = table("results")

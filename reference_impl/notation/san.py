@@ -14,14 +14,13 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from functools import lru_cache
 from typing import Any
 
 from . import fastsan as _fast
 from . import lenient as _lenient
 from .errors import NotationError
 from .lenient import LENIENCIES as _LENIENT_NAMES
-from .tables import figurines, piece_letters, table
+from .tables import derived, figurines, piece_letters, suffix_annotations, table
 
 #: Every leniency the reader can name, with what it accepts.
 LENIENCIES = {
@@ -47,9 +46,6 @@ LENIENCIES = {
     **_LENIENT_NAMES,
 }
 
-_SUFFIXES = ("!!", "??", "!?", "?!", "!", "?")
-
-
 _MOVE_RE = re.compile(
     r"(?P<piece>[A-Z])?(?P<ff>[a-h])?(?P<fr>[1-8])?(?P<sep>[-x])?(?P<to>[a-h][1-8])"
     r"(?P<promo>(?:=|\(|/)?[A-Za-z]\)?)?"
@@ -65,7 +61,7 @@ class ParsedMove:
     annotation: str | None = None
 
 
-@lru_cache(maxsize=None)
+@derived
 def _marks(tradition: str = "pgn") -> dict[str, Any]:
     rows = table("marks")["traditions"]
     if tradition not in rows:
@@ -84,7 +80,7 @@ def language_tradition(language: str) -> str:
     return str(table("pieces")["languages"][language].get("tradition", "pgn"))
 
 
-@lru_cache(maxsize=None)
+@derived
 def _all_marks(kind: str) -> tuple[str, ...]:
     values: set[str] = set()
     for tradition in table("marks")["traditions"].values():
@@ -188,7 +184,7 @@ def to_san(
 
 
 def _strip_suffix(text: str) -> tuple[str, str | None]:
-    for suffix in _SUFFIXES:
+    for suffix in suffix_annotations():
         if text.endswith(suffix) and len(text) > len(suffix):
             return text[: -len(suffix)], suffix
     return text, None
@@ -301,7 +297,7 @@ def parse_san(board: Any, text: str, *, lenient: bool = False, language: str = "
     return read_san(board, text, lenient=lenient, language=language, figurine=figurine).move
 
 
-@lru_cache(maxsize=None)
+@derived
 def _castling_forms(tradition: str = "pgn") -> dict[str, tuple[str, str | None]]:
     """Every castling string of every tradition -> (side, leniency or None) where the
     tradition ``tradition`` writes its own form without leniency."""

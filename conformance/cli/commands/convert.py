@@ -26,6 +26,7 @@ from reference_impl.notation.errors import NotationError, clip
 from reference_impl.notation.game import convert_moves, replay, start_board
 from reference_impl.notation.pgn import PgnGame, PgnMove, decode_lines, iter_games, write_game
 from reference_impl.notation.printed import read_printed
+from reference_impl.notation.tables import result_markers
 
 from ..common import load_rules, parse_position
 
@@ -81,7 +82,7 @@ def _convert_printed(text: str, board: Any, source: str, target: str, fen: str) 
     for move in game.moves:
         written.append(to_notation(position, move, "san" if target == "pgn" else target))
         position.push(move)
-    result = game.result if game.result in ("1-0", "0-1", "1/2-1/2", "*") else None
+    result = game.result if game.result in result_markers() else None
     if target != "pgn":
         click.echo(" ".join(written + ([result] if result else [])))
         return
