@@ -186,3 +186,17 @@ def declared(path: Path_) -> str | None:
                 if isinstance(candidate, Mapping) and candidate.get(DECLARATIVE):
                     return str(candidate[DECLARATIVE])
     return None
+
+
+def notation_declared(table: str, path: Path_) -> str | None:
+    """The ``x-declarative`` reason the notation schema gives for ``path`` of ``table``."""
+    schemas = _schemas()
+    root = "notation.schema.json"
+    nodes = [(root, schemas[root]), (root, schemas[root]["$defs"].get(table, {}))]
+    for key in path:
+        nodes = [child for cur, node in nodes for child in _children(schemas, cur, node, key)]
+        for where, node in nodes:
+            for candidate in (node, _resolve(schemas, where, node)[1]):
+                if isinstance(candidate, Mapping) and candidate.get(DECLARATIVE):
+                    return str(candidate[DECLARATIVE])
+    return None

@@ -45,7 +45,7 @@ def _grammar() -> re.Pattern[str]:
     dash = _words([t["move_separator"], *marks.get("move_dash", [])])
     capture = _words([t["capture_separator"], *marks.get("capture", [])])
     promotion = t["promotion"]
-    opening = _words([promotion["open"], *promotion.get("also", [])])
+    opening = _words([promotion["open"], *promotion.get("also", []), marks["promotion_separator"]])
     return re.compile(
         rf"(?P<piece>{piece})(?:{re.escape(promotion['open'])}(?P<from>{square}){re.escape(promotion['close'])})?"
         rf"(?:(?P<dash>{dash})(?P<to>{square})|(?P<x>{capture})(?P<cap>{piece})"

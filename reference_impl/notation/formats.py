@@ -13,7 +13,7 @@ from typing import Any, Callable
 
 from . import codes
 from .errors import NotationError
-from .san import castling_side, check_suffix, read_san
+from .san import castling_side, check_suffix, marks_row, read_san
 from .tables import piece_letters, table
 
 FILES = "abcdefgh"
@@ -43,18 +43,11 @@ def king_destination(board: Any, move: Any) -> int:
 # --- LAN --------------------------------------------------------------------------------
 
 
-def _lan_marks(tradition: str) -> dict[str, Any]:
-    rows = table("marks")["traditions"]
-    if tradition not in rows:
-        raise NotationError(tradition, "invalid", f"unknown marks tradition {tradition!r} (known: {', '.join(rows)})")
-    return dict(rows[tradition])
-
-
 def to_lan(board: Any, move: Any, *, language: str = "en", marks: str = "lan") -> str:
     """Long algebraic: ``e2-e4``, ``Ng1-f3``, ``Rd3xd7+``, ``e7-e8=Q``, ``O-O``; with a
     language's letters and a tradition's marks (``russian``: ``e2—e4``, ``Кf3:e5``, ``0-0``)."""
     _legal(board, move)
-    row = _lan_marks(marks)
+    row = marks_row(marks)
     mark = check_suffix(board, move, marks)
     if board.is_castling(move):
         return row["castling"][castling_side(board, move)] + mark

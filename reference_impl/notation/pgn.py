@@ -22,7 +22,6 @@ from __future__ import annotations
 import re
 from bisect import bisect_right
 from dataclasses import dataclass, field
-from functools import lru_cache
 from typing import Iterable, Iterator
 
 from reference_impl.errors import quote
@@ -30,7 +29,7 @@ from reference_impl.text import NumberError, parse_int
 
 from .errors import PgnError, clip
 from .nags import glyph_to_nag, suffix_to_nag
-from .tables import result_markers, suffix_annotations, table
+from .tables import derived, result_markers, suffix_annotations, table
 
 #: Errors kept per game; the rest are counted in one closing error.
 MAX_ERRORS = 20
@@ -493,7 +492,7 @@ _MOVE_ENDS = frozenset("12345678+#QRBNqrbnO0)!?")
 _ELLIPSIS_NUMBER_RE = re.compile(r"\d*\.*" + _ELLIPSIS + r"+")
 
 
-@lru_cache(maxsize=None)
+@derived
 def _check_marks() -> frozenset[str]:
     """The check and mate marks of every tradition that are no letters (marks.yaml)."""
     rows = table("marks")["traditions"].values()
@@ -501,7 +500,7 @@ def _check_marks() -> frozenset[str]:
                      if not mark[0].isalpha())
 
 
-@lru_cache(maxsize=None)
+@derived
 def _en_passant_marks() -> frozenset[str]:
     """The e.p. marks of every tradition (marks.yaml)."""
     return frozenset(mark for row in table("marks")["traditions"].values() for mark in row.get("en_passant", []))
@@ -512,7 +511,7 @@ _TIME_CONTROL_FIELD = re.compile(r"\?|-|\d+/\d+|\d+(?:\+\d+)?|\*\d+")
 _TIME_CONTROL_DIALECT = re.compile(r"inf|\d+(?:\.\d+)?/move|(?:\d+/)?\d+(?:\.\d+)?(?:\+\d+(?:\.\d+)?)?")
 
 
-@lru_cache(maxsize=None)
+@derived
 def _tag_values(name: str) -> frozenset[str]:
     """The values the ``supplemental`` table allows for the tag ``name``."""
     return frozenset(table("pgn")["supplemental"][name]["values"])
@@ -605,7 +604,7 @@ def _can_take_en_passant(placement: str, turn: str, square: str) -> bool:
     return any(0 <= f < len(row) and row[f] == pawn for f in (file - 1, file + 1))
 
 
-@lru_cache(maxsize=None)
+@derived
 def _result_aliases() -> dict[str, str]:
     """Printed results (``½-½``, ``1–0``) that files use in place of the PGN marker."""
     aliases = {**table("results").get("aliases", {}), **table("results").get("marker_aliases", {})}
@@ -651,7 +650,7 @@ _PLAIN_MOVETEXT_RE = re.compile(r"[ \n]*(?:(?:[0-9]+\.+|[A-Za-z][A-Za-z0-9=+#-]*
 _PLAIN_MOVE_RE = re.compile(r"[A-Za-z][A-Za-z0-9=+#-]*")
 
 
-@lru_cache(maxsize=None)
+@derived
 def _plain_aliases() -> frozenset[str]:
     """Printed results a plain move token could spell (none in the table today)."""
     return frozenset(a for a in _result_aliases() if _PLAIN_MOVE_RE.fullmatch(a))
@@ -757,7 +756,7 @@ def _scan_line(line: str, in_comment: bool) -> tuple[bool, bool]:
 # --- writing ----------------------------------------------------------------------------
 
 
-@lru_cache(maxsize=None)
+@derived
 def _roster() -> tuple[tuple[str, str], ...]:
     return tuple((row["tag"], row["default"]) for row in table("pgn")["seven_tag_roster"])
 

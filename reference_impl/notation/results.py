@@ -21,9 +21,10 @@ def parse_result(text: str) -> str:
 def result_points(result: str) -> tuple[float, float] | None:
     """(White's points, Black's points), or ``None`` for ``*``."""
     entry = table("results")["results"][parse_result(result)]
-    if entry["white"] is None:
+    white, black = entry["white"], entry["black"]
+    if white is None or black is None:
         return None
-    return float(entry["white"]), float(entry["black"])
+    return float(white), float(black)
 
 
 class Score(NamedTuple):

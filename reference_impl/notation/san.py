@@ -14,13 +14,14 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from collections.abc import Mapping
 from typing import Any
 
 from . import fastsan as _fast
 from . import lenient as _lenient
 from .errors import NotationError
 from .lenient import LENIENCIES as _LENIENT_NAMES
-from .tables import derived, figurines, piece_letters, suffix_annotations, table
+from .tables import derived, figurines, piece_letters, suffix_annotations, table, written_figurines
 
 #: Every leniency the reader can name, with what it accepts.
 LENIENCIES = {
@@ -62,11 +63,13 @@ class ParsedMove:
 
 
 @derived
-def _marks(tradition: str = "pgn") -> dict[str, Any]:
+def marks_row(tradition: str = "pgn") -> Mapping[str, Any]:
+    """The row of ``marks.yaml`` for ``tradition`` (read key by key, not copied)."""
     rows = table("marks")["traditions"]
     if tradition not in rows:
         raise NotationError(tradition, "invalid", f"unknown marks tradition {tradition!r} (known: {', '.join(rows)})")
-    return dict(rows[tradition])
+    row: Mapping[str, Any] = rows[tradition]
+    return row
 
 
 def traditions() -> list[str]:
@@ -118,7 +121,7 @@ def _mark_of(board: Any, tradition: str = "pgn") -> str:
     """``"#"``, ``"+"`` or ``""`` for the position just reached (the tradition's first marks)."""
     if not board.is_check():
         return ""
-    marks = _marks(tradition)
+    marks = marks_row(tradition)
     return marks["mate"][0] if board.is_checkmate() else marks["check"][0]
 
 
@@ -159,7 +162,7 @@ def to_san(
     legal = board.legal_moves()
     if move not in legal:
         raise NotationError(str(move), "illegal", f"not a legal move in {board.fen()}")
-    row = _marks(marks)
+    row = marks_row(marks)
     mark = check_suffix(board, move, marks) if suffix else ""
     if is_castling(board, move):
         return row["castling"][castling_side(board, move)] + mark
@@ -169,7 +172,7 @@ def to_san(
     capture = row["capture"][0] if is_capture(board, move) else ""
 
     def letter(name: str, color: int) -> str:
-        return figurines(color)[name] if figurine else _letter(name, language, board, color)
+        return written_figurines(color)[name] if figurine else _letter(name, language, board, color)
 
     if board.tables.pawn is not None and board.tables.by_name.get(piece.name) == board.tables.pawn:
         text = (names[move.from_square & 7] + capture if capture else "") + to
@@ -302,12 +305,12 @@ def _castling_forms(tradition: str = "pgn") -> dict[str, tuple[str, str | None]]
     """Every castling string of every tradition -> (side, leniency or None) where the
     tradition ``tradition`` writes its own form without leniency."""
     forms: dict[str, tuple[str, str | None]] = {}
-    own = _marks(tradition)["castling"]
+    own = marks_row(tradition)["castling"]
     for side, form in own.items():
         forms[form] = (side, None)
     for row in table("marks")["traditions"].values():
         for side, form in row["castling"].items():
-            leniency = None if form == _marks()["castling"][side] else "zero_castling"
+            leniency = None if form == marks_row()["castling"][side] else "zero_castling"
             forms.setdefault(form, (side, leniency))
             forms.setdefault(form.lower(), (side, "lowercase_castling"))
     return forms

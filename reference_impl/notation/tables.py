@@ -147,6 +147,12 @@ def figurines(color: int) -> dict[str, str]:
     return dict(fig["white" if color == 0 else "black"])
 
 
+def written_figurines(mover: int) -> dict[str, str]:
+    """The figurines a move of ``mover`` is written with: the mover's set, or always the
+    outline (White) set, as ``figurines.export`` says."""
+    return figurines(mover if table("pieces")["figurines"]["export"] == "mover" else 0)
+
+
 @derived
 def suffix_annotations() -> tuple[str, ...]:
     """The move suffix annotations (``!``, ``?!``, ...; marks.yaml), longest first."""
