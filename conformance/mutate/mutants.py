@@ -92,8 +92,8 @@ def overrides(data: Mapping[str, Any], mutant: Mutant) -> dict[str, Any]:
         cut, leaf = mutant.path, mutant.value
     else:
         cut, leaf = mutant.path[:index], apply(data, mutant)
-        for key in cut:
-            leaf = leaf[key]
+        for step in cut:
+            leaf = leaf[step]  # type: ignore[index]  # a list by index
     out: dict[str, Any] = {}
     here = out
     for key in cut[:-1]:
@@ -117,7 +117,7 @@ def _entry_of(data: Mapping[str, Any], path: KeyPath) -> tuple[KeyPath, str]:
     found: tuple[KeyPath, str] = ((path[0],), "")
     node: Any = data
     for depth, key in enumerate(path):
-        node = node[key] if isinstance(node, (dict, list)) else None
+        node = node[key] if isinstance(node, (dict, list)) else None  # type: ignore[index]  # a list by index
         if isinstance(node, dict) and "cite" in node:
             found = (path[: depth + 1], _cite_text(node["cite"]))
     return found
@@ -170,7 +170,11 @@ def _list_mutants(path: KeyPath, items: list[Any], schema: SchemaView, entry: tu
                 if fixed and not any(changed):  # a vector: a zero step is no move at all
                     continue
                 yield _make(path, changed, f"{show(items)} -> {show(changed)}", entry, schema)
-    if all(isinstance(i, list) for i in items):
+    numbers = all(isinstance(i, list) and all(isinstance(c, int) and not isinstance(c, bool) for c in i) for i in items)
+    if all(isinstance(i, list) for i in items) and not numbers:  # rows of words (look-alike groups)
+        for index, row in enumerate(items):
+            yield from _list_mutants(path + (index,), row, schema, entry)
+    if all(isinstance(i, list) for i in items) and numbers:
         for index, vector in enumerate(items):
             for component, number in enumerate(vector):
                 for d in (1, -1):

@@ -12,20 +12,24 @@ from __future__ import annotations
 
 import re
 from itertools import product
-from typing import Any
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any
 
 from . import codes
 from .errors import NotationError
 from .san import castling_side
 from .tables import derived, suffix_annotations, table
 
+if TYPE_CHECKING:
+    from reference_impl.core.board import Board, Move
+
 #: The tradition of ``marks.yaml`` whose marks descriptive texts carry.
 TRADITION = "english_descriptive"
 
 
-def _words(values: object) -> str:
+def _words(values: Iterable[object]) -> str:
     """Alternatives of a regular expression, longest first."""
-    words = sorted({str(v) for v in values} if not isinstance(values, str) else {values}, key=len, reverse=True)
+    words = sorted({str(v) for v in values}, key=len, reverse=True)
     return "|".join(re.escape(w) for w in words)
 
 
@@ -56,20 +60,20 @@ def _grammar() -> re.Pattern[str]:
 
 @derived
 def _trailers() -> tuple[str, ...]:
-    """What may follow a move: check, mate and en passant marks (``ch``, ``mate``, ``e.p.``)
-    and the suffix annotations (``!?``), longest first."""
+    """What may follow a move: the table's check and en passant marks (``ch``, ``dis ch``, ``e.p.``),
+    the tradition's double check and mate marks (``dbl ch``, ``mate``) and the suffix
+    annotations (``!?``), longest first."""
     t = table("descriptive")
     marks = table("marks")["traditions"][TRADITION]
-    found = [*t.get("check", []), *t.get("en_passant", []), *marks.get("check", []),
-             *marks.get("double_check", []), *marks.get("mate", []), *marks.get("en_passant", []),
-             *suffix_annotations()]
+    found = [*t.get("check", []), *t.get("discovered_check", []), *t.get("en_passant", []),
+             *marks.get("double_check", []), *marks.get("mate", []), *suffix_annotations()]
     return tuple(sorted(set(found), key=len, reverse=True))
 
 
 @derived
 def _castles() -> dict[str, str]:
-    """Castling text -> side: the table's, and every tradition's (``O-O``, ``0-0``)."""
-    forms = [table("descriptive")["castling"], *(row["castling"] for row in table("marks")["traditions"].values())]
+    """Castling text -> side: every tradition's (``0-0``), then the table's, which decide."""
+    forms = [*(row["castling"] for row in table("marks")["traditions"].values()), table("descriptive")["castling"]]
     return {text: side for form in forms for side, text in form.items()}
 
 
@@ -114,7 +118,7 @@ def _strip(text: str) -> str:
     return text.replace(" ", "")
 
 
-def from_descriptive(board: Any, text: str) -> Any:
+def from_descriptive(board: Board, text: str) -> Any:
     """The legal move ``text`` describes; :class:`NotationError` if none or several fit."""
     core = _strip(text)
     side = _castles().get(core)
@@ -141,7 +145,7 @@ def from_descriptive(board: Any, text: str) -> Any:
     for move in board.legal_moves():
         if board.is_castling(move):
             continue
-        mover = board.piece_at(move.from_square)
+        mover = board.piece_on(move.from_square)
         if mover.name != piece or (piece_files and move.from_square & 7 not in piece_files):
             continue
         if frm is not None and move.from_square not in frm:
@@ -158,8 +162,10 @@ def from_descriptive(board: Any, text: str) -> Any:
             victim_sq = move.to_square
             if board.is_en_passant(move):
                 victim_sq = move.to_square - 8 if color == 0 else move.to_square + 8
-            victim = board.piece_at(victim_sq)
-            cap_name, cap_files = cap  # type: ignore[misc]
+            victim = board.piece_on(victim_sq)
+            if cap is None:
+                continue
+            cap_name, cap_files = cap
             if victim.name != cap_name or (cap_files and victim_sq & 7 not in cap_files):
                 continue
             if capsq is not None and move.to_square not in capsq:
@@ -192,7 +198,7 @@ def _square_forms(sq: int, color: int) -> list[str]:
     return [s for s in (short, full) if s]
 
 
-def to_descriptive(board: Any, move: Any) -> str:
+def to_descriptive(board: Board, move: Move) -> str:
     """The shortest descriptive text that :func:`from_descriptive` maps back to ``move``."""
     t = table("descriptive")
     if move not in board.legal_moves():
@@ -201,7 +207,7 @@ def to_descriptive(board: Any, move: Any) -> str:
         return str(t["castling"][castling_side(board, move)])
     color = board.turn
     letters = t["pieces"]
-    piece = letters[board.piece_at(move.from_square).name]
+    piece = letters[board.piece_on(move.from_square).name]
     promo = ""
     if move.promotion:
         name = board.tables.types[board.tables.by_letter[move.promotion.upper()]].name
@@ -211,12 +217,12 @@ def to_descriptive(board: Any, move: Any) -> str:
         victim_sq = move.to_square
         if board.is_en_passant(move):
             victim_sq = move.to_square - 8 if color == 0 else move.to_square + 8
-        victim = letters[board.piece_at(victim_sq).name]
+        victim = letters[board.piece_on(victim_sq).name]
         targets = [f"x{victim}"] + [f"x{victim}({s})" for s in _square_forms(move.to_square, color)]
     else:
         targets = [f"-{s}" for s in _square_forms(move.to_square, color)]
     for frm, target in sorted(product(froms, targets), key=lambda p: len(p[0]) + len(p[1])):
-        text = piece + frm + target + promo
+        text: str = piece + frm + target + promo
         try:
             if from_descriptive(board, text) == move:
                 return text

@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import sys
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import click
@@ -115,9 +115,12 @@ def _key(mutant: Any) -> tuple[str, str]:
               help="fixture files or directories (default: the shipped corpus)")
 @click.option("--timeout", default=None, type=float, help="seconds per fixture; a fixture out of time kills the mutant")
 @click.option("--json", "as_json", is_flag=True, help="JSON Lines on stdout: one record per mutant, a summary per ruleset")
+@click.option("--notation", "notation_tables", multiple=True,
+              help="mutate this notation table instead of a ruleset (repeatable; 'all': every table a kind executes)")
 @click.pass_context
 def command(ctx: click.Context, rules: tuple[str, ...], kind: tuple[str, ...], jobs: str,
-            fixture_paths: tuple[str, ...], timeout: float | None, as_json: bool) -> None:
+            fixture_paths: tuple[str, ...], timeout: float | None, as_json: bool,
+            notation_tables: tuple[str, ...]) -> None:
     """Change each rule entry of a ruleset in turn and report the changes no fixture notices.
 
     Per leaf of the resolved ruleset: an integer +-1, a boolean flipped, an enumerated
@@ -125,7 +128,12 @@ def command(ctx: click.Context, rules: tuple[str, ...], kind: tuple[str, ...], j
     killed when a fixture the unchanged ruleset passes fails under it; keys the schema
     marks x-declarative give equivalent mutants; a mutant the schema or the checks
     reject is invalid (with its reason). Exit 1 when a mutant survives.
+
+    With --notation, the notation tables instead (also each string of a mapping of
+    strings swapped with the next), run against the notation fixtures.
     """
+    if notation_tables:
+        ctx.exit(_notation(ctx, notation_tables, fixture_paths, timeout, as_json))
     ids = _rulesets(rules)
     kinds = _kinds(kind)
     workers = _jobs(jobs)
@@ -142,7 +150,7 @@ def command(ctx: click.Context, rules: tuple[str, ...], kind: tuple[str, ...], j
 
         try:
             with _progress(len(mutants), ruleset, disabled=as_json) as advance:
-                mutation.run(ruleset, mutants, lambda r: (emit(r), advance()), fixture_paths=fixture_paths,
+                mutation.run(ruleset, mutants, _both(emit, advance), fixture_paths=fixture_paths,
                              kinds=kinds, jobs=workers, timeout=timeout)
         except KeyboardInterrupt:
             _close(ruleset, results, mutants, as_json, interrupted=True)
@@ -151,6 +159,49 @@ def command(ctx: click.Context, rules: tuple[str, ...], kind: tuple[str, ...], j
         _close(ruleset, results, mutants, as_json)
         survived = survived or any(r.status == "survived" for r in results)
     ctx.exit(1 if survived else 0)
+
+
+def _notation(ctx: click.Context, names: Sequence[str], fixture_paths: Sequence[str], timeout: float | None,
+              as_json: bool) -> int:
+    """Mutate the notation tables ``names``; the exit status."""
+    from ...mutate import notation
+
+    tables = list(notation.PROTOCOL_TABLES) if "all" in names else list(names)
+    for name in tables:
+        if name not in notation.PROTOCOL_TABLES:
+            raise UsageError(f"notation table {name!r}: not one a kind of the protocol executes "
+                             f"(known: {', '.join(notation.PROTOCOL_TABLES)}, or all)")
+    survived = False
+    for name in tables:
+        results: list[mutation.Result] = []
+        mutants = notation.mutants_of(name)
+        where = f"notation:{name}"
+
+        def emit(result: mutation.Result) -> None:
+            results.append(result)
+            if as_json:
+                click.echo(json.dumps(result.as_record()))
+                sys.stdout.flush()
+
+        try:
+            with _progress(len(mutants), where, disabled=as_json) as advance:
+                notation.run(name, mutants, _both(emit, advance), fixture_paths=fixture_paths,
+                             timeout=timeout)
+        except KeyboardInterrupt:
+            _close(where, results, mutants, as_json, interrupted=True)
+            click.echo("arbiter: interrupted; the table holds the mutants judged so far", err=True)
+            return EXIT_INTERRUPTED
+        _close(where, results, mutants, as_json)
+        survived = survived or any(r.status == "survived" for r in results)
+    return 1 if survived else 0
+
+
+def _both(first: Callable[[Any], None], then: Callable[[], None]) -> Callable[[Any], None]:
+    """``first(result)``, then ``then()``: record a result, then advance the progress bar."""
+    def call(result: Any) -> None:
+        first(result)
+        then()
+    return call
 
 
 def _load(ruleset: str) -> Any:
