@@ -148,7 +148,7 @@ def _build_setup(candidates: list[Any]) -> _Setup | None:
     # the scan leaves every non-ASCII byte outside comments to the Python reader
     aliases = {k for k in table("results").get("aliases", {}) if k != "=" and not LENIENT}
     ascii_aliases = tuple(a.encode() for a in sorted(aliases) if a.isascii())
-    packed = (
+    values: tuple[Any, ...] = (
         bytes(letters),
         king_side.encode(),
         queen_side.encode(),
@@ -162,7 +162,7 @@ def _build_setup(candidates: list[Any]) -> _Setup | None:
         plies,
         occurrences,
     )
-    return _Setup(first, packed, rulesets)
+    return _Setup(first, values, rulesets)
 
 
 def _lines(data: bytes) -> list[bytes]:
@@ -238,13 +238,13 @@ def _judge_scanned(item: tuple[Any, ...], index: int, setup: _Setup, choose: Cho
             return found
         # A dead position where the record stops: judged on a Board that holds the moves
         # (the scan's, made without reading them again), with the position keys of every ply.
-        board = judge._start(None, rules)
-        key_of = judge._key_of(board, rules)
+        played = judge._start(None, rules)
+        key_of = judge._key_of(played, rules)
         keys: list[Hashable] = [key_of()]
         for code in array("i", item[17]):
-            board.push_code(code)
+            played.push_code(code)
             keys.append(key_of())
-        again = judge.conclude(pgn, rules, ending, board, keys, plies, None, None)
+        again = judge.conclude(pgn, rules, ending, played, keys, plies, None, None)
         assert again is not None  # replayed: a dead stretch is walked back on the board
         return again
 

@@ -190,7 +190,7 @@ def read_ending(pgn: PgnGame, table: Vocabulary | None = None) -> Ending:
         phrase, found = hit
         ending = Ending(phrase.event, words.judges[phrase.event], tag, phrase.source, _loser(found, pgn),
                         decisive_is=words.decisive[phrase.event])
-        if found is None and len(words.endings) < ENDINGS:
+        if found is None and written is not None and len(words.endings) < ENDINGS:
             words.endings[written] = ending  # a literal phrase names no player: the same for every game
         return ending
     comment = _last_comment(pgn)

@@ -39,7 +39,7 @@ from reference_impl.rules.articles import registry
 from reference_impl.rules.diff import is_annotation, without_annotations
 from reference_impl.rules.model import Entry, Source
 from reference_impl.rules.reader import hints, rule_fields, yaml_key
-from reference_impl.rules.yamlio import format_path, read_yaml
+from reference_impl.rules.yamlio import LineMap, format_path, read_yaml
 
 from . import trace_c, trace_python
 
@@ -214,11 +214,19 @@ def _documents() -> Iterator[tuple[str, Any, Callable[[Path_, str, int], int]]]:
     root = spec_dir()
     for file in sorted((root / "rulesets").glob("*.yaml")):
         data, marks = read_yaml(file)
-        yield f"rulesets/{file.name}", data, lambda path, key, nth, m=marks: m.line(path + (key,))
+        yield f"rulesets/{file.name}", data, _yaml_line(marks)
     for name in TABLE_NAMES:
         file = root / "notation" / f"{name}.yaml"
         text = file.read_text(encoding="utf-8").splitlines()
-        yield f"notation/{file.name}", table(name), lambda path, key, nth, t=text: _text_line(t, key, nth)
+        yield f"notation/{file.name}", table(name), _annotation_line(text)
+
+
+def _yaml_line(marks: LineMap) -> Callable[[Path_, str, int], int]:
+    return lambda path, key, nth: marks.line(path + (key,))
+
+
+def _annotation_line(text: list[str]) -> Callable[[Path_, str, int], int]:
+    return lambda path, key, nth: _text_line(text, key, nth)
 
 
 def _text_line(text: list[str], key: str, nth: int) -> int:

@@ -131,7 +131,7 @@ def _mutants(ruleset: Ruleset, path: KeyPath) -> list[Mutant]:
     found = [m for m in generate(ruleset.data, view) if m.path[: len(path)] == path and not m.equivalent]
     value: Any = ruleset.data
     for step in path:
-        value = value[step] if isinstance(value, (dict, list)) else None
+        value = value[step] if isinstance(value, (dict, list)) else None  # type: ignore[index]  # a list by index
     if isinstance(value, str) and any(str(n.get("$ref", "")).endswith("piece_name") for n in view.nodes(path)):
         found += [Mutant(path, other, f"{value!r} -> {other!r}", path[:-1], "")
                   for other in ruleset.data.get("pieces", {}) if other != value]
@@ -304,7 +304,7 @@ def _parse(chars: list[tuple[str, int]], file: str) -> list[_Stmt]:
         return _Stmt(text[start:position - 1].strip(), line, file)
 
     def block() -> list[_Stmt]:
-        out = []
+        out: list[_Stmt] = []
         while True:
             skip()
             if position >= len(text) or text[position] == "}":

@@ -71,9 +71,11 @@ class ClassType:
 
 @dataclass(frozen=True)
 class PairType:
-    """A fixed tuple (``tuple[str, EndEntry]``): the types of its items."""
+    """A fixed tuple (``tuple[str, EndEntry]``): the types of its items (``rows``: a
+    collection of such tuples)."""
 
     items: tuple[frozenset[Any], ...]
+    rows: bool = False
 
 
 Type = Union[ModelType, TableType, ClassType, PairType]
@@ -252,7 +254,7 @@ class Inference:
         if isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitOr):
             return self.annotation(node.left) | self.annotation(node.right)
         if isinstance(node, ast.Subscript):
-            outer = (self.qualify(node.value) or getattr(node.value, "id", "")).rpartition(".")[2]
+            outer = str(self.qualify(node.value) or getattr(node.value, "id", "")).rpartition(".")[2]
             args = list(node.slice.elts) if isinstance(node.slice, ast.Tuple) else [node.slice]
             if outer in ("Optional", "Union"):
                 return frozenset().union(*(self.annotation(a) for a in args))
@@ -261,7 +263,7 @@ class Inference:
             if outer in ("tuple", "list", "Sequence", "Iterable") and args:
                 inner = self.annotation(args[0])
                 pairs = frozenset(t for t in inner if isinstance(t, PairType))
-                return _as(inner, "each") | frozenset(PairType(p.items + (("rows",),)) for p in pairs)
+                return _as(inner, "each") | frozenset(PairType(p.items, rows=True) for p in pairs)
             if outer in ("Mapping", "dict") and len(args) == 2:
                 values = self.annotation(args[1])
                 return frozenset(ModelType(t.cls, t.path[:-1] if t.path and t.path[-1] == ANY else None, "map")
@@ -354,7 +356,7 @@ class Inference:
         found = _definition(qualname)
         if found is None or not isinstance(found[1], ast.ClassDef):
             return NONE
-        mod, node = found
+        mod, node = found[0], found[1]
         inference = Inference(mod)
         for item in node.body:
             if isinstance(item, ast.AnnAssign) and isinstance(item.target, ast.Name) and item.target.id == name:
@@ -364,18 +366,18 @@ class Inference:
         for item in node.body:
             if isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef)):
                 for stmt in ast.walk(item):
-                    target = stmt.target if isinstance(stmt, ast.AnnAssign) else None
-                    if isinstance(target, ast.Attribute) and target.attr == name and \
-                            isinstance(target.value, ast.Name) and target.value.id == "self":
-                        return inference.annotation(stmt.annotation)  # type: ignore[union-attr]
+                    if isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Attribute) \
+                            and stmt.target.attr == name and isinstance(stmt.target.value, ast.Name) \
+                            and stmt.target.value.id == "self":
+                        return inference.annotation(stmt.annotation)
         for item in node.body:  # plain ``self.name = value``: typed from the parameters alone
             if isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef)):
                 env = inference.parameters(item, f"{mod.name}.{node.name}")
                 for stmt in ast.walk(item):
                     if isinstance(stmt, ast.Assign):
-                        for target in stmt.targets:
-                            if isinstance(target, ast.Attribute) and target.attr == name \
-                                    and isinstance(target.value, ast.Name) and target.value.id == "self":
+                        for assigned in stmt.targets:
+                            if isinstance(assigned, ast.Attribute) and assigned.attr == name \
+                                    and isinstance(assigned.value, ast.Name) and assigned.value.id == "self":
                                 return inference.infer(stmt.value, env, f"{mod.name}.{node.name}")
         for base in node.bases:  # inherited
             qualified = inference.qualify(base)
@@ -526,8 +528,8 @@ def _items(types: Types) -> Types:
             out.add(t)
         elif isinstance(t, TableType):
             out.add(TableType(t.name, t.path + (ANY,)))
-        elif isinstance(t, PairType) and t.items[-1:] == (("rows",),):  # rows of fixed tuples
-            out.add(PairType(t.items[:-1]))
+        elif isinstance(t, PairType) and t.rows:  # rows of fixed tuples
+            out.add(PairType(t.items))
     return frozenset(out)
 
 
@@ -594,16 +596,16 @@ def _read_at(inference: Inference, module: Module, node: ast.AST, env: dict[str,
                 path = base.path + (key,) if base.path is not None else None
                 yield Read(module.file, line, text, base.cls, node.attr, path, node, function)
     elif isinstance(node, ast.Subscript):
-        key = node.slice.value if isinstance(node.slice, ast.Constant) else None
+        index = node.slice.value if isinstance(node.slice, ast.Constant) else None
         for base in inference.infer(node.value, env, cls):
             if isinstance(base, TableType):
-                step = str(key) if isinstance(key, (str, int)) else ANY
+                step = str(index) if isinstance(index, (str, int)) else ANY
                 yield Read(module.file, line, text, None, base.name, base.path + (step,), node, function)
     elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "get" and node.args:
-        key = node.args[0].value if isinstance(node.args[0], ast.Constant) else None
+        argument = node.args[0].value if isinstance(node.args[0], ast.Constant) else None
         for base in inference.infer(node.func.value, env, cls):
             if isinstance(base, TableType):
-                yield Read(module.file, line, text, None, base.name, base.path + (str(key) if key else ANY,),
+                yield Read(module.file, line, text, None, base.name, base.path + (str(argument) if argument else ANY,),
                            node, function)
 
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import asdict, dataclass
+from functools import partial
 from typing import Any, Iterable, Iterator
 
 from reference_impl.errors import ArbiterError, GameEventError, quote
@@ -92,10 +93,10 @@ def adjudicate_game(pgn: PgnGame, rules: Ruleset) -> GameReport:
 def _adjudicate(pgn: PgnGame, rules: Ruleset) -> GameReport:
     recorded = pgn.tags.get("Result") or pgn.result or "*"
     termination = (pgn.tags.get("Termination") or "").strip().lower() or None
-    base = dict(game=pgn.index, white=pgn.tags.get("White", "?"), black=pgn.tags.get("Black", "?"),
-                recorded=recorded, termination=termination)
+    base = partial(GameReport, game=pgn.index, white=pgn.tags.get("White", "?"), black=pgn.tags.get("Black", "?"),
+                   recorded=recorded, termination=termination)
     if pgn.errors:
-        return GameReport(**base, error=str(pgn.errors[0]))
+        return base(error=str(pgn.errors[0]))
     note = None
     try:
         control = parse(pgn.tags.get("TimeControl", "?"))
@@ -104,7 +105,7 @@ def _adjudicate(pgn: PgnGame, rules: Ruleset) -> GameReport:
     try:
         game = Game(rules, pgn.fen, time_control=control)
     except ArbiterError as error:
-        return GameReport(**base, error=f"{_name(pgn)}, start position: {error}")
+        return base(error=f"{_name(pgn)}, start position: {error}")
     played = 0
     for ply, pgn_move in enumerate(pgn.moves):
         if game.finished:
@@ -117,7 +118,7 @@ def _adjudicate(pgn: PgnGame, rules: Ruleset) -> GameReport:
             if seconds is not None and game.clock is not None and not game.finished:
                 game.set_clock(1 - game.board.turn, seconds)
         except ArbiterError as error:
-            return GameReport(**base, error=f"{_name(pgn)}, move {label} {clip(pgn_move.text)}: {error}")
+            return base(error=f"{_name(pgn)}, move {label} {clip(pgn_move.text)}: {error}")
         played = ply + 1
     after = len(pgn.moves) - played
     if not game.finished:
@@ -127,7 +128,7 @@ def _adjudicate(pgn: PgnGame, rules: Ruleset) -> GameReport:
     if status.finished and status.end_ply is not None:
         ended_at = pgn.move_label(status.end_ply - 1) if status.end_ply else "start"
     agrees, flag = _compare(status.result, status.reason, recorded, termination, after, ended_at)
-    return GameReport(**base, result=status.result, reason=status.reason, cite=status.cite,
+    return base(result=status.result, reason=status.reason, cite=status.cite,
                       ended_at=ended_at, ply=status.end_ply, agrees=agrees, flag=flag,
                       note=status.note or note)
 

@@ -252,7 +252,7 @@ def _rights_lost(castling: Castling | None) -> set[str]:
     cannot castle, and its square may later hold another piece)."""
     if castling is None:
         return set()
-    lost = set(castling.rights_lost.by)
+    lost: set[str] = set(castling.rights_lost.by)
     if "rook_captured" not in lost:
         raise RulesetError("castling.rights_lost.by: rook_captured must be listed (a captured rook cannot castle)")
     return lost
@@ -353,10 +353,10 @@ def compile_move_tables(model: Model) -> MoveTables:
         promotion_ranks.append(_rank_mask([promotion.rank], color) if promotion else 0)
         forbidden_ranks.append(_rank_mask(forbidden, color))
     promotion_types = []
-    for target in promotion.to if promotion else ():
-        if target not in by_name:
-            raise RulesetError(f"pawn.promotion.to: unknown piece {target!r}")
-        promotion_types.append(by_name[target])
+    for promoted in promotion.to if promotion else ():
+        if promoted not in by_name:
+            raise RulesetError(f"pawn.promotion.to: unknown piece {promoted!r}")
+        promotion_types.append(by_name[promoted])
 
     lost = _rights_lost(model.castling)
     return MoveTables(

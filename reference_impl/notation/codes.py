@@ -49,7 +49,7 @@ def iccf_piece_for_digit(digit: str) -> str | None:
     """``"1"`` -> ``"queen"``; ``None`` for an unknown digit."""
     for piece, value in table("iccf")["promotion_digits"]["digits"].items():
         if str(value) == digit:
-            return piece
+            return str(piece)
     return None
 
 
@@ -58,7 +58,7 @@ def iccf_piece_for_original_square(code: str, color: int) -> str | None:
     side = table("iccf")["promotion_original_square"]["white" if color == 0 else "black"]
     for piece, squares in side.items():
         if code in (str(s) for s in squares):
-            return piece
+            return str(piece)
     return None
 
 
@@ -98,7 +98,7 @@ def uedemann_promotion_letter(piece: str) -> str:
 def uedemann_piece_for_letter(letter: str) -> str | None:
     for piece, value in table("uedemann")["promotion_suffix"].items():
         if value == letter.lower():
-            return piece
+            return str(piece)
     return None
 
 

@@ -14,13 +14,16 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TYPE_CHECKING
 
 from ..core import movegen
 from ..core.codes import FLAG_CASTLE, FLAG_DOUBLE
 from ..core.tables import MoveTables
 from ..kept import KeptFor
 from .tables import on_forget, piece_letters, suffix_annotations, table
+
+if TYPE_CHECKING:
+    from reference_impl.core.board import Board, Move
 
 FILES = "abcdefgh"
 #: Square name -> square index.
@@ -94,7 +97,7 @@ def _disambiguation(origin: int, others: list[int]) -> str:
     return FILES[origin & 7] + str((origin >> 3) + 1)
 
 
-def _reachers(board: Any, pt: int, to: int, promotion: int) -> list[int]:
+def _reachers(board: Board, pt: int, to: int, promotion: int) -> list[int]:
     """Codes of the side to move's ``pt`` pieces that reach ``to`` on an empty or enemy
     square (pawns: step, double step, capture), promoting to ``promotion`` (0: none);
     a superset of the legal ones, made without moving anything."""
@@ -128,14 +131,14 @@ def _reachers(board: Any, pt: int, to: int, promotion: int) -> list[int]:
     return out
 
 
-def _is_legal(board: Any, code: int) -> bool:
+def _is_legal(board: Board, code: int) -> bool:
     if not board.try_push_code(code):
         return False
     board.pop_code()
     return True
 
 
-def _push_canonical(board: Any, found: Syntax, groups: tuple[str | None, ...]) -> int | None:
+def _push_canonical(board: Board, found: Syntax, groups: tuple[str | None, ...]) -> int | None:
     """Make the one legal move the pattern's ``groups`` write canonically and return its
     code, else ``None`` with ``board`` unchanged."""
     castle, letter, file, rank, capture_mark, name, promo = groups[:7]
@@ -179,7 +182,7 @@ def _push_canonical(board: Any, found: Syntax, groups: tuple[str | None, ...]) -
     return code
 
 
-def read_code(board: Any, text: str, push: bool, marks: bool = True) -> tuple[int, str | None] | None:
+def read_code(board: Board, text: str, push: bool, marks: bool = True) -> tuple[int, str | None] | None:
     """``(packed move code, suffix annotation)`` when ``text`` is canonical SAN of a legal
     move on ``board`` (left made when ``push``), else ``None`` with ``board`` unchanged.
 
@@ -213,7 +216,7 @@ def read_code(board: Any, text: str, push: bool, marks: bool = True) -> tuple[in
     return code, groups[8]
 
 
-def read(board: Any, text: str, push: bool) -> tuple[Any, str | None] | None:
+def read(board: Board, text: str, push: bool) -> tuple[Any, str | None] | None:
     """``(move, suffix annotation)`` when ``text`` is canonical SAN of a legal move on
     ``board`` (left made when ``push``), else ``None`` with ``board`` unchanged."""
     found = read_code(board, text, push)

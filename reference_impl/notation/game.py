@@ -9,13 +9,16 @@ game, the move number and the reason.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TYPE_CHECKING
 
 from . import fastsan
 from .api import from_notation, read_notation, to_notation
 from .errors import NotationError, PgnError, clip
 from .pgn import PgnGame
 from .san import read_san
+
+if TYPE_CHECKING:
+    from reference_impl.core.board import Board, Move
 
 DEFAULT_RULES = "fide-2023"
 CHESS960_RULES = "fide-2023-chess960"
@@ -90,7 +93,7 @@ def replay(game: PgnGame, rules: Any = None, *, lenient: bool = True, notation: 
     return result
 
 
-def convert_moves(board: Any, texts: list[str], source: str, target: str) -> list[str]:
+def convert_moves(board: Board, texts: list[str], source: str, target: str) -> list[str]:
     """Read ``texts`` in ``source`` from ``board`` on, write each in ``target``.
 
     Raises :class:`NotationError` naming the 1-based index of the first bad move.

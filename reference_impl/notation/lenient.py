@@ -23,10 +23,13 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from itertools import product
-from typing import Any
+from typing import Any, TYPE_CHECKING
 
 from .errors import NotationError
 from .tables import derived, figurines, piece_letters, table
+
+if TYPE_CHECKING:
+    from reference_impl.core.board import Board, Move
 
 FILES = "abcdefgh"
 
@@ -99,7 +102,7 @@ def spellings(language: str, lenient: bool) -> tuple[_Spelling, ...]:
     """Every way a piece letter of ``language`` may be written, longest first."""
     out = [_Spelling(letter, name, None, letter) for name, letter in piece_letters(language).items()]
     if lenient:
-        sources = [(piece_letters(language), None)]
+        sources: list[tuple[dict[str, str], str | None]] = [(piece_letters(language), None)]
         if language != "en":
             sources.append((piece_letters("en"), "english_letters"))
         for letters, leniency in sources:
@@ -174,7 +177,7 @@ _PROMOTION_BEFORE = re.compile(r"[1-8=(/]$")
 _COORDINATE = re.compile(r"([a-h][1-8])[-x]?([a-h][1-8])=?([QRBNqrbn]?)")
 
 
-def coordinate_move(board: Any, text: str) -> Any | None:
+def coordinate_move(board: Board, text: str) -> Any | None:
     """The one legal move ``text`` names by its squares when a piece other than a pawn
     of the side to move stands on the first (pawn moves are SAN's long form); ``None``
     when ``text`` is not such a move. Castling is the king's move to its castling square
@@ -222,16 +225,16 @@ def readings(text: str, language: str, lenient: bool) -> list[Reading]:
         used.append("figurine")
         text = "".join(symbols.get(ch, ch) for ch in text)
     firsts, lasts = _by_char(language, lenient, False), _by_char(language, lenient, True)
-    heads = _choose([s for s in firsts.get(text[:1], ()) if text.startswith(s.form)]) or [None]
+    heads: list[_Spelling | None] = [*_choose([s for s in firsts.get(text[:1], ()) if text.startswith(s.form)])] or [None]
     out = []
     for head in heads:
         rest = text[len(head.form):] if head else text
         closing = rest.endswith(")")
-        tails = _choose([
+        tails: list[_Spelling | None] = [*_choose([
             s for s in lasts.get(rest[-2:-1] if closing else rest[-1:], ())
             if rest.endswith(s.form + ")" * closing)
             and _PROMOTION_BEFORE.search(rest[: len(rest) - len(s.form) - closing])
-        ]) or [None]
+        ])] or [None]
         for tail in tails:
             middle = rest[: len(rest) - len(tail.form) - closing] if tail else rest
             mine = list(used)

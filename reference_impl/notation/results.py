@@ -44,7 +44,7 @@ def format_score(score: Score) -> str:
     t = table("results")["score"]
     marks = t["marks"]
     parts = {name: f"{marks[name]}{getattr(score, name)}" for name in t["order"]}
-    return t["separator"].join(parts[name] for name in t["order"])
+    return str(t["separator"]).join(parts[name] for name in t["order"])
 
 
 def parse_score(text: str) -> Score:

@@ -15,13 +15,16 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, TYPE_CHECKING
 
 from . import fastsan as _fast
 from . import lenient as _lenient
 from .errors import NotationError
 from .lenient import LENIENCIES as _LENIENT_NAMES
 from .tables import derived, figurines, piece_letters, suffix_annotations, table, written_figurines
+
+if TYPE_CHECKING:
+    from reference_impl.core.board import Board, Move
 
 #: Every leniency the reader can name, with what it accepts.
 LENIENCIES = {
@@ -57,7 +60,7 @@ _MOVE_RE = re.compile(
 class ParsedMove:
     """A move read from text, the leniencies the text needed, and its suffix annotation."""
 
-    move: Any
+    move: Move
     leniencies: list[str] = field(default_factory=list)
     annotation: str | None = None
 
@@ -91,41 +94,41 @@ def _all_marks(kind: str) -> tuple[str, ...]:
     return tuple(sorted(values, key=len, reverse=True))
 
 
-def is_castling(board: Any, move: Any) -> bool:
+def is_castling(board: Board, move: Move) -> bool:
     """Castling is stored as the king taking its own rook (see the Board API)."""
     target = board.piece_at(move.to_square)
     return target is not None and target.color == board.turn
 
 
-def is_capture(board: Any, move: Any) -> bool:
+def is_capture(board: Board, move: Move) -> bool:
     """An enemy piece on the destination, or the en passant square reached by a pawn."""
     target = board.piece_at(move.to_square)
     if target is not None:
         return target.color != board.turn
-    return move.to_square == board.ep_square and board.tables.by_name[board.piece_at(move.from_square).name] == board.tables.pawn
+    return move.to_square == board.ep_square and board.tables.by_name[board.piece_on(move.from_square).name] == board.tables.pawn
 
 
-def _letter(name: str, language: str, board: Any, color: int) -> str:
+def _letter(name: str, language: str, board: Board, color: int) -> str:
     letters = piece_letters(language)
     if name in letters:
         return letters[name]
     return board.tables.types[board.tables.by_name[name]].letter.upper()
 
 
-def castling_side(board: Any, move: Any) -> str:
+def castling_side(board: Board, move: Move) -> str:
     """``"king_side"`` or ``"queen_side"`` for a castling move (king takes own rook)."""
     return "king_side" if move.to_square > move.from_square else "queen_side"
 
 
-def _mark_of(board: Any, tradition: str = "pgn") -> str:
+def _mark_of(board: Board, tradition: str = "pgn") -> str:
     """``"#"``, ``"+"`` or ``""`` for the position just reached (the tradition's first marks)."""
     if not board.is_check():
         return ""
     marks = marks_row(tradition)
-    return marks["mate"][0] if board.is_checkmate() else marks["check"][0]
+    return str(marks["mate"][0] if board.is_checkmate() else marks["check"][0])
 
 
-def check_suffix(board: Any, move: Any, marks: str = "pgn") -> str:
+def check_suffix(board: Board, move: Move, marks: str = "pgn") -> str:
     """``"#"``, ``"+"`` or ``""`` for ``move`` (pgn:8.2.3.5), in the tradition ``marks``."""
     board.push(move)
     try:
@@ -134,13 +137,13 @@ def check_suffix(board: Any, move: Any, marks: str = "pgn") -> str:
         board.pop()
 
 
-def _disambiguation(board: Any, move: Any, name: str, legal: list[Any]) -> str:
+def _disambiguation(board: Board, move: Move, name: str, legal: list[Any]) -> str:
     others = [
         m.from_square
         for m in legal
         if m.to_square == move.to_square
         and m.from_square != move.from_square
-        and board.piece_at(m.from_square).name == name
+        and board.piece_on(m.from_square).name == name
         and not (name == "king" and is_castling(board, m))
     ]
     if not others:
@@ -154,7 +157,7 @@ def _disambiguation(board: Any, move: Any, name: str, legal: list[Any]) -> str:
 
 
 def to_san(
-    board: Any, move: Any, *, language: str = "en", figurine: bool = False, suffix: bool = True, marks: str = "pgn",
+    board: Board, move: Move, *, language: str = "en", figurine: bool = False, suffix: bool = True, marks: str = "pgn",
 ) -> str:
     """Canonical SAN of the legal ``move`` (pgn:8.2.3); localized letters or figurines on
     request; the capture, check, mate, castling and promotion marks of the tradition
@@ -165,8 +168,8 @@ def to_san(
     row = marks_row(marks)
     mark = check_suffix(board, move, marks) if suffix else ""
     if is_castling(board, move):
-        return row["castling"][castling_side(board, move)] + mark
-    piece = board.piece_at(move.from_square)
+        return str(row["castling"][castling_side(board, move)]) + mark
+    piece = board.piece_on(move.from_square)
     names = "abcdefgh"
     to = names[move.to_square & 7] + str((move.to_square >> 3) + 1)
     capture = row["capture"][0] if is_capture(board, move) else ""
@@ -214,7 +217,7 @@ def _split_marks(text: str, used: list[str]) -> tuple[str, str]:
 
 
 def read_san(
-    board: Any, text: str, *, lenient: bool = False, language: str = "en", figurine: bool = False,
+    board: Board, text: str, *, lenient: bool = False, language: str = "en", figurine: bool = False,
     push: bool = False, marks: str = "pgn",
 ) -> ParsedMove:
     """Read a SAN move; strict unless ``lenient``. Raises :class:`NotationError`.
@@ -262,7 +265,7 @@ def read_san(
     return parsed
 
 
-def _read_piece_move(board: Any, work: str, used: list[str], original: str, lenient: bool, language: str) -> Any:
+def _read_piece_move(board: Board, work: str, used: list[str], original: str, lenient: bool, language: str) -> Any:
     """The one legal move among the readings of ``work``'s letters (see :mod:`.lenient`)."""
     found: list[tuple[Any, list[str], str]] = []
     first_error: NotationError | None = None
@@ -295,7 +298,7 @@ def _read_piece_move(board: Any, work: str, used: list[str], original: str, leni
     return found[0][0]
 
 
-def parse_san(board: Any, text: str, *, lenient: bool = False, language: str = "en", figurine: bool = False) -> Any:
+def parse_san(board: Board, text: str, *, lenient: bool = False, language: str = "en", figurine: bool = False) -> Any:
     """The legal move ``text`` names (see :func:`read_san`)."""
     return read_san(board, text, lenient=lenient, language=language, figurine=figurine).move
 
@@ -316,7 +319,7 @@ def _castling_forms(tradition: str = "pgn") -> dict[str, tuple[str, str | None]]
     return forms
 
 
-def _castling(board: Any, work: str, used: list[str], original: str, lenient: bool, tradition: str = "pgn") -> Any | None:
+def _castling(board: Board, work: str, used: list[str], original: str, lenient: bool, tradition: str = "pgn") -> Any | None:
     forms = _castling_forms(tradition)
     if lenient and work not in forms:
         latin, changed = _lenient.latin_castling(work)
@@ -336,7 +339,7 @@ def _castling(board: Any, work: str, used: list[str], original: str, lenient: bo
     raise NotationError(original, "illegal", f"no legal {side.replace('_', '-')} castling in {board.fen()}")
 
 
-def _piece_move(board: Any, work: str, used: list[str], original: str) -> Any:
+def _piece_move(board: Board, work: str, used: list[str], original: str) -> Any:
     m = _MOVE_RE.fullmatch(work)
     if not m:
         raise NotationError(original, "invalid", "not a move in algebraic notation")
@@ -360,7 +363,7 @@ def _piece_move(board: Any, work: str, used: list[str], original: str) -> Any:
         and (ff is None or "abcdefgh"[mv.from_square & 7] == ff)
         and (fr is None or str((mv.from_square >> 3) + 1) == fr)
         and (mv.promotion or None) == promo
-        and board.piece_at(mv.from_square).name == name
+        and board.piece_on(mv.from_square).name == name
         and not (name == "king" and is_castling(board, mv))
     ]
     if not candidates:

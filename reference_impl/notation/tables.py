@@ -123,7 +123,7 @@ def _table(root: Path, name: str) -> dict[str, Any]:
         first = errors[0]
         key = "/".join(str(p) for p in first.path) or "(top)"
         raise NotationTableError(f"{path}: {key}: {first.message}")
-    if data.get("table") != name:
+    if not isinstance(data, dict) or data.get("table") != name:
         raise NotationTableError(f"{path}: table: expected {name!r}")
     return data
 

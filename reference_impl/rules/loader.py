@@ -65,7 +65,7 @@ def load_ruleset(name: "str | Path | Ruleset") -> Ruleset:
             what = "a directory, not a ruleset file" if path.is_dir() else "no such ruleset file"
             raise RulesetError(f"{path}: {what}")
         stat = path.stat()
-        key = ("path", str(path.resolve()), stat.st_mtime_ns, stat.st_size)
+        key: tuple[str | int, ...] = ("path", str(path.resolve()), stat.st_mtime_ns, stat.st_size)
         if key not in _CACHE:
             lib = library()
             builtin = path.resolve().parent == lib.directory.resolve()

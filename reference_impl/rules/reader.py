@@ -175,16 +175,22 @@ def schema_default(pointer: str) -> Any:
 # -- the model's classes -------------------------------------------------------------------
 
 
-@lru_cache(maxsize=None)
+_HINTS: dict[type, Mapping[str, Any]] = {}
+_FIELDS: dict[type, tuple[dataclasses.Field[Any], ...]] = {}
+
+
 def hints(cls: type) -> Mapping[str, Any]:
-    """Field name -> type of a model class."""
-    return get_type_hints(cls)
+    """Field name -> type of a model class (read once per class)."""
+    if cls not in _HINTS:
+        _HINTS[cls] = get_type_hints(cls)
+    return _HINTS[cls]
 
 
-@lru_cache(maxsize=None)
 def rule_fields(cls: type) -> tuple[dataclasses.Field[Any], ...]:
-    """The fields of ``cls`` that are YAML keys (not ``origin``, not computed)."""
-    return tuple(f for f in dataclasses.fields(cls) if f.name != "origin" and not f.metadata.get("computed"))
+    """The fields of ``cls`` that are YAML keys (not ``origin``, not computed; once per class)."""
+    if cls not in _FIELDS:
+        _FIELDS[cls] = tuple(f for f in dataclasses.fields(cls) if f.name != "origin" and not f.metadata.get("computed"))
+    return _FIELDS[cls]
 
 
 def yaml_key(cls: type, name: str) -> str:

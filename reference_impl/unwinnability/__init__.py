@@ -374,7 +374,7 @@ def proven_unable(board: Board) -> set[int]:
     when the game is over (no legal move), else by the static stage and, without pawns,
     the material proof. Cheap enough for the check after every move."""
     if not board.has_legal_move():
-        return {c for c, a in _terminal(board, (WHITE, BLACK)).items() if a.verdict is Verdict.CANNOT}
+        return {c for c, a in (_terminal(board, (WHITE, BLACK)) or {}).items() if a.verdict is Verdict.CANNOT}
     return set(_proofs(board, (WHITE, BLACK)))
 
 

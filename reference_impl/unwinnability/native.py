@@ -20,7 +20,7 @@ from ..core.reachable import initial_counts
 from ..core.squares import BLACK, WHITE
 from ..core.tables import MoveTables
 from ..kept import KeptAnswers
-from . import _native
+from . import _native  # type: ignore[attr-defined]  # the compiled extension: no stub
 from .search import code_uci
 
 #: Layout version shared with ``_native.c``.

@@ -14,6 +14,7 @@ variations are dropped gets a warning on stderr.
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 from typing import IO, Any, Iterable, Iterator
 
@@ -121,7 +122,11 @@ def _variations(moves: list[PgnMove]) -> int:
 
 def _lines(name: str) -> Iterator[str]:
     try:
-        handle: IO[bytes] = click.get_binary_stream("stdin") if name == "-" else Path(name).open("rb")
+        handle: IO[bytes]
+        if name == "-":
+            handle = sys.stdin.buffer
+        else:
+            handle = Path(name).open("rb")
     except OSError as error:
         raise UsageError(f"cannot read {name}: {error.strerror}") from None
     with handle:

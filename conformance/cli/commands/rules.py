@@ -169,7 +169,7 @@ def trace_command(cite: str, as_json: bool) -> None:
     from conformance.harness.fixtures import load
 
     check_cite(cite)  # before the corpus is read
-    found = trace(cite, load().fixtures)
+    found = trace(cite, list(load().fixtures))
     if as_json:
         click.echo(json.dumps(found.as_json(), ensure_ascii=False))
         return
