@@ -70,7 +70,7 @@ def legal_moves(ruleset: str, data: dict[str, Any]) -> dict[str, Any]:
     return {"moves": uci_moves(board, board.legal_moves())}
 
 
-def uci_moves(board: Any, moves: list[Any]) -> list[str]:
+def uci_moves(board: Board, moves: list[Any]) -> list[str]:
     """UCI strings of legal ``moves``, as ``board.uci`` writes them, without its per-call search.
 
     ``board.uci`` finds each move among the legal moves again (a generation per call);
@@ -142,7 +142,7 @@ def san(ruleset: str, data: dict[str, Any]) -> dict[str, Any]:
     return {"san": notation.to_san(board, board.parse_uci(data["move"]))}
 
 
-def _move_or_error(board: Any, parse: Callable[[], Any]) -> dict[str, Any]:
+def _move_or_error(board: Board, parse: Callable[[], Any]) -> dict[str, Any]:
     try:
         move = parse()
     except IllegalMoveError as error:

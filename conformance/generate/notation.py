@@ -523,8 +523,8 @@ def _tradition_examples(t: dict[str, Any]) -> dict[str, list[Fixture]]:
                 notation = f"{kind}:{name}"
                 written = traditional(text, letters, marks)
                 filename = f"notation-{kind}.jsonl"
-                common = dict(cites=CITES["tradition"], tags=tags, method="oracle+laws",
-                              detail=f"{ORACLE} Board.{kind}, marks from marks.yaml ({name})")
+                common: dict[str, Any] = dict(cites=CITES["tradition"], tags=tags, method="oracle+laws",
+                                              detail=f"{ORACLE} Board.{kind}, marks from marks.yaml ({name})")
                 out.setdefault(filename, []).append(fixture(
                     f"notation.{kind}-{name}.to.tradition-{n:02d}", "to_notation",
                     f"write a move in {kind} with the {name} tradition's marks", STANDARD,

@@ -38,8 +38,8 @@ __all__ = [
     "to_san",
 ]
 
-Writer = Callable[[Any, Any], str]
-Reader = Callable[[Any, str], Any]
+Writer = Callable[["Board", "Move"], str]
+Reader = Callable[["Board", str], "Move"]
 
 NOTATIONS: dict[str, tuple[Writer, Reader]] = {
     "san": (to_san, lambda b, t: parse_san(b, t)),
@@ -138,7 +138,7 @@ def to_notation(board: Board, move: Move, notation: str) -> str:
     return _lookup(notation)[0](board, move)
 
 
-def from_notation(board: Board, text: str, notation: str) -> Any:
+def from_notation(board: Board, text: str, notation: str) -> Move:
     """The legal move ``text`` names in ``notation``; :class:`NotationError` otherwise."""
     return _lookup(notation)[1](board, text)
 

@@ -118,7 +118,7 @@ def _strip(text: str) -> str:
     return text.replace(" ", "")
 
 
-def from_descriptive(board: Board, text: str) -> Any:
+def from_descriptive(board: Board, text: str) -> Move:
     """The legal move ``text`` describes; :class:`NotationError` if none or several fit."""
     core = _strip(text)
     side = _castles().get(core)
@@ -184,7 +184,7 @@ def _promotion(text: str) -> str:
     return _piece_names()[text.removesuffix(promotion["close"])]
 
 
-def _one(text: str, moves: list[Any]) -> Any:
+def _one(text: str, moves: list[Move]) -> Move:
     if not moves:
         raise NotationError(text, "illegal", "no legal move fits")
     if len(moves) > 1:

@@ -78,7 +78,7 @@ def to_lan(board: Board, move: Move, *, language: str = "en", marks: str = "lan"
     return text + mark
 
 
-def from_lan(board: Board, text: str, *, language: str = "en") -> Any:
+def from_lan(board: Board, text: str, *, language: str = "en") -> Move:
     """Read LAN (the lenient SAN reader accepts it; a short SAN move is rejected here)."""
     parsed = read_san(board, text, lenient=True, language=language)
     if not board.is_castling(parsed.move) and "long_algebraic" not in parsed.leniencies:
@@ -99,7 +99,7 @@ def to_uci(board: Board, move: Move, *, form: str = "rules") -> str:
     return board.uci(move)
 
 
-def from_uci(board: Board, text: str) -> Any:
+def from_uci(board: Board, text: str) -> Move:
     """A legal move from UCI; both castling forms are read."""
     text = text.strip()
     if not re.fullmatch(r"[a-h][1-8][a-h][1-8][qrbnQRBN]?", text):
@@ -125,7 +125,7 @@ def _coded(board: Board, move: Move, square: Callable[[int], str]) -> tuple[str,
     return square(move.from_square), square(move.to_square)
 
 
-def _find(board: Board, text: str, frm: int, to: int, promotion: str | None, kind: str) -> Any:
+def _find(board: Board, text: str, frm: int, to: int, promotion: str | None, kind: str) -> Move:
     candidates, by_destination = [], []
     for move in board.legal_moves():
         if move.from_square != frm:
@@ -159,7 +159,7 @@ def to_iccf(board: Board, move: Move) -> str:
 _ICCF_RE = re.compile(r"([1-8][1-8])[-–—]?([1-8][1-8])(?:([1-9])|\s*\(([1-8][1-8])\))?")
 
 
-def from_iccf(board: Board, text: str) -> Any:
+def from_iccf(board: Board, text: str) -> Move:
     """Read ``5254``, ``67681`` or the older ``6768 (41)`` form."""
     m = _ICCF_RE.fullmatch(text.strip())
     if not m:
@@ -184,7 +184,7 @@ def to_uedemann(board: Board, move: Move) -> str:
     return frm + to + (codes.uedemann_promotion_letter(promoted) if promoted else "")
 
 
-def from_uedemann(board: Board, text: str) -> Any:
+def from_uedemann(board: Board, text: str) -> Move:
     """Read four letters, optionally a promotion letter (``sewaq``)."""
     clean = text.strip().lower()
     if not re.fullmatch(r"[a-z]{4,5}", clean):
@@ -192,7 +192,7 @@ def from_uedemann(board: Board, text: str) -> Any:
     return _read_letter_code(board, text, clean, codes.parse_uedemann_square)
 
 
-def _read_letter_code(board: Board, text: str, clean: str, parse_square: Any) -> Any:
+def _read_letter_code(board: Board, text: str, clean: str, parse_square: Any) -> Move:
     """Two two-letter squares and an optional promotion letter, as a legal move."""
     try:
         frm, to = parse_square(clean[:2]), parse_square(clean[2:4])
@@ -213,7 +213,7 @@ def to_uedemann_hw(board: Board, move: Move) -> str:
     return frm + to + (codes.uedemann_promotion_letter(promoted).upper() if promoted else "")
 
 
-def from_uedemann_hw(board: Board, text: str) -> Any:
+def from_uedemann_hw(board: Board, text: str) -> Move:
     """Read four letters (e2-e4 = ``DOGO``), optionally a promotion letter."""
     clean = text.strip().upper()
     if not re.fullmatch(r"[A-Z]{4,5}", clean):

@@ -54,9 +54,9 @@ class PrintedGame:
     """The moves read (with leniencies and glyphs), the result or score printed at the end,
     and the first move that could not be read (the moves before it are kept)."""
 
-    start: Any
+    start: Board
     texts: list[PrintedMove] = field(default_factory=list)
-    moves: list[Any] = field(default_factory=list)
+    moves: list[Move] = field(default_factory=list)
     leniencies: list[list[str]] = field(default_factory=list)
     labels: list[str] = field(default_factory=list)
     result: str | None = None

@@ -137,7 +137,7 @@ def check_suffix(board: Board, move: Move, marks: str = "pgn") -> str:
         board.pop()
 
 
-def _disambiguation(board: Board, move: Move, name: str, legal: list[Any]) -> str:
+def _disambiguation(board: Board, move: Move, name: str, legal: list[Move]) -> str:
     others = [
         m.from_square
         for m in legal
@@ -265,9 +265,9 @@ def read_san(
     return parsed
 
 
-def _read_piece_move(board: Board, work: str, used: list[str], original: str, lenient: bool, language: str) -> Any:
+def _read_piece_move(board: Board, work: str, used: list[str], original: str, lenient: bool, language: str) -> Move:
     """The one legal move among the readings of ``work``'s letters (see :mod:`.lenient`)."""
-    found: list[tuple[Any, list[str], str]] = []
+    found: list[tuple[Move, list[str], str]] = []
     first_error: NotationError | None = None
     for reading in _lenient.readings(work, language, lenient):
         mine = [*used, *reading.used]
@@ -298,7 +298,7 @@ def _read_piece_move(board: Board, work: str, used: list[str], original: str, le
     return found[0][0]
 
 
-def parse_san(board: Board, text: str, *, lenient: bool = False, language: str = "en", figurine: bool = False) -> Any:
+def parse_san(board: Board, text: str, *, lenient: bool = False, language: str = "en", figurine: bool = False) -> Move:
     """The legal move ``text`` names (see :func:`read_san`)."""
     return read_san(board, text, lenient=lenient, language=language, figurine=figurine).move
 
@@ -319,7 +319,7 @@ def _castling_forms(tradition: str = "pgn") -> dict[str, tuple[str, str | None]]
     return forms
 
 
-def _castling(board: Board, work: str, used: list[str], original: str, lenient: bool, tradition: str = "pgn") -> Any | None:
+def _castling(board: Board, work: str, used: list[str], original: str, lenient: bool, tradition: str = "pgn") -> Move | None:
     forms = _castling_forms(tradition)
     if lenient and work not in forms:
         latin, changed = _lenient.latin_castling(work)
@@ -339,7 +339,7 @@ def _castling(board: Board, work: str, used: list[str], original: str, lenient: 
     raise NotationError(original, "illegal", f"no legal {side.replace('_', '-')} castling in {board.fen()}")
 
 
-def _piece_move(board: Board, work: str, used: list[str], original: str) -> Any:
+def _piece_move(board: Board, work: str, used: list[str], original: str) -> Move:
     m = _MOVE_RE.fullmatch(work)
     if not m:
         raise NotationError(original, "invalid", "not a move in algebraic notation")

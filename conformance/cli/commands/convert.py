@@ -20,6 +20,7 @@ from typing import IO, Any, Iterable, Iterator
 
 import click
 
+from reference_impl.core.board import Board
 from reference_impl.errors import ArbiterError, UsageError
 from reference_impl.notation.api import is_notation, notation_ids, san_language, to_notation, with_marks
 from reference_impl.notation.nags import glyph_to_nag
@@ -73,7 +74,7 @@ def _read_text(name: str) -> str:
         raise UsageError(f"cannot read {name}: {getattr(error, 'strerror', None) or error}") from None
 
 
-def _convert_printed(text: str, board: Any, source: str, target: str, fen: str) -> None:
+def _convert_printed(text: str, board: Board, source: str, target: str, fen: str) -> None:
     """Read a printed game (or a move list) in ``source``, print it in ``target``."""
     game = read_printed(board, text, source, san_language(source) or "en")
     if game.error is not None:

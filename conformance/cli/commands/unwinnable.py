@@ -190,7 +190,7 @@ def run_analysis(fen: str, rules_id: str, colors: tuple[int, ...], node_limit: i
 # --- what the answers mean --------------------------------------------------------------
 
 
-def san_line(board: Any, line: tuple[str, ...]) -> list[str]:
+def san_line(board: Board, line: tuple[str, ...]) -> list[str]:
     """The UCI moves of ``line`` as SAN, played from ``board`` (left unchanged)."""
     work, sans = board.copy(), []
     for text in line:
@@ -200,7 +200,7 @@ def san_line(board: Any, line: tuple[str, ...]) -> list[str]:
     return sans
 
 
-def movetext(board: Any, sans: list[str]) -> str:
+def movetext(board: Board, sans: list[str]) -> str:
     """``1. e4 e5 2. Qh5`` (or ``1... e5``) from the position's move number and side to move."""
     number, turn, words = board.fullmove_number, board.turn, []
     for index, san in enumerate(sans):
@@ -213,7 +213,7 @@ def movetext(board: Any, sans: list[str]) -> str:
     return " ".join(words)
 
 
-def terminal_of(board: Any) -> str | None:
+def terminal_of(board: Board) -> str | None:
     """``checkmate`` or ``stalemate`` when the side to move has no legal move."""
     if board.legal_move_count():
         return None
@@ -232,7 +232,7 @@ def dead_of(reports: dict[int, SideReport], terminal: str | None) -> bool | None
     return None
 
 
-def as_json(board: Any, rules: Any, reports: dict[int, SideReport], node_limit: int,
+def as_json(board: Board, rules: Any, reports: dict[int, SideReport], node_limit: int,
             time_limit: float | None) -> dict[str, Any]:
     terminal = terminal_of(board)
     rule = terminal or "dead_position"
@@ -281,7 +281,7 @@ def _verdict_text(report: SideReport, terminal: str | None, node_limit: int, tim
     return text
 
 
-def print_text(board: Any, rules: Any, reports: dict[int, SideReport], node_limit: int,
+def print_text(board: Board, rules: Any, reports: dict[int, SideReport], node_limit: int,
                time_limit: float | None) -> None:
     out = console()
     terminal = terminal_of(board)
