@@ -1,4 +1,4 @@
-"""Table keys that used to be written but never read now change behaviour (issue 13):
+"""Table keys that used to be written but never read now change behaviour:
 castling rights lost, the board's size, the castling side names, delay kinds, the
 carry-over of saved time, and the incorrect claim counted as a draw offer.
 

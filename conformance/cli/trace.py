@@ -39,7 +39,8 @@ from reference_impl.rules.articles import registry
 from reference_impl.rules.diff import is_annotation, without_annotations
 from reference_impl.rules.model import Entry, Source
 from reference_impl.rules.reader import hints, rule_fields, yaml_key
-from reference_impl.rules.yamlio import LineMap, format_path, read_yaml
+from reference_impl.rules.yamlio import LineMap, read_yaml
+from reference_impl.rules.yamlio import format_path as dotted
 
 from . import trace_c, trace_python
 
@@ -133,13 +134,6 @@ class Trace:
                          "per_kind": {k: len(v) for k, v in self.fixtures.items()},
                          "ids": {k: v for k, v in self.fixtures.items()}},
         }
-
-
-def dotted(path: Path_) -> str:
-    out = ""
-    for step in path:
-        out += f"[{step}]" if isinstance(step, int) else (f".{step}" if out else str(step))
-    return out or "(top)"
 
 
 def check_cite(cite: str) -> str:

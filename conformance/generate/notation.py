@@ -443,7 +443,7 @@ def printed_forms(t: dict[str, Any], code: str, board: chess.Board, move: chess.
     return out
 
 
-#: Légal's mate as a Tajik description of chess notation prints it (issue 15), with the
+#: Légal's mate as a Tajik description of chess notation prints it, with the
 #: same game in English SAN for python-chess.
 LEGAL_PRINTED = ["e4", "e5", "Af3", "Ac6", "Флс4", "d6", "Ас3", "Флg4", "О — O", "Ad4?", "А:e5!", "Фл: d1??",
                  "Фл: f7 +", "Ше7", "Ad5 ×"]

@@ -14,7 +14,8 @@ from __future__ import annotations
 
 from reference_impl.errors import RulesetError
 
-from .loader import Ruleset, clear_cache, derive_ruleset, list_rulesets, load_ruleset
+from .files import Ruleset
+from .loader import clear_cache, derive_ruleset, list_rulesets, load_ruleset
 from .paths import spec_dir
 
 __all__ = [

@@ -13,25 +13,11 @@ from typing import Any, Mapping
 
 from reference_impl.errors import RulesetError
 
-from .files import (  # re-exported: the names callers have always found here
-    YAML_SUFFIXES,
-    Library,
-    RawFile,
-    Ruleset,
-    chain_of,
-    forget_libraries,
-    library,
-    read_ruleset_file,
-    resolve,
-    resolve_chain,
-)
+from .files import YAML_SUFFIXES, RawFile, Ruleset, forget_libraries, library, read_ruleset_file, resolve
 from .merge import inherit, merge
 from .validate import raise_for, validate_ruleset
 
-__all__ = [
-    "YAML_SUFFIXES", "Library", "RawFile", "Ruleset", "build", "chain_of", "clear_cache", "derive_ruleset",
-    "library", "list_rulesets", "load_ruleset", "read_ruleset_file", "resolve_chain",
-]
+__all__ = ["build", "clear_cache", "derive_ruleset", "list_rulesets", "load_ruleset"]
 
 _CACHE: dict[Any, Ruleset] = {}
 

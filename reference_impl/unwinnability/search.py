@@ -1,21 +1,14 @@
-"""The interpreter's searches for the unwinnability analysis.
+"""What the unwinnability searches share: the node :class:`Budget`, the static stage's
+view of a board (:func:`placement_of`, :func:`static_proofs`: :mod:`.static`,
+:mod:`.mate`), the move layer's key for kept answers, and the replay of compiled lines.
 
-* :func:`explore` walks the *whole* space of positions reachable from the root (a
-  transposition set keyed by the Laws' position identity makes it finite) and records
-  every checkmate it meets. Finishing without a mate by a colour proves that colour can
-  never mate: a proof, because every legal move of every visited position was followed.
-  A subtree is skipped only when the static stage proves, at its root, that none of the
-  colours still in question can mate there, which is itself a proof about every position
-  below it. No draw rule cuts a line short: the Laws' question is "any series of legal
-  moves" (FIDE 5.2.2, 6.9). Each move made counts as one node of a :class:`Budget`.
-* :func:`static_proofs` runs the static stage (:mod:`.static`, :mod:`.mate`).
-
-The helpmate search itself is compiled (:mod:`.native`); its lines are replayed here.
+The searches themselves are compiled (:mod:`.native`: the exhaustive walk and the
+helpmate search); their lines are replayed here.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Iterable
 
 from ..core import codes
@@ -93,63 +86,3 @@ def line_to_uci(board: Board, line: list[int]) -> list[str]:
         out.append(code_uci(replay, code))
         replay.push_code(code)
     return out
-
-
-@dataclass
-class Exploration:
-    """What :func:`explore` found: a mating line per colour, and whether it finished."""
-
-    complete: bool
-    mates: dict[int, list[int]] = field(default_factory=dict)
-    nodes: int = 0
-
-
-def explore(board: Board, colors: set[int], budget: Budget) -> Exploration:
-    """Visit every position reachable from ``board`` until each of ``colors`` has mated
-    once, the space is exhausted (``complete``), or the budget runs out."""
-    open_colors = set(colors)
-    result = Exploration(complete=False)
-    seen: set[tuple] = set()
-    path: list[int] = []
-    stack: list[tuple[list[int], int]] = []
-    work = board.copy(stack=False)
-
-    def enter(zeroing: bool) -> list[int]:
-        key = work.position_key()
-        if key in seen:
-            return []
-        seen.add(key)
-        moves = work.legal_codes()
-        if not moves:
-            if work.is_check():
-                winner = work.turn ^ 1
-                if winner in open_colors:
-                    result.mates[winner] = list(path)
-                    open_colors.discard(winner)
-            return []
-        if zeroing and static_proofs(work, open_colors) == open_colors:
-            return []
-        return moves
-
-    try:
-        stack.append((enter(False), 0))  # the caller ran the static stage on the root
-        while stack and open_colors:
-            moves, index = stack[-1]
-            if index == len(moves):
-                stack.pop()
-                if path:
-                    path.pop()
-                    work.pop_code()
-                continue
-            stack[-1] = (moves, index + 1)
-            code = moves[index]
-            zeroing = work.is_zeroing_code(code)
-            budget.spend()
-            work.push_code(code)
-            path.append(code)
-            stack.append((enter(zeroing), 0))
-        result.complete = not stack or not open_colors
-    except BudgetExhausted:
-        result.complete = False
-    result.nodes = len(seen)
-    return result

@@ -32,7 +32,7 @@ WIDTH = 160
 def _rulesets(names: Sequence[str]) -> list[str]:
     """The canonical ids asked for (every complete ruleset when none); unknown is a usage error."""
     from reference_impl.rules import list_rulesets
-    from reference_impl.rules.loader import library
+    from reference_impl.rules.files import library
 
     if not names:
         return [r.id for r in list_rulesets()]

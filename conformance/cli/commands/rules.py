@@ -21,7 +21,7 @@ import click
 import yaml
 
 from reference_impl.rules import Ruleset, list_rulesets, load_ruleset
-from reference_impl.rules.loader import library
+from reference_impl.rules.files import library
 from reference_impl.rules.diff import ABSENT, Difference, annotation_diff, diff
 from reference_impl.rules.validate import validate_paths
 
