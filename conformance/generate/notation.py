@@ -195,7 +195,8 @@ def descriptive_forms(t: dict[str, Any], board: chess.Board, move: chess.Move, t
     """(what, text): the fully qualified form of ``move`` as printed texts vary it, every
     word from descriptive.yaml and the english_descriptive marks of marks.yaml: a check's,
     a discovered check's, a double check's or a mate's mark, an en passant mark, another
-    promotion bracket, an alias of the moving piece's letter, a file alias. Where a table
+    capture mark, another promotion bracket, an alias of the moving piece's letter, a file
+    alias. Where a table
     lists several, the ``turn``-th (so each turns up on some moves)."""
     d, marks = t["descriptive"], t["marks"]["traditions"]["english_descriptive"]
     base = descriptive(d, board, move)
@@ -220,6 +221,9 @@ def descriptive_forms(t: dict[str, Any], board: chess.Board, move: chess.Move, t
             one("check", d["check"])
     if board.is_en_passant(move):
         one("en-passant", d["en_passant"])
+    others = [m for m in marks["capture"] if m != d["capture_separator"]]
+    if board.is_capture(move) and others:
+        out.append(("capture-mark", base.replace(d["capture_separator"], others[turn % len(others)], 1)))
     if move.promotion:
         promotion = d["promotion"]
         letter = d["pieces"][PIECE_NAMES[move.promotion]]

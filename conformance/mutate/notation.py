@@ -68,14 +68,36 @@ def _string_swaps(data: Any, path: KeyPath = ()) -> Iterator[tuple[KeyPath, str,
             yield from _string_swaps(value, path + (index,))
 
 
-#: Marks the writers use (the first of each list) and marks only the readers take, as the
-#: union of every tradition's list (lenient reading).
+#: Marks the writers write: the first of each of these lists (long algebraic's dash, when a
+#: tradition has none, is the ``lan`` tradition's).
 WRITTEN_MARKS = ("capture", "check", "mate", "move_dash")
-READ_MARKS = ("capture", "check", "double_check", "mate", "en_passant", "move_dash")
-UNION = ("the readers take the union of every tradition's marks of this kind, which another "
-         "tradition's list keeps whole, and no writer writes the mark (only a list's first is written)")
+#: The lists of a tradition this module can judge (marks a writer writes or a reader reads).
+MARK_LISTS = ("capture", "check", "double_check", "mate", "en_passant", "move_dash")
+#: The tradition whose capture, dash, double check and mate marks the descriptive reader takes.
+DESCRIPTIVE_TRADITION = "english_descriptive"
+UNION = ("no writer writes the mark, and every set of marks a reader takes is the same without it: "
+         "the lenient reader's union of every tradition's check, double check and mate marks, its "
+         "mate marks and its en passant marks, and the descriptive reader's marks")
 PGN_ONLY = ("the NAG a suffix stands for: read by the PGN reader and writer only, which no kind "
             "of the protocol runs (from_notation reports the suffix itself)")
+
+
+def _read_sets(rows: Mapping[str, Mapping[str, Any]], descriptive: Mapping[str, Any]) -> list[set[str]]:
+    """Every set of marks a reader takes from the traditions (san.py, descriptive.py)."""
+    def union(*kinds: str) -> set[str]:
+        return {str(m) for row in rows.values() for kind in kinds for m in row.get(kind, [])}
+    own = rows.get(DESCRIPTIVE_TRADITION, {})
+    return [union("mate", "double_check", "check"), union("mate"), union("en_passant"),
+            {descriptive.get("capture_separator", ""), *own.get("capture", [])},
+            {descriptive.get("move_separator", ""), *own.get("move_dash", [])},
+            set(own.get("double_check", [])), set(own.get("mate", []))]
+
+
+def _written(rows: Mapping[str, Mapping[str, Any]], tradition: str, kind: str) -> str | None:
+    marks = list(rows[tradition].get(kind, []))
+    if kind == "move_dash" and not marks:
+        marks = list(rows.get("lan", {}).get("move_dash", []))
+    return str(marks[0]) if marks else None
 
 
 def equivalent(name: str, data: Mapping[str, Any], mutant: Mutant) -> str | None:
@@ -83,15 +105,14 @@ def equivalent(name: str, data: Mapping[str, Any], mutant: Mutant) -> str | None
     path = mutant.path
     if name == "marks" and path[:2] == ("suffix_annotations", "map"):
         return PGN_ONLY
-    if name != "marks" or len(path) != 3 or path[0] != "traditions" or path[2] not in READ_MARKS:
+    if name != "marks" or len(path) != 3 or path[0] != "traditions" or path[2] not in MARK_LISTS:
         return None
     rows = data["traditions"]
-    before, after = list(rows[path[1]].get(path[2], [])), mutant.value
-    if path[2] in WRITTEN_MARKS and before[:1] != list(after)[:1]:
+    changed = {**rows, str(path[1]): {**rows[str(path[1])], str(path[2]): list(mutant.value)}}
+    descriptive = table("descriptive")
+    if path[2] in WRITTEN_MARKS and _written(rows, str(path[1]), str(path[2])) != _written(changed, str(path[1]), str(path[2])):
         return None
-    union = {m for row in rows.values() for m in row.get(path[2], [])}
-    changed = {m for key, row in rows.items() if key != path[1] for m in row.get(path[2], [])} | set(after)
-    return UNION if union == changed else None
+    return UNION if _read_sets(rows, descriptive) == _read_sets(changed, descriptive) else None
 
 
 def mutants_of(name: str) -> list[Mutant]:
