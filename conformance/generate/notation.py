@@ -423,6 +423,9 @@ def build(data: Path) -> dict[str, list[Fixture]]:
     for filename, records in _tradition_examples(t).items():
         files.setdefault(filename, []).extend(records)
     files["notation-iccf.jsonl"].extend(_iccf_original_squares(t))
+    files["notation-descriptive.jsonl"].extend(_descriptive_castling(t))
+    for filename, records in _lookalike_examples(t).items():
+        files.setdefault(filename, []).extend(records)
     files["notation-localized.jsonl"].extend(_printed_examples())
     return dict(sorted(files.items()))
 
@@ -561,6 +564,86 @@ def _iccf_original_squares(t: dict[str, Any]) -> list[Fixture]:
                     {"fen": fen, "text": f"{base} ({square})", "notation": "iccf"}, expect={"move": move.uci()},
                     cites=CITES["iccf"], tags=_tags(board, move)[1:] + ["hand-built"], method="laws",
                     detail=TABLES_DETAIL.format("iccf") + " (promotion_original_square)"))
+    return out
+
+
+#: A position where every kind of piece of the side to move has a move, a capture and both
+#: castlings are legal.
+LOOKALIKE_POSITION = "r3k2r/ppp2ppp/2nqbn2/2bpp3/2BPP3/2NQBN2/PPP2PPP/R3K2R w KQkq - 4 8"
+
+
+def _named(t: dict[str, Any], code: str, text: str) -> set[str]:
+    """The pieces a lenient reader of ``code`` can take ``text``'s leading letters for: the
+    longest letters of the language or English that the text begins with, each character
+    itself or a look-alike of it."""
+    group_of = {ch: set(group) for group in t["lookalikes"]["groups"] for ch in group}
+    letters = [*t["pieces"]["languages"][code]["letters"].items(), *t["pieces"]["languages"]["en"]["letters"].items()]
+    found = [(len(letter), name) for name, letter in letters
+             if len(text) >= len(letter) and all(c == w or w in group_of.get(c, ()) for c, w in zip(letter, text))]
+    return {name for size, name in found if size == max(found)[0]}
+
+
+def _castling_texts(written: str) -> list[str]:
+    return [written, written.lower()] if written != written.lower() else [written]
+
+
+def _descriptive_castling(t: dict[str, Any]) -> list[Fixture]:
+    """Both castlings written in descriptive notation: the table's own form, which no other
+    form is shorter than (a castling names no square)."""
+    out = []
+    for n, fen in enumerate(TRADITION_POSITIONS):
+        board = chess.Board(fen)
+        for move in board.legal_moves:
+            if board.is_castling(move):
+                side = "king_side" if chess.square_file(move.to_square) > chess.square_file(move.from_square) \
+                    else "queen_side"
+                out.append(fixture(
+                    f"notation.descriptive.to.castling-{n}-{side.replace('_', '-')}", "to_notation",
+                    f"write a {side.replace('_', ' ')} castling in descriptive notation", STANDARD,
+                    {"fen": fen, "move": move.uci(), "notation": "descriptive"},
+                    expect={"text": t["descriptive"]["castling"][side]}, cites=CITES["descriptive"],
+                    tags=_tags(board, move)[1:] + ["hand-built"], method="laws",
+                    detail=TABLES_DETAIL.format("descriptive") + " (castling)"))
+    return out
+
+
+def _lookalike_examples(t: dict[str, Any]) -> dict[str, list[Fixture]]:
+    """For each character of each look-alike group that some printed move writes (a piece
+    letter, a file, the capture mark, the castling O in either case), the first move of
+    :data:`LOOKALIKE_POSITION` in the first language whose text has it, with that character
+    replaced by each other member of its group; only where the replaced text still names
+    one piece."""
+    board = chess.Board(LOOKALIKE_POSITION)
+    moves = sorted(board.legal_moves, key=lambda m: m.uci())
+    written: list[tuple[str, chess.Move, str]] = []
+    for code, language in t["pieces"]["languages"].items():
+        marks = t["marks"]["traditions"][language["tradition"]]
+        for move in moves:
+            text = traditional(board.san(move), language["letters"], marks)
+            written += [(code, move, form) for form in (_castling_texts(text) if board.is_castling(move) else [text])]
+    out: dict[str, list[Fixture]] = {}
+    for g, group in enumerate(t["lookalikes"]["groups"]):
+        for ch in group:
+            for other in (o for o in group if o != ch):
+                for code, move, text in written:
+                    at = text.find(ch)
+                    if at < 0:
+                        continue
+                    swapped = text[:at] + other + text[at + 1:]
+                    piece = PIECE_NAMES[board.piece_type_at(move.from_square) or chess.PAWN]
+                    if not board.is_castling(move) and _named(t, code, swapped) - {piece}:
+                        continue
+                    notation = "san:lenient" if code == "en" else f"san:{code}:lenient"
+                    filename = "notation-san.jsonl" if code == "en" else "notation-localized.jsonl"
+                    out.setdefault(filename, []).append(fixture(
+                        f"notation.{notation.replace(':', '-')}.from.lookalike-{g:02d}-u{ord(other):04x}",
+                        "from_notation", f"lenient reading of a printed {code} move with a look-alike: {swapped}",
+                        STANDARD, {"fen": board.fen(), "text": swapped, "notation": notation},
+                        expect={"move": move.uci()}, cites=CITES["tradition"],
+                        tags=_tags(board, move)[1:] + ["hand-built", "lenient-san"], method="oracle+laws",
+                        detail=f"{ORACLE} Board.san, rewritten with pieces.yaml ({code}) and the language's "
+                               f"marks.yaml tradition, one character replaced by its lookalikes.yaml group's other"))
+                    break
     return out
 
 

@@ -77,9 +77,37 @@ MARK_LISTS = ("capture", "check", "double_check", "mate", "en_passant", "move_da
 DESCRIPTIVE_TRADITION = "english_descriptive"
 UNION = ("no writer writes the mark, and every set of marks a reader takes is the same without it: "
          "the lenient reader's union of every tradition's check, double check and mate marks, its "
-         "mate marks and its en passant marks, and the descriptive reader's marks")
+         "mate marks and its en passant marks, and the marks the descriptive reader strips")
 PGN_ONLY = ("the NAG a suffix stands for: read by the PGN reader and writer only, which no kind "
             "of the protocol runs (from_notation reports the suffix itself)")
+
+
+UNUSED_GROUP = ("no member of the dropped group is a character a printed move is read through: none is "
+                "in a language's piece letter, a file letter, a tradition's capture mark or castling form "
+                "(either case)")
+
+
+def _read_characters() -> set[str]:
+    """Every character a look-alike may stand for in a printed move (pieces.yaml, marks.yaml)."""
+    chars = set("abcdefgh")
+    for language in table("pieces")["languages"].values():
+        chars.update("".join(language["letters"].values()))
+    for row in table("marks")["traditions"].values():
+        chars.update("".join(str(m) for m in row["capture"]))
+        for form in row["castling"].values():
+            chars.update(form + form.lower())
+    return chars
+
+
+def _dropped_unused(data: Mapping[str, Any], mutant: Mutant) -> str | None:
+    """Why dropping look-alike groups changes no reading (:data:`UNUSED_GROUP`), or None."""
+    if mutant.path != ("groups",) or not isinstance(mutant.value, list):
+        return None
+    kept = [list(g) for g in mutant.value]
+    dropped = [g for g in data["groups"] if list(g) not in kept]
+    if not dropped or len(kept) + len(dropped) != len(data["groups"]):
+        return None
+    return None if any(ch in _read_characters() for g in dropped for ch in g) else UNUSED_GROUP
 
 
 def _read_sets(rows: Mapping[str, Mapping[str, Any]], descriptive: Mapping[str, Any]) -> list[set[str]]:
@@ -87,10 +115,25 @@ def _read_sets(rows: Mapping[str, Mapping[str, Any]], descriptive: Mapping[str, 
     def union(*kinds: str) -> set[str]:
         return {str(m) for row in rows.values() for kind in kinds for m in row.get(kind, [])}
     own = rows.get(DESCRIPTIVE_TRADITION, {})
+    trailers = [*descriptive.get("check", []), *descriptive.get("discovered_check", []),
+                *descriptive.get("en_passant", []), *own.get("double_check", []), *own.get("mate", [])]
     return [union("mate", "double_check", "check"), union("mate"), union("en_passant"),
             {descriptive.get("capture_separator", ""), *own.get("capture", [])},
             {descriptive.get("move_separator", ""), *own.get("move_dash", [])},
-            set(own.get("double_check", [])), set(own.get("mate", []))]
+            {m for m in union("mate", "double_check", "check") | set(trailers) if _stripped(m, trailers)}]
+
+
+def _stripped(mark: str, trailers: Sequence[str]) -> bool:
+    """Whether the descriptive reader strips ``mark`` after a move: it takes trailers off
+    the end, longest first, again and again (``++`` is ``+`` twice)."""
+    text, order = "P-K4 " + mark, sorted(set(trailers), key=len, reverse=True)
+    changed = True
+    while changed:
+        changed = False
+        for trailer in order:
+            if trailer and text.endswith(trailer) and len(text) > len(trailer):
+                text, changed = text[: -len(trailer)].rstrip(), True
+    return text == "P-K4"
 
 
 def _written(rows: Mapping[str, Mapping[str, Any]], tradition: str, kind: str) -> str | None:
@@ -103,6 +146,8 @@ def _written(rows: Mapping[str, Mapping[str, Any]], tradition: str, kind: str) -
 def equivalent(name: str, data: Mapping[str, Any], mutant: Mutant) -> str | None:
     """Why ``mutant`` cannot change an answer of a notation kind, or None."""
     path = mutant.path
+    if name == "lookalikes":
+        return _dropped_unused(data, mutant)
     if name == "marks" and path[:2] == ("suffix_annotations", "map"):
         return PGN_ONLY
     if name != "marks" or len(path) != 3 or path[0] != "traditions" or path[2] not in MARK_LISTS:
