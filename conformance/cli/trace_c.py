@@ -33,6 +33,7 @@ from reference_impl.core.board import Board
 from reference_impl.core.tables import CastlingTable, MoveTables, PieceType, compile_move_tables
 from reference_impl.errors import ArbiterError
 from reference_impl.rules import Ruleset, derive_ruleset
+from reference_impl.rules.model import Model
 from reference_impl.unwinnability import native
 
 from ..mutate.mutants import Mutant, generate, overrides
@@ -138,7 +139,7 @@ def _mutants(ruleset: Ruleset, path: KeyPath) -> list[Mutant]:
     return found
 
 
-def _board(model: Any) -> Board:
+def _board(model: Model) -> Board:
     return Board(model)
 
 

@@ -11,7 +11,7 @@ import json
 import sys
 from collections import Counter
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -19,9 +19,12 @@ from reference_impl.errors import UsageError
 
 from ...adapters.base import KINDS
 from ...mutate import run as mutation
-from ...mutate.mutants import dotted
+from ...mutate.mutants import Mutant, dotted
 from ..common import console
 from .run import EXIT_INTERRUPTED, _jobs
+
+if TYPE_CHECKING:
+    from reference_impl.rules import Ruleset
 
 #: Table columns after entry and cite, in this order.
 COUNTS = ("mutants", "killed", "equivalent", "invalid")
@@ -65,7 +68,7 @@ def summary(ruleset: str, results: Sequence[mutation.Result], interrupted: bool 
             "interrupted": interrupted}
 
 
-def render(ruleset: str, results: Sequence[mutation.Result], order: Sequence[Any], interrupted: bool = False) -> None:
+def render(ruleset: str, results: Sequence[mutation.Result], order: Sequence[Mutant], interrupted: bool = False) -> None:
     """One table: a row per rule entry (in document order) with its counts and its
     surviving mutations (key below the entry: change)."""
     from rich.table import Table
@@ -102,7 +105,7 @@ def render(ruleset: str, results: Sequence[mutation.Result], order: Sequence[Any
     out.print(table)
 
 
-def _key(mutant: Any) -> tuple[str, str]:
+def _key(mutant: Mutant) -> tuple[str, str]:
     return (mutant.where, mutant.mutation)
 
 
@@ -196,21 +199,21 @@ def _notation(ctx: click.Context, names: Sequence[str], fixture_paths: Sequence[
     return 1 if survived else 0
 
 
-def _both(first: Callable[[Any], None], then: Callable[[], None]) -> Callable[[Any], None]:
+def _both(first: Callable[[mutation.Result], None], then: Callable[[], None]) -> Callable[[mutation.Result], None]:
     """``first(result)``, then ``then()``: record a result, then advance the progress bar."""
-    def call(result: Any) -> None:
+    def call(result: mutation.Result) -> None:
         first(result)
         then()
     return call
 
 
-def _load(ruleset: str) -> Any:
+def _load(ruleset: str) -> Ruleset:
     from reference_impl.rules import load_ruleset
 
     return load_ruleset(ruleset)
 
 
-def _close(ruleset: str, results: list[mutation.Result], order: Sequence[Any], as_json: bool,
+def _close(ruleset: str, results: list[mutation.Result], order: Sequence[Mutant], as_json: bool,
            interrupted: bool = False) -> None:
     if as_json:
         click.echo(json.dumps(summary(ruleset, results, interrupted)))
