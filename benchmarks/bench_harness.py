@@ -10,7 +10,7 @@ takes microseconds) four ways and prints fixtures/s for each:
 and then the reference against the python-chess adapter on the fixtures python-chess
 declares, in-process, as a ratio.
 
-Targets (issue 4): >= 5,000 fixtures/s in-process, >= 2,000/s through the protocol,
+Targets: >= 5,000 fixtures/s in-process, >= 2,000/s through the protocol,
 for the cheap kinds. Run::
 
     python benchmarks/bench_harness.py [--limit 4000] [--validate-protocol]

@@ -16,6 +16,7 @@ import time
 
 import chess
 
+from conformance.generate.perft import oracle_perft
 from reference_impl import Board, load_ruleset, perft
 
 #: (name, FEN, depth, Chess960?) — the classic perft positions plus two Chess960 ones.
@@ -29,18 +30,6 @@ POSITIONS = [
     ("960-a", "1rqbkrbn/1ppppp1p/1n6/p1N3p1/8/2P4P/PP1PPPP1/1RQBKRBN w FBfb - 0 9", 3, True),
     ("960-b", "rbbqn1kr/pp2p1pp/6n1/2pp1p2/2P4P/P7/BP1PPPP1/R1BQNNKR w HAha - 0 9", 3, True),
 ]
-
-
-def python_chess_perft(board: chess.Board, depth: int) -> int:
-    """python-chess perft, legal moves counted at the last ply (as the reference's perft does)."""
-    if depth == 1:
-        return board.legal_moves.count()
-    nodes = 0
-    for move in board.legal_moves:
-        board.push(move)
-        nodes += python_chess_perft(board, depth - 1)
-        board.pop()
-    return nodes
 
 
 def main() -> None:
@@ -59,7 +48,7 @@ def main() -> None:
             best_ref = min(best_ref, time.perf_counter() - started)
             pc_board = chess.Board(fen, chess960=is960)
             started = time.perf_counter()
-            pc_nodes = python_chess_perft(pc_board, depth)
+            pc_nodes = oracle_perft(pc_board, depth)
             best_pc = min(best_pc, time.perf_counter() - started)
         if ref_nodes != pc_nodes:
             raise SystemExit(f"{name}: node counts differ: reference {ref_nodes}, python-chess {pc_nodes}")

@@ -29,8 +29,8 @@ line found is replayed with python-chess afterwards, outside the timing.
 ``--nodes`` measures the search core's speed on at most 301 evenly spaced rows of
 ``--lichess FILE`` (default the shipped sample), in one run: moves made per CPU-second by the compiled helpmate
 search against python-chess making and unmaking every move of a legal-move perft, and
-the compiled perft's leaves per CPU-second against python-chess's perft. Targets
-(issue 8): the whole file 100 % decided, 0 wrong, >= 500 positions per CPU-second::
+the compiled perft's leaves per CPU-second against python-chess's perft. Targets:
+the whole file 100 % decided, 0 wrong, >= 500 positions per CPU-second::
 
     python benchmarks/bench_unwinnability.py --lichess FILE [--nodes] [--limit N]
 

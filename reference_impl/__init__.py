@@ -10,11 +10,7 @@ from .core import BLACK, WHITE, Board, Move, Piece, divide, perft
 from .errors import ArbiterError, FenError, IllegalMoveError, RulesetError, UsageError
 
 
-def load_ruleset(name_or_path: str):  # noqa: ANN201 - re-exported from .rules
-    """Load a ruleset by id, alias or path (see :mod:`reference_impl.rules`)."""
-    from .rules import load_ruleset as _load
-
-    return _load(name_or_path)
+from .rules import Ruleset, load_ruleset
 
 
 __all__ = [
@@ -30,5 +26,6 @@ __all__ = [
     "WHITE",
     "divide",
     "load_ruleset",
+    "Ruleset",
     "perft",
 ]

@@ -1,10 +1,16 @@
-"""Which leaves of a ruleset the reference reads: a recording view of the resolved data.
+"""Which leaves of a table the reference reads: recorded reads of the model and of the
+notation tables.
 
-:class:`Recorder` is a read-only mapping over a resolved ruleset's data that notes the
-path of every value handed out (``get``, ``[]``, ``items()``, ``values()``). A list of
-mappings is a table of rows: its rows are recorded under the path with ``[]`` (so a
-key read in any row counts for every row); any other list is one leaf. Key tests
-(``in``, ``keys()``, ``len``) read no value and record nothing.
+:class:`ModelReads` notes, while active, the key path of every rule field read from an
+entry of a ruleset's model (:mod:`reference_impl.rules.model`): each entry knows its
+path, and a field read is the path and the field's YAML key. The rows of a list are
+recorded under ``[]`` (so a key read in any row counts for every row); a mapping of
+values (``opponent_has``) counts as read in full.
+
+:class:`Recorder` is a read-only mapping over a table's data (the notation tables are
+mappings) that notes the path of every value handed out (``get``, ``[]``, ``items()``,
+``values()``), lists of mappings as rows in the same way; any other list is one leaf.
+Key tests (``in``, ``keys()``, ``len``) read no value and record nothing.
 
 :func:`leaf_paths` lists the leaves of a resolved ruleset in the same notation, and
 :func:`declared` the ones the schema marks ``x-declarative`` (documentation the
@@ -19,6 +25,8 @@ from typing import Any
 
 from reference_impl.rules import spec_dir
 from reference_impl.rules.diff import is_annotation
+from reference_impl.rules.model import Entry
+from reference_impl.rules.reader import rule_fields
 
 Path_ = tuple[str, ...]
 ROW = "[]"  #: path step for "any row of a list of mappings"
@@ -49,6 +57,51 @@ class Recorder(Mapping[str, Any]):
 
     def __repr__(self) -> str:
         return f"Recorder({'.'.join(self._path) or '<root>'})"
+
+
+class ModelReads:
+    """A context in which every rule field read from a model entry adds its path to ``log``."""
+
+    def __init__(self, log: set[Path_]) -> None:
+        self.log = log
+        self._saved: Any = None
+
+    def __enter__(self) -> "ModelReads":
+        log = self.log
+        keys: dict[type, dict[str, str]] = {}
+        read = object.__getattribute__
+
+        def recording(entry: Entry, name: str) -> Any:
+            value = read(entry, name)
+            cls = type(entry)
+            names = keys.get(cls)
+            if names is None:
+                names = keys[cls] = {f.name: str(f.metadata.get("key", f.name)) for f in rule_fields(cls)}
+            if name in names:
+                path = tuple(ROW if isinstance(k, int) else str(k) for k in read(entry, "origin").path)
+                _note(value, log, path + (names[name],))
+            return value
+
+        self._saved = Entry.__getattribute__
+        Entry.__getattribute__ = recording  # type: ignore[method-assign]
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        Entry.__getattribute__ = self._saved  # type: ignore[method-assign]
+
+
+def _note(value: Any, log: set[Path_], path: Path_) -> None:
+    """A field's value handed out: a leaf is read; an entry, or rows of entries, are read
+    field by field; a mapping of leaves is read in full."""
+    if isinstance(value, Entry) or (isinstance(value, tuple) and value and all(isinstance(v, Entry) for v in value)):
+        return
+    if isinstance(value, Mapping):
+        if all(isinstance(v, Entry) for v in value.values()):
+            return
+        for key in value:
+            log.add(path + (str(key),))
+        return
+    log.add(path)
 
 
 def wrap(value: Any, log: set[Path_], path: Path_) -> Any:
@@ -129,6 +182,20 @@ def declared(path: Path_) -> str | None:
     for key in path:
         nodes = [child for cur, node in nodes for child in _children(schemas, cur, node, key)]
         for where, node in nodes:  # the mark may sit next to a $ref or behind it
+            for candidate in (node, _resolve(schemas, where, node)[1]):
+                if isinstance(candidate, Mapping) and candidate.get(DECLARATIVE):
+                    return str(candidate[DECLARATIVE])
+    return None
+
+
+def notation_declared(table: str, path: Path_) -> str | None:
+    """The ``x-declarative`` reason the notation schema gives for ``path`` of ``table``."""
+    schemas = _schemas()
+    root = "notation.schema.json"
+    nodes = [(root, schemas[root]), (root, schemas[root]["$defs"].get(table, {}))]
+    for key in path:
+        nodes = [child for cur, node in nodes for child in _children(schemas, cur, node, key)]
+        for where, node in nodes:
             for candidate in (node, _resolve(schemas, where, node)[1]):
                 if isinstance(candidate, Mapping) and candidate.get(DECLARATIVE):
                     return str(candidate[DECLARATIVE])

@@ -1,4 +1,4 @@
-"""The protocol kinds game_end, timeout and dead_position (issue 4) through
+"""The protocol kinds game_end, timeout and dead_position through
 reference_impl.adjudication.api and the in-process reference adapter.
 """
 

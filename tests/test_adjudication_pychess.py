@@ -19,6 +19,7 @@ import pytest
 from reference_impl.adjudication import repetition as rep
 from reference_impl.adjudication.game import Game
 from reference_impl.rules.loader import derive_ruleset
+from reference_impl.rules.model import RepetitionAutomatic
 
 STARTS = [
     chess.STARTING_FEN,
@@ -31,6 +32,12 @@ STARTS = [
 
 # The dead-position check is not under test here and costs time on every move.
 RULES = derive_ruleset("fide-2023", {"termination": {"dead_position": None}}, id="fide-2023-no-dead")
+
+
+def _automatic() -> RepetitionAutomatic:
+    entry = RULES.model.repetition.automatic
+    assert entry is not None
+    return entry
 
 
 def _pick(board: chess.Board, rng: random.Random) -> chess.Move:
@@ -65,7 +72,7 @@ def _walk(seed: int) -> tuple[int, list[str]]:
             break
         checked += 1
         claims = {c.claim: c for c in game.claims()}
-        ours_fivefold = rep.automatic_repetition(game._keys, RULES["repetition"]["automatic"])
+        ours_fivefold = rep.automatic_repetition(game._keys, _automatic())
         assert ours_fivefold == board.is_fivefold_repetition(), board.fen()
         assert (game.board.halfmove_clock >= 150) == board.is_seventyfive_moves(), board.fen()
         assert ("threefold_repetition" in claims) == board.can_claim_threefold_repetition(), board.fen()

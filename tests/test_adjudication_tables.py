@@ -38,7 +38,7 @@ def _cites(node: object) -> list[str]:
 
 @pytest.mark.parametrize("ruleset", RULESETS)
 def test_every_resolved_ruleset_has_every_section_and_only_known_cites(ruleset: str) -> None:
-    rules = load_ruleset(ruleset)
+    rules = load_ruleset(ruleset).data
     known = known_cites()
     for section in SECTIONS:
         assert rules.get(section), f"{ruleset}: no {section}"
@@ -57,7 +57,7 @@ def test_resolved_sections_validate_against_the_schema(ruleset: str) -> None:
     rules = load_ruleset(ruleset)
     for section in SECTIONS:
         sub = {"$ref": f"{schema['$id']}#/$defs/{section}"}
-        jsonschema.Draft202012Validator(sub, registry=registry).validate(rules[section])
+        jsonschema.Draft202012Validator(sub, registry=registry).validate(rules.data[section])
 
 
 def test_schema_rejects_a_typo() -> None:
@@ -72,7 +72,7 @@ def test_schema_rejects_a_typo() -> None:
 
 
 def test_editions_differ_exactly_where_the_digest_says() -> None:
-    f23, f18, f14, us = (load_ruleset(r) for r in ("fide-2023", "fide-2018", "fide-2014", "uscf-7"))
+    f23, f18, f14, us = (load_ruleset(r).data for r in ("fide-2023", "fide-2018", "fide-2014", "uscf-7"))
     assert f23["termination"]["resignation"]["draw_if_opponent_cannot_checkmate"] is True
     assert f18["termination"]["resignation"]["draw_if_opponent_cannot_checkmate"] is False
     assert (f18["repetition"]["automatic"]["consecutive"], f14["repetition"]["automatic"]["consecutive"]) == (False, True)
@@ -87,10 +87,10 @@ def test_editions_differ_exactly_where_the_digest_says() -> None:
 
 
 def test_unconfirmed_sources_carry_a_note() -> None:
-    assert load_ruleset("fide-2023")["illegal_moves"]["blitz"].get("note")       # B.2 / B.3
-    assert load_ruleset("uscf-7")["illegal_moves"]["blitz"].get("note")          # blitz chapter
-    assert load_ruleset("fide-2014")["speed"].get("note")                        # 2014 bands
-    assert load_ruleset("fide-2023")["clocks"]["delay"].get("note")              # Bronstein vs simple
+    assert load_ruleset("fide-2023").data["illegal_moves"]["blitz"].get("note")       # B.2 / B.3
+    assert load_ruleset("uscf-7").data["illegal_moves"]["blitz"].get("note")          # blitz chapter
+    assert load_ruleset("fide-2014").data["speed"].get("note")                        # 2014 bands
+    assert load_ruleset("fide-2023").data["clocks"]["delay"].get("note")              # Bronstein vs simple
 
 
 def test_no_ruleset_is_named_in_the_interpreter_code() -> None:

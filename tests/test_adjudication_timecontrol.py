@@ -16,7 +16,9 @@ from reference_impl.rules.loader import load_ruleset
 
 
 def speed_class(ruleset: str, control: str) -> str:
-    return classify(parse(control), load_ruleset(ruleset)["speed"])["class"]
+    speed = load_ruleset(ruleset).model.speed
+    assert speed is not None
+    return classify(parse(control), speed).class_
 
 
 @pytest.mark.parametrize(

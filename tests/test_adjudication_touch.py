@@ -16,7 +16,7 @@ CASTLES = "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1"
 
 
 def allowed(game: Game) -> tuple[set[str], str | None]:
-    moves, cite = allowed_moves(game.board, game._touches, game.rules)
+    moves, cite = allowed_moves(game.board, game._touches, game.model)
     return {game.board.uci(m) for m in moves}, cite
 
 

@@ -395,5 +395,5 @@ def test_the_dead_check_screened_together_answers_as_the_check_itself() -> None:
     answers = dead_by_screen(boards)
     settled = [(b, a) for b, a in zip(boards, answers) if a is not None]
     assert len(settled) >= 0.8 * len(boards) > 500 and len(sparse) >= 20
-    assert all(verdicts.is_dead_cheap(b, ends.limits.move_node_limit) == a for b, a in settled)
+    assert all(verdicts.is_dead_cheap(b, ends.limits.dead_position.move_node_limit) == a for b, a in settled)
     assert any(a for _, a in settled) and any(not a for _, a in settled)

@@ -51,8 +51,8 @@ def test_every_number_matches_python_chess() -> None:
 
 
 def test_standard_number_is_the_orthodox_initial_position() -> None:
-    standard = RULES["setup"]["numbering"]["standard"]
-    assert start_fen(standard, RULES) == load_ruleset("fide-2023")["setup"]["initial_fen"]
+    standard = RULES.data["setup"]["numbering"]["standard"]
+    assert start_fen(standard, RULES) == load_ruleset("fide-2023").data["setup"]["initial_fen"]
 
 
 def test_every_array_meets_the_laws_constraints_checked_directly() -> None:
@@ -95,7 +95,7 @@ def test_constraints_are_read_from_the_table() -> None:
 
 def test_numbering_is_read_from_the_table() -> None:
     """Reversing the bishop file order moves the light bishop of number 0 from b1 to h1."""
-    steps = [dict(s) for s in RULES["setup"]["numbering"]["steps"]]
+    steps = [dict(s) for s in RULES.data["setup"]["numbering"]["steps"]]
     steps[0]["files"] = ["h", "f", "d", "b"]
     changed = derive_ruleset("chess960", {"setup": {"numbering": {"steps": steps}}}, id="reordered")
     assert array_from_number(0, changed)[7] == "B"

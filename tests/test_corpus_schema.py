@@ -2,9 +2,9 @@
 
 These checks read every ``conformance/fixtures/*.jsonl`` file (the notation files
 included, since ids must be unique across the whole corpus). Full JSON Schema
-validation of every line is slow with ``jsonschema``, so the default run validates a
-deterministic stride sample of every file plus every hand-built fixture; ``--deep``
-validates them all.
+validation of every line is slow with ``jsonschema``, so ``tox -e fast`` validates a
+deterministic stride sample of every file plus every hand-built fixture; the full ``tox``
+(and CI) validates them all and reruns every generator against the committed files.
 """
 
 from __future__ import annotations
@@ -134,7 +134,7 @@ def test_sampled_fixtures_match_schema() -> None:
     assert _bad_lines(_sample()) == []
 
 
-@pytest.mark.deep
+@pytest.mark.slow  # the whole corpus: the full `tox` (and CI) runs it, `tox -e fast` leaves it out
 def test_every_fixture_matches_schema() -> None:
     assert _bad_lines(corpus()) == []
 
@@ -196,7 +196,7 @@ def test_no_fixture_uses_a_retired_id() -> None:
     assert not retired & {item["id"] for _, _, item in corpus()}
 
 
-@pytest.mark.deep
+@pytest.mark.slow  # every generator rerun: the full `tox` (and CI) runs it, `tox -e fast` leaves it out
 def test_all_generators_reproduce_the_corpus_byte_for_byte(tmp_path: Path) -> None:
     from conformance.generate import all as generate_all
     from conformance.generate.common import main

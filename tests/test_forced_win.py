@@ -32,7 +32,7 @@ ROOT = Path(__file__).resolve().parent.parent
 RULES = load_ruleset("fide-2023")
 USCF = load_ruleset("uscf-7")
 #: The budget the limits table gives the ruling's search (14E2).
-NODE_LIMIT = limits_of(USCF).forced_win_node_limit
+NODE_LIMIT = limits_of(USCF).forced_win.node_limit
 #: The bounded search's tests: nine plies (every mate in 5) and a budget that proves
 #: "no mate within nine plies" in the hardest case here (300,000 moves made).
 MAX_PLIES, BOUNDED_NODES = 9, 1_000_000

@@ -51,7 +51,7 @@ def table_cites() -> set[str]:
     for ruleset in list_rulesets():
         rules = load_ruleset(ruleset.id)
         for path in SECTIONS:
-            node: Any = rules
+            node: Any = rules.data
             for key in path:
                 node = node.get(key) if hasattr(node, "get") else None
             if node is not None:

@@ -73,11 +73,13 @@ def test_glob_pattern() -> None:
     assert statuses(xfail.parse({"x.w*": "all of them"}))["x.wrong"] == "xfailed"
 
 
-def test_fallback_comparator_without_packaging() -> None:
-    assert xfail._simple_match("1.11.2", "<1.12")
-    assert not xfail._simple_match("1.12", "<1.12")
-    assert xfail._simple_match("2.0", ">=1.12")
-    assert not xfail._simple_match("unknown", "<1.12")
+def test_versions_are_compared_as_pep_440_says() -> None:
+    assert xfail.version_matches("1.11.2", "<1.12")
+    assert not xfail.version_matches("1.12", "<1.12")
+    assert xfail.version_matches("2.0", ">=1.12")
+    assert xfail.version_matches("1.12.0rc1", ">=1.11")  # a pre-release is a version too
+    assert not xfail.version_matches("1.12.0rc1", "<1.12")  # PEP 440: not below its own release
+    assert not xfail.version_matches("unknown", "<1.12")  # an unversioned implementation matches nothing
 
 
 def test_yaml_and_json_files(tmp_path: Path) -> None:

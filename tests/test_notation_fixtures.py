@@ -2,8 +2,8 @@
 
 The expectations were set by python-chess and by the generator's own table encoders
 (conformance/generate/notation.py); here the reference implementation is held to them.
-A sample of the corpus runs by default; ``--deep`` runs every line and regenerates the
-files to check they are reproducible byte for byte.
+A sample of the corpus runs in ``tox -e fast``; the full ``tox`` (and CI) also runs every
+line and regenerates the files to check they are reproducible byte for byte.
 """
 
 from __future__ import annotations
@@ -82,12 +82,12 @@ def test_reference_meets_a_sample_of_the_notation_fixtures() -> None:
     _check(SAMPLE)
 
 
-@pytest.mark.deep
+@pytest.mark.slow  # every line: the full `tox` (and CI) runs it
 def test_reference_meets_every_notation_fixture() -> None:
     _check(1)
 
 
-@pytest.mark.deep
+@pytest.mark.slow  # the generator rerun: the full `tox` (and CI) runs it
 def test_generator_reproduces_the_files(tmp_path: Path) -> None:
     from conformance.generate.notation import build
     from conformance.generate.common import write_jsonl

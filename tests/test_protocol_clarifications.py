@@ -1,4 +1,4 @@
-"""Protocol v1 clarifications (issue 14, section 5): an adapter may declare in ``start``
+"""Protocol v1 clarifications: an adapter may declare in ``start``
 that it does not classify parse errors (``unclassified_errors``); on the error fixtures
 of those kinds only ``move: null`` is then compared."""
 

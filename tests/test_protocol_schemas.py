@@ -1,6 +1,6 @@
 """The protocol v1 schemas: well-formed, and they accept and reject the right messages.
 
-The example messages are those of docs/protocol.md and issue 4's protocol text.
+The example messages are those of docs/protocol.md.
 """
 
 from __future__ import annotations

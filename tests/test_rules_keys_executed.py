@@ -1,4 +1,4 @@
-"""Table keys that used to be written but never read now change behaviour (issue 13):
+"""Table keys that used to be written but never read now change behaviour:
 castling rights lost, the board's size, the castling side names, delay kinds, the
 carry-over of saved time, and the incorrect claim counted as a draw offer.
 
@@ -13,6 +13,7 @@ from reference_impl.adjudication.game import Game
 from reference_impl.core import Board
 from reference_impl.errors import GameEventError, RulesetError
 from reference_impl.core.tables import compile_move_tables
+from reference_impl.rules.reader import read_model
 from reference_impl.rules import derive_ruleset, load_ruleset
 
 ROOKS = "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1"
@@ -54,7 +55,7 @@ def test_board_size_other_than_8_by_8_is_refused_with_its_article() -> None:
         derive_ruleset("fide-2023", {"board": {"files": 10}}, id="wide")
     wide = {**load_ruleset("fide-2023").data, "board": {"files": 10, "ranks": 8, "cite": "fide-2023:2.1"}}
     with pytest.raises(RulesetError, match=r"board: 10 files x 8 ranks; the reference plays only 8 x 8 \(fide-2023:2.1\)"):
-        compile_move_tables(wide)
+        compile_move_tables(read_model(wide))
 
 
 def test_castling_side_is_named_by_the_table_not_by_its_files() -> None:
@@ -140,6 +141,6 @@ def test_uci_chess960_flag_follows_each_rulesets_castling_table() -> None:
     flags = ruleset_flags()
     for ruleset in list_rulesets():
         # Independent of castling.uci: the Chess960 rulesets are those of that variant.
-        expected = ruleset["scope"]["variant"] == "chess960"
+        expected = ruleset.model.scope.variant == "chess960"
         assert all(flags[name] is expected for name in (ruleset.id, *ruleset.aliases)), ruleset.id
     assert flags["chess960"] is True and flags["fide"] is False

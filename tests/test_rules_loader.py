@@ -67,16 +67,16 @@ def test_chain_runs_from_root_to_self() -> None:
     assert load_ruleset("uscf-7-blitz").chain == ("orthodox", "uscf-7", "uscf-7-blitz")
 
 
-def test_getitem_and_get_read_the_resolved_data() -> None:
+def test_the_model_reads_the_resolved_data() -> None:
     rules = load_ruleset("fide-2023")
-    assert rules["pawn"] == rules.data["pawn"]
-    assert rules.get("no-such-section") is None
-    assert rules.get("no-such-section", 7) == 7
+    promotion = rules.model.pawn.promotion if rules.model.pawn else None
+    assert promotion is not None and list(promotion.to) == rules.data["pawn"]["promotion"]["to"]
+    assert rules.model is rules.model  # read once
 
 
 def test_fide_2018_states_only_the_renumbered_pawn_articles() -> None:
     """2018 numbered en passant 3.7.4.x and promotion 3.7.5.x; the rule text is the same."""
-    old, new = load_ruleset("fide-2018"), load_ruleset("fide-2023")
+    old, new = load_ruleset("fide-2018").data, load_ruleset("fide-2023").data
     assert old["pawn"]["en_passant"]["cite"] == "fide-2018:3.7.4.1"
     assert new["pawn"]["en_passant"]["cite"] == "fide-2023:3.7.3.1"
     assert old["pawn"]["promotion"]["to"] == new["pawn"]["promotion"]["to"]
@@ -84,13 +84,14 @@ def test_fide_2018_states_only_the_renumbered_pawn_articles() -> None:
 
 def test_list_replaces_map_merges_null_removes(family: Path) -> None:
     child = load_ruleset(family)
-    promotion = child["pawn"]["promotion"]
+    data = child.data
+    promotion = data["pawn"]["promotion"]
     assert promotion["to"] == ["queen"]  # list replaced whole
     assert promotion["cite"] == "fide-2023:3.7.3.3"  # sibling key kept: map merged
     assert promotion["rank"] == 8  # from orthodox, three levels up
-    assert "double_step" not in child["pawn"]  # null removed the inherited key
-    assert child["castling"]["uci"] == "king_takes_rook"
-    assert child["castling"]["sides"]["king_side"]["king_to"] == "g"
+    assert "double_step" not in data["pawn"]  # null removed the inherited key
+    assert data["castling"]["uci"] == "king_takes_rook"
+    assert data["castling"]["sides"]["king_side"]["king_to"] == "g"
     assert child.chain == ("orthodox", "fide-2023", "parent", "child")
 
 
@@ -114,8 +115,8 @@ def test_path_parent_found_next_to_the_file_first(tmp_path: Path) -> None:
           en_passant: ~
         """)
     path = write(tmp_path, "mine.yaml", "id: mine\ntitle: Mine\nextends: fide-2023\n")
-    assert "en_passant" not in load_ruleset(path)["pawn"]
-    assert "en_passant" in load_ruleset("fide-2023")["pawn"]
+    assert "en_passant" not in load_ruleset(path).data["pawn"]
+    assert "en_passant" in load_ruleset("fide-2023").data["pawn"]
 
 
 def test_cycle_is_an_error_naming_the_file(tmp_path: Path) -> None:
@@ -147,10 +148,10 @@ def test_invalid_ruleset_file_fails_to_load(tmp_path: Path) -> None:
 def test_derive_ruleset_uses_the_same_merge_and_validates() -> None:
     derived = derive_ruleset("fide-2023", {"pawn": {"double_step": None}}, id="no-double-step")
     assert derived.id == "no-double-step"
-    assert "double_step" not in derived["pawn"]
-    assert derived["pawn"]["push"] == load_ruleset("fide")["pawn"]["push"]
+    assert "double_step" not in derived.data["pawn"]
+    assert derived.data["pawn"]["push"] == load_ruleset("fide").data["pawn"]["push"]
     assert derived.chain == ("orthodox", "fide-2023", "no-double-step")
-    assert "double_step" in load_ruleset("fide-2023")["pawn"]  # the base is untouched
+    assert "double_step" in load_ruleset("fide-2023").data["pawn"]  # the base is untouched
     with pytest.raises(RulesetError, match=r"derived ruleset 'bad': pawn\.promotion\.to\[0\]: 'king' is not"):
         derive_ruleset("fide", {"pieces": {"king": None}, "pawn": {"promotion": {"to": ["king"]}}}, id="bad")
 

@@ -1,4 +1,4 @@
-"""``docs/scope.md`` leaves no article silent (issue 10): every registered FIDE 2023 and
+"""``docs/scope.md`` leaves no article silent: every registered FIDE 2023 and
 US Chess article is either cited by a table entry or listed in the scope page with its
 reason, and the page does not list as unencoded what a table does cite."""
 
@@ -19,7 +19,7 @@ from reference_impl.rules.yamlio import read_yaml
 ROOT = Path(__file__).resolve().parent.parent
 SCOPE = ROOT / "docs" / "scope.md"
 DOCUMENTS = ("fide-2023", "uscf-7")
-#: Named on review with neither an entry nor a note (issue 10); each must be listed.
+#: Named on review with neither an entry nor a note; each must be listed.
 NAMED_IN_ISSUE = (
     "fide-2023:4.4.4", "fide-2023:4.6", "fide-2023:4.7", "fide-2023:4.8", "fide-2023:7.2.1",
     "fide-2023:7.3", "fide-2023:7.4", "fide-2023:7.5.2", "fide-2023:7.5.3", "fide-2023:7.5.4",

@@ -1,4 +1,4 @@
-"""One way to find the spec (issue 13, point 4): rulesets, articles and notation tables
+"""One way to find the spec: rulesets, articles and notation tables
 all come from :func:`reference_impl.rules.paths.spec_dir`, which honours
 ``ARBITER_SPEC_DIR``; no other module builds a path to the spec or reads its YAML.
 """

@@ -119,7 +119,7 @@ def test_stalemate_and_checkmate_are_answered_by_the_laws() -> None:
 def test_default_node_limit_is_the_limits_tables_and_the_option_overrides_it(tmp_path: Path) -> None:
     from reference_impl.rules.limits import limits_of
 
-    assert answer(DEAD)["node_limit"] == limits_of(load_ruleset("fide-2023")).dead_position_node_limit
+    assert answer(DEAD)["node_limit"] == limits_of(load_ruleset("fide-2023")).dead_position.node_limit
     tight = tmp_path / "tight.yaml"
     tight.write_text("id: tight\ntitle: T\nextends: fide-2023\n"
                      "limits:\n  dead_position:\n    node_limit: 777\n", encoding="utf-8")

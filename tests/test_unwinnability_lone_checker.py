@@ -41,7 +41,7 @@ from reference_impl.unwinnability.static import analyse_static
 
 RULES = load_ruleset("fide-2023")
 
-#: CHA 2.6.1 proves White unable to mate with 0 nodes (issue 26 of this project): the
+#: CHA 2.6.1 proves White unable to mate with 0 nodes: the
 #: light squares next to any square Black's king can be mated on can be blocked only by
 #: Black's queens and rooks (its bishop is dark-squared), and each such blocker can step
 #: onto the first square of the bishop's diagonal, taking it or stepping between.

@@ -47,7 +47,7 @@ from reference_impl.notation import fastsan
 from reference_impl.notation.errors import PgnError
 from reference_impl.notation import pgn as pgn_module
 from reference_impl.notation.pgn import PgnGame, PgnMove, decode_lines, iter_games, tag_problems
-from reference_impl.notation.tables import table
+from reference_impl.notation.tables import suffix_annotations, table
 from reference_impl.rules.loader import load_ruleset
 from reference_impl import unwinnability
 from reference_impl.adjudication import verdicts
@@ -147,13 +147,13 @@ def _build_setup(candidates: list[Any]) -> _Setup | None:
     row = table("marks")["traditions"]["pgn"]
     king_side = next(form for form, side in syntax.castling.items() if side)
     queen_side = next(form for form, side in syntax.castling.items() if not side)
-    if any(len(s) > MAX_MARK for s in fastsan.SUFFIXES):
+    if any(len(s) > MAX_MARK for s in suffix_annotations()):
         return None
     # printed results the reader takes for a termination marker (pgn._result_aliases);
     # the scan leaves every non-ASCII byte outside comments to the Python reader
     aliases = {k for k in table("results").get("aliases", {}) if k != "=" and not LENIENT}
     ascii_aliases = tuple(a.encode() for a in sorted(aliases) if a.isascii())
-    packed = (
+    values: tuple[Any, ...] = (
         bytes(letters),
         king_side.encode(),
         queen_side.encode(),
@@ -161,13 +161,13 @@ def _build_setup(candidates: list[Any]) -> _Setup | None:
         row["promotion_separator"].encode(),
         syntax.check.encode(),
         syntax.mate.encode(),
-        tuple(s.encode() for s in fastsan.SUFFIXES),
+        tuple(s.encode() for s in suffix_annotations()),
         ascii_aliases,
         int(table("nags")["max"]),
         plies,
         occurrences,
     )
-    return _Setup(first, packed, rulesets)
+    return _Setup(first, values, rulesets)
 
 
 def _lines(data: bytes) -> list[bytes]:
@@ -309,7 +309,8 @@ def _ask_together(games: list[_Prepared]) -> None:
     for node_limit, questions in flags.items():
         judge.answer_by_batch(questions, node_limit)
     screened = [game for game in games if judge.BATCHED_FLAG_FALLS and _dead_check_asked(game)]
-    for game, answer in zip(screened, judge.dead_by_screen([game.board for game in screened])):
+    boards = [game.board for game in screened if game.board is not None]  # every game's, set above
+    for game, answer in zip(screened, judge.dead_by_screen(boards)):
         game.dead = answer
 
 
@@ -343,13 +344,13 @@ def _judged(game: _Prepared) -> tuple[PgnGame, GameAudit]:
             return found
         # A dead position where the record stops: judged on a Board that holds the moves
         # (the scan's, made without reading them again), with the position keys of every ply.
-        board = judge._start(None, rules)
-        key_of = judge._key_of(board, rules)
+        played = judge._start(None, rules)
+        key_of = judge._key_of(played, rules)
         keys: list[Hashable] = [key_of()]
         for code in array("i", item[17]):
-            board.push_code(code)
+            played.push_code(code)
             keys.append(key_of())
-        again = judge.conclude(pgn, rules, ending, board, keys, plies, None, None, dead=game.dead)
+        again = judge.conclude(pgn, rules, ending, played, keys, plies, None, None, dead=game.dead)
         assert again is not None  # replayed: a dead stretch is walked back on the board
         return again
 

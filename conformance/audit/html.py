@@ -224,7 +224,7 @@ class _Audit:
             self.cites[rule][str(record.get("cite"))] += 1
             if rule == "flag_fall":
                 self.flag_classes[outcome_class(record)] += 1
-            tags = record.get("tags") if isinstance(record.get("tags"), Mapping) else {}
+            tags: Mapping[str, Any] = record["tags"] if isinstance(record.get("tags"), Mapping) else {}
             self.site_findings[site_host(tags.get("Site"))][rule] += 1
             self.file_findings[str(record.get("file"))] += 1
             if len(self.findings) < MAX_BOARDS + MAX_LISTED:
@@ -339,7 +339,7 @@ def _proof_html(finding: Record, ruleset: str, fen: str | None) -> str:
 
 
 def _finding_html(finding: Record, number: int, rules: str) -> str:
-    tags = finding.get("tags") if isinstance(finding.get("tags"), Mapping) else {}
+    tags: Mapping[str, Any] = finding["tags"] if isinstance(finding.get("tags"), Mapping) else {}
     rule, cite = finding.get("rule"), finding.get("cite")
     ruleset = str(finding.get("ruleset") or rules)
     fen = position_of(finding)

@@ -47,12 +47,12 @@ from reference_impl import unwinnability
 from reference_impl.unwinnability import batch, native
 from reference_impl.adjudication import repetition as rep
 from reference_impl.adjudication import verdicts
-from reference_impl.adjudication.game import automatic_ends, end_entry, first_end
-from reference_impl.adjudication.tables import optional, table
+from reference_impl.adjudication.game import automatic_ends, first_end
+from reference_impl.adjudication.tables import need
 from reference_impl.core import Board
 from reference_impl.errors import ArbiterError
-from reference_impl.rules.limits import limits_of
 from reference_impl.notation import fastsan
+from reference_impl.rules.model import DeadPosition
 from reference_impl.notation.errors import NotationError, clip
 from reference_impl.notation.pgn import PgnGame, tag_problems
 from reference_impl.notation.san import read_san
@@ -193,20 +193,22 @@ class _Ends:
 
     def __init__(self, rules: Any) -> None:
         self.rules = rules
-        self.active = automatic_ends(rules)
+        self.model = model = rules.model
+        self.active = automatic_ends(model)
         names = [n for n, _ in self.active]
         #: checkmate comes first where it and a dead position both hold
         self.mate_first = "checkmate" in names and (
             "dead_position" not in names or names.index("checkmate") < names.index("dead_position"))
-        repetition = end_entry(rules, "fivefold_repetition") if "fivefold_repetition" in names else None
-        move_rule = end_entry(rules, "seventy_five_moves") if "seventy_five_moves" in names else None
+        repetition = model.repetition.automatic if "fivefold_repetition" in names else None
+        move_rule = model.move_rule.automatic if model.move_rule and "seventy_five_moves" in names else None
         #: the thresholds of the per-ply check (read once: larger than any game without the end)
-        self.plies = int(move_rule["plies"]) if move_rule is not None else sys.maxsize
-        self.occurrences = int(repetition["occurrences"]) if repetition is not None else sys.maxsize
+        self.plies = move_rule.plies if move_rule is not None else sys.maxsize
+        self.occurrences = repetition.occurrences if repetition is not None else sys.maxsize
         #: the dead-position entry (None: the ruleset has no such end), and the budgets of
         #: its check (the ruleset's, as the Game asks it)
-        self.dead_entry = next((e for n, e in self.active if n == "dead_position"), None)
-        self.limits = limits_of(rules)
+        self.dead_entry: DeadPosition | None = next(
+            (e for n, e in self.active if n == "dead_position" and isinstance(e, DeadPosition)), None)
+        self.limits = model.limits
 
     def cheap(self, board: Board, keys: list[Hashable], seen: Counter) -> bool:
         """Whether fivefold or 75 moves may hold now (the per-ply check)."""
@@ -217,7 +219,8 @@ class _Ends:
         """The end that holds at ``board`` (after ``ply`` plies), by precedence; ``dead``
         and ``mate`` are the dead-position and checkmate answers when already known."""
         ruling = first_end(self.active, board, keys,
-                           lambda entry: dead if dead is not None else verdicts.dead_after_move(board, entry), mate)
+                           lambda entry: dead if dead is not None else verdicts.dead_after_move(
+                               board, entry, self.model.limits), mate)
         return None if ruling is None else _End(ruling.reason, ruling.result, ruling.cite, ply)
 
     def dead(self, board: Board) -> bool:
@@ -254,7 +257,7 @@ def labelled(pgn: PgnGame, rules: Any, choice: Choice | None, ending: Ending,
     except ArbiterError as error:
         return GameAudit(pgn.index, error=str(error), kind=UNREADABLE)
     if found.error is None:
-        found.ruleset = ruleset = str(rules["id"])
+        found.ruleset = ruleset = rules.id
         found.ruleset_reason = reason = choice.reason if choice is not None else f"{ruleset} given by --rules"
         if not ending.known:
             found.warnings = (UNKNOWN_WARNING,)
@@ -367,9 +370,10 @@ def _start(fen: str | None, rules: Any) -> Board:
 def _key_of(board: Board, rules: Any) -> Callable[[], Hashable]:
     """:func:`~reference_impl.adjudication.repetition.position_key` of ``board``, with the
     ruleset's ``repetition.same_position`` looked up once per game, not once per ply."""
-    if (optional(rules, "repetition", "same_position", "en_passant") or "legal") == "legal":
+    model = rules.model
+    if model.repetition.same_position.en_passant == "legal":
         return board.position_key
-    return lambda: rep.position_key(board, rules)
+    return lambda: rep.position_key(board, model)
 
 
 def _walk_back(board: Board, ends: _Ends, ply: int) -> int:
@@ -408,7 +412,8 @@ def _judge(pgn: PgnGame, rules: Any, board: Board, end: _End | None, stop: int,
                        f"the game ended by {end.reason} at {at}; recorded {recorded}{termination}",
                        _end_proof(board, rules, end), ruled)
     if illegal is not None:
-        cite = str(optional(rules, "illegal_moves", "completed_cite") or table(rules, "illegal_moves", "cite"))
+        table = need(rules.model, rules.model.illegal_moves, "illegal_moves")
+        cite = str(table.completed_cite or table.cite)
         if ending.last_move_illegal and stop == len(pgn.moves) - 1:
             # the record ends with the illegal move that, as it states, ended the game
             return GameAudit(pgn.index, ruling=Ruling(recorded, ending.event, cite, stop, compared=False))
@@ -426,10 +431,11 @@ def _judge(pgn: PgnGame, rules: Any, board: Board, end: _End | None, stop: int,
 def _resignation(pgn: PgnGame, rules: Any, board: Board, recorded: str, finding: Any, stop: int) -> GameAudit:
     """A decisive result the board does not explain: a resignation of the loser, a draw
     where the ruleset says so and the winner cannot checkmate (FIDE 2023 5.1.2)."""
-    entry = table(rules, "termination", "resignation")
+    model = rules.model
+    entry = need(model, model.termination.resignation if model.termination else None, "termination.resignation")
     resigning = 1 if recorded == "1-0" else 0
-    if not entry.get("draw_if_opponent_cannot_checkmate") or RESIGNATION_SCREEN & verdicts.material(board, 1 - resigning).keys():
-        return GameAudit(pgn.index, ruling=Ruling(recorded, "resignation", str(entry["cite"]), stop))
+    if not entry.draw_if_opponent_cannot_checkmate or RESIGNATION_SCREEN & verdicts.material(board, 1 - resigning).keys():
+        return GameAudit(pgn.index, ruling=Ruling(recorded, "resignation", str(entry.cite), stop))
     ruling = verdicts.resignation(rules, board, resigning)
     ruled = Ruling(ruling.result, "resignation", ruling.cite, stop)
     if ruling.result == recorded:
@@ -447,7 +453,7 @@ def flagged_side(board: Board, recorded: str, ending: Ending) -> int:
 
 def asks_can_checkmate(rules: Any) -> bool:
     """Whether the ruleset's flag-fall rule asks "can the opponent checkmate?" (FIDE 6.9)."""
-    return table(rules, "flag_fall", "draw_test") == "opponent_cannot_checkmate"
+    return need(rules.model, rules.model.flag_fall, "flag_fall").draw_test == "opponent_cannot_checkmate"
 
 
 def _flag_ruling(rules: Any, board: Board, recorded: str, ending: Ending) -> tuple[int, verdicts.Ruling]:
@@ -527,7 +533,7 @@ def _flag_proof(board: Board, rules: Any, ruling: verdicts.Ruling, flagged: int)
     """The evidence for a flag-fall ruling: the unwinnability proof, or the helpmate."""
     if ruling.reason == "dead_position":
         return _dead_proof(board, rules)
-    if table(rules, "flag_fall", "draw_test") == "opponent_cannot_checkmate":
+    if need(rules.model, rules.model.flag_fall, "flag_fall").draw_test == "opponent_cannot_checkmate":
         found = unwinnability.analyse(board, 1 - flagged, verdicts.flag_fall_node_limit(rules))
         if found.verdict is unwinnability.Verdict.CANNOT:
             return found.proof

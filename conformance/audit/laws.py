@@ -21,8 +21,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from reference_impl.adjudication.tables import optional
-from reference_impl.adjudication.timecontrol import classify, parse
+from reference_impl.adjudication.timecontrol import classify, parse, speed_minutes
 from reference_impl.errors import ArbiterError, quote
 from reference_impl.notation.pgn import PgnGame
 from reference_impl.rules.loader import list_rulesets, load_ruleset
@@ -61,7 +60,7 @@ class Choice:
 
     @property
     def id(self) -> str:
-        return str(self.rules["id"])
+        return str(self.rules.id)
 
 
 @dataclass(frozen=True)
@@ -214,7 +213,7 @@ class Exact:
     def __init__(self, rules: Any, variants: Variants) -> None:
         self.rules = rules
         self.variants = variants
-        self.choice = Choice(rules, f"{rules['id']} given by --rules")
+        self.choice = Choice(rules, f"{rules.id} given by --rules")
         self.cache: dict[tuple[str | None, str | None], Choice | Skip] = {}
 
     def choose(self, pgn: PgnGame) -> Choice | Skip:
@@ -242,7 +241,7 @@ class Family:
         shipped = [r for r in list_rulesets() if r.data.get("federation") == federation]
         self.editions: list[Edition] = []
         for raw in entry["editions"]:
-            members = {(str(optional(r, "scope", "variant") or ORTHODOX), str(optional(r, "scope", "speed") or DEFAULT_SPEED)): r.id
+            members: dict[tuple[str, str], str] = {(r.model.scope.variant or ORTHODOX, r.model.scope.speed): r.id
                        for r in shipped if str(r.data.get("edition")) == str(raw["edition"])}
             main = members.get((ORTHODOX, DEFAULT_SPEED))
             if main is None:
@@ -314,11 +313,14 @@ class Family:
             parsed = parse(control)
             if not parsed.known:
                 return DEFAULT_SPEED, f"TimeControl {quote(control)} unknown: {DEFAULT_SPEED}"
-            band = classify(parsed, self._ruleset(edition.main)["speed"])
+            speed = self._ruleset(edition.main).model.speed
+            if speed is None:
+                return DEFAULT_SPEED, f"no speed bands in {edition.main}: {DEFAULT_SPEED}"
+            band = classify(parsed, speed)
         except ArbiterError:
             return DEFAULT_SPEED, f"TimeControl {quote(control)} not understood: {DEFAULT_SPEED}"
-        return str(band["regime"]), (f"TimeControl {quote(control)}: {band['minutes']:g} min, "
-                                     f"{band['class']} ({band['cite']})")
+        return band.regime, (f"TimeControl {quote(control)}: {speed_minutes(parsed, speed):g} min, "
+                             f"{band.class_} ({band.cite})")
 
     def _choose(self, date: dt.date | None, dated: str, control: str, variant: tuple[str, str]) -> Choice:
         edition, why_edition = self._edition(date, dated)

@@ -154,7 +154,8 @@ def _next_start(handle: IO[bytes], pos: int, total: int) -> int:
 def compressed_partitions(path: Path, size: int = PARTITION_BYTES) -> Iterator[Partition | Damage]:
     """The decompressed text of a compressed PGN file, cut at games into partitions."""
     chunks = FORMATS[path.suffix.lower()]
-    number, piece, length, used = 0, [], 0, 0
+    piece: list[bytes] = []
+    number, length, used = 0, 0, 0
     boundary, rest = Boundary(), b""
     with path.open("rb") as raw:
         try:

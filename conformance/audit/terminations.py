@@ -207,7 +207,7 @@ def read_ending(pgn: PgnGame, table: Vocabulary | None = None) -> Ending:
             return Ending(UNSTATED, "none", tag, known=False)
         phrase, found = hit
         ending = _ending(words, phrase, found, tag, pgn)
-        if found is None and len(words.endings) < ENDINGS:
+        if found is None and written is not None and len(words.endings) < ENDINGS:
             words.endings[written] = ending  # a literal phrase names no player: the same for every game
         return ending
     for name in words.tags:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import importlib
 import pkgutil
 import sys
+from typing import Any
 
 import click
 
@@ -35,7 +36,7 @@ class _ArbiterGroup(click.Group):
         command = getattr(importlib.import_module(f"{_commands.__name__}.{name}"), "command", None)
         return command if isinstance(command, click.Command) else None
 
-    def invoke(self, ctx: click.Context):  # type: ignore[override]
+    def invoke(self, ctx: click.Context) -> Any:
         try:
             return super().invoke(ctx)
         except ArbiterError as error:

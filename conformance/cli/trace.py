@@ -1,16 +1,24 @@
 """From an article to everything that implements it: ``arbiter rules trace CITE``.
 
-Three lists, each found by reading, never by a hand-kept index:
+Each list is found by reading, never by a hand-kept index or a word search:
 
 * **entries** - every mapping of ``spec/rulesets/*.yaml`` and ``spec/notation/*.yaml``
-  whose ``cite`` (the whole entry) or ``X_cite`` (its key ``X``; keys that contain ``X``
-  when there is no ``X`` itself, e.g. ``touch_cite`` -> ``touch_forfeits``) names the
-  article, with file, line, key path and value, and the built-in rulesets whose resolved
-  table still carries it;
-* **code** - the lines of ``reference_impl`` that read those keys: the tables are read
-  by key name (``table(rules, "move_rule", "claim")``, ``entry["plies"]``), so a line
-  with the quoted key, in a module that names the entry's section (or notation table),
-  is a reading site;
+  whose ``cite`` (the whole entry) or ``X_cite`` (its key ``X``) names the article, with
+  file, line, key path and value, and the built-in rulesets whose resolved table still
+  carries it;
+* **fields** - the fields of the rules model (:mod:`reference_impl.rules.model`) that
+  carry the article once resolved (:meth:`~reference_impl.rules.model.Entry.cite_of`),
+  each with the file and line that wrote it, and for each:
+
+  - the Python lines that read it: attribute accesses on the model's types, found by an
+    AST walk with the types the code declares (:mod:`.trace_python`), with the functions
+    a read that guards code calls (two calls deep);
+  - for a field of the move layer, what it compiles to and the C lines that use it:
+    found by changing the field and comparing the compiled and packed tables
+    (:mod:`.trace_c`);
+
+* **code** - the Python reads of all fields, one row per line (the notation tables'
+  keys read through ``table("NAME")`` among them);
 * **fixtures** - the fixtures whose ``cites`` name the article, counted per kind.
 """
 
@@ -24,16 +32,17 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import reference_impl
 from reference_impl.errors import ArbiterError
 from reference_impl.notation.tables import TABLE_NAMES, table
 from reference_impl.rules import list_rulesets, spec_dir
 from reference_impl.rules.articles import registry
 from reference_impl.rules.diff import is_annotation, without_annotations
-from reference_impl.rules.yamlio import read_yaml
+from reference_impl.rules.model import Entry, Source
+from reference_impl.rules.reader import hints, rule_fields, yaml_key
+from reference_impl.rules.yamlio import LineMap, read_yaml
+from reference_impl.rules.yamlio import format_path as dotted
 
-#: Keys too general to locate a reading site by themselves.
-GENERIC_KEYS = frozenset({"cite", "note", "title", "table", "id"})
+from . import trace_c, trace_python
 
 Path_ = tuple[str | int, ...]
 
@@ -43,7 +52,7 @@ class TraceError(ArbiterError):
 
 
 @dataclass(frozen=True)
-class Entry:
+class YamlEntry:
     """One YAML entry citing the article."""
 
     file: str            # relative to the spec directory: rulesets/fide-2023.yaml
@@ -65,7 +74,7 @@ class Entry:
 
 @dataclass(frozen=True)
 class Site:
-    """A line of the reference that reads one of an entry's keys."""
+    """A line of Python that reads one or more of the traced fields (``keys``: their paths)."""
 
     file: str
     line: int
@@ -74,12 +83,44 @@ class Site:
 
 
 @dataclass
+class Field:
+    """A field of the rules model that carries the article, with what reads it."""
+
+    path: Path_                      # key path in the resolved ruleset, rows by index
+    owner: str                       # the model class whose field it is
+    name: str                        # the field
+    value: Any
+    source: Source | None            # the file and line that wrote it (None: the schema's default)
+    rulesets: tuple[str, ...]
+    reads: list[trace_python.Read] = field(default_factory=list)
+    reached: dict[int, list[trace_python.Reached]] = field(default_factory=dict)  # read index -> calls
+    compiled: trace_c.Compiled | None = None
+
+    @property
+    def dotted(self) -> str:
+        return dotted(self.path)
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "path": self.dotted, "model": f"{self.owner}.{self.name}", "value": _jsonable(self.value),
+            "source": None if self.source is None else {"file": self.source.file, "line": self.source.line},
+            "rulesets": list(self.rulesets),
+            "reads": [{"file": r.file, "line": r.line, "text": r.text,
+                       "reaches": [{"function": c.name, "file": c.file, "line": c.line, "depth": c.depth}
+                                   for c in self.reached.get(index, [])]}
+                      for index, r in enumerate(self.reads)],
+            "compiled": None if self.compiled is None else self.compiled.as_json(),
+        }
+
+
+@dataclass
 class Trace:
     cite: str
     title: str
-    entries: list[Entry] = field(default_factory=list)
+    entries: list[YamlEntry] = field(default_factory=list)
     code: list[Site] = field(default_factory=list)
     fixtures: dict[str, list[str]] = field(default_factory=dict)  # kind -> ids
+    fields: list[Field] = field(default_factory=list)
 
     def as_json(self) -> dict[str, Any]:
         return {
@@ -87,18 +128,12 @@ class Trace:
             "title": self.title,
             "entries": [{"file": e.file, "line": e.line, "path": e.dotted, "keys": list(e.keys),
                          "value": e.value, "rulesets": list(e.rulesets)} for e in self.entries],
+            "fields": [f.as_json() for f in self.fields],
             "code": [{"file": s.file, "line": s.line, "keys": list(s.keys), "text": s.text} for s in self.code],
             "fixtures": {"count": sum(len(v) for v in self.fixtures.values()),
                          "per_kind": {k: len(v) for k, v in self.fixtures.items()},
                          "ids": {k: v for k, v in self.fixtures.items()}},
         }
-
-
-def dotted(path: Path_) -> str:
-    out = ""
-    for step in path:
-        out += f"[{step}]" if isinstance(step, int) else (f".{step}" if out else str(step))
-    return out or "(top)"
 
 
 def check_cite(cite: str) -> str:
@@ -173,11 +208,19 @@ def _documents() -> Iterator[tuple[str, Any, Callable[[Path_, str, int], int]]]:
     root = spec_dir()
     for file in sorted((root / "rulesets").glob("*.yaml")):
         data, marks = read_yaml(file)
-        yield f"rulesets/{file.name}", data, lambda path, key, nth, m=marks: m.line(path + (key,))
+        yield f"rulesets/{file.name}", data, _yaml_line(marks)
     for name in TABLE_NAMES:
         file = root / "notation" / f"{name}.yaml"
         text = file.read_text(encoding="utf-8").splitlines()
-        yield f"notation/{file.name}", table(name), lambda path, key, nth, t=text: _text_line(t, key, nth)
+        yield f"notation/{file.name}", table(name), _annotation_line(text)
+
+
+def _yaml_line(marks: LineMap) -> Callable[[Path_, str, int], int]:
+    return lambda path, key, nth: marks.line(path + (key,))
+
+
+def _annotation_line(text: list[str]) -> Callable[[Path_, str, int], int]:
+    return lambda path, key, nth: _text_line(text, key, nth)
 
 
 def _text_line(text: list[str], key: str, nth: int) -> int:
@@ -188,9 +231,9 @@ def _text_line(text: list[str], key: str, nth: int) -> int:
     return found[nth] if nth < len(found) else 1
 
 
-def yaml_entries(cite: str) -> list[Entry]:
+def yaml_entries(cite: str) -> list[YamlEntry]:
     """Every entry of the ruleset and notation tables whose cite is ``cite``."""
-    entries: list[Entry] = []
+    entries: list[YamlEntry] = []
     for file, data, line_of in _documents():
         seen: Counter[str] = Counter()
         for path, node in _walk(data):
@@ -203,73 +246,105 @@ def yaml_entries(cite: str) -> list[Entry]:
                 value = without_annotations(node[subjects[0]] if single else dict(node))
                 builtin = file.startswith("rulesets/")
                 rulesets = _carried_by(Path(file).stem, path, key, cite) if builtin else ()
-                entries.append(Entry(file, line_of(path, key, seen[key] - 1),
+                entries.append(YamlEntry(file, line_of(path, key, seen[key] - 1),
                                      path + subjects if single else path, subjects, value, rulesets))
     return entries
 
 
-# -- code ------------------------------------------------------------------------------
+# -- the model's fields ----------------------------------------------------------------------
 
 
-def _quoted(key: str) -> str:
-    return r"""["']""" + re.escape(key) + r"""["']"""
+def _jsonable(value: Any) -> Any:
+    if isinstance(value, Entry):
+        return {yaml_key(type(value), f.name): _jsonable(getattr(value, f.name)) for f in rule_fields(type(value))
+                if not is_annotation(yaml_key(type(value), f.name))}
+    if isinstance(value, tuple):
+        return [_jsonable(v) for v in value]
+    if isinstance(value, Mapping):
+        return {str(k): _jsonable(v) for k, v in value.items()}
+    return value
 
 
-def _sources() -> list[tuple[str, list[str]]]:
-    package = Path(reference_impl.__file__).resolve().parent
-    return [(str(p.relative_to(package.parent)), p.read_text(encoding="utf-8").splitlines())
-            for p in sorted(package.rglob("*.py"))]
+def _leaves(entry: Entry, path: Path_) -> Iterator[tuple[Entry, str, Path_, Any]]:
+    """(entry, field, key path, value) of every rule field under ``entry``: a field holding
+    entries is walked into, except an entry with no rule of its own (``pawn.en_passant``:
+    its presence is the rule), which is a leaf cited by its own ``cite``."""
+    for f in rule_fields(type(entry)):
+        key = yaml_key(type(entry), f.name)
+        if is_annotation(key):
+            continue
+        value = getattr(entry, f.name)
+        here = path + (key,)
+        children: list[tuple[Path_, Any]] = []
+        if isinstance(value, Entry):
+            children = [(here, value)]
+        elif isinstance(value, tuple) and value and all(isinstance(v, Entry) for v in value):
+            children = [(here + (i,), v) for i, v in enumerate(value)]
+        elif isinstance(value, Mapping) and value and all(isinstance(v, Entry) for v in value.values()):
+            children = [(here + (str(k),), v) for k, v in value.items()]
+        if not children:
+            yield entry, f.name, here, value
+        for child_path, child in children:
+            if any(not is_annotation(yaml_key(type(child), g.name)) for g in rule_fields(type(child))):
+                yield from _leaves(child, child_path)
+            else:
+                yield entry, f.name, here, child
 
 
-def _prose(line: str) -> bool:
-    """A comment or a docstring line naming keys in ``literal`` quotes: not a read."""
-    stripped = line.strip()
-    return stripped.startswith("#") or "``" in stripped
+def _cite_of(entry: Entry, name: str, value: Any) -> str | None:
+    if isinstance(value, Entry):  # an entry whose presence is the rule: its own cite
+        return getattr(value, "cite", None)
+    return entry.cite_of(name)
 
 
-@dataclass(frozen=True)
-class _Search:
-    """How to find the readers of one entry: the modules (``anchor``: they name its
-    section, or call ``table("name")`` for a notation table), and in them the lines
-    that fetch the entry (``accessor``: section and entry name on one line) or read
-    one of its keys."""
-
-    anchor: re.Pattern[str]
-    accessor: re.Pattern[str] | None
-    keys: dict[str, re.Pattern[str]]
-
-
-def _search(entry: Entry) -> _Search:
-    names = [str(p) for p in entry.path if isinstance(p, str)]
-    keys = {k: re.compile(_quoted(k)) for k in sorted(set(entry.keys) - GENERIC_KEYS)}
-    if entry.file.startswith("notation/"):
-        name = Path(entry.file).stem
-        return _Search(re.compile(r"table\(\s*" + _quoted(name)), None, keys)
-    anchor = names[0] if names else ""
-    accessor = re.compile(_quoted(anchor) + ".*" + _quoted(names[1])) if len(names) > 1 else re.compile(_quoted(anchor))
-    return _Search(re.compile(_quoted(anchor)), accessor, keys)
-
-
-def code_sites(entries: list[Entry]) -> list[Site]:
-    """The lines of ``reference_impl`` that fetch ``entries`` or read their keys."""
-    searches = [_search(e) for e in entries if e.path or e.file.startswith("notation/")]
-    sites: dict[tuple[str, int], set[str]] = {}
-    texts: dict[tuple[str, int], str] = {}
-    for name, lines in _sources():
-        whole = "\n".join(lines)
-        for search in searches:
-            if not search.anchor.search(whole):
+def model_fields(cite: str) -> list[Field]:
+    """The fields of the built-in rulesets' models that carry ``cite``, one per key path."""
+    found: dict[Path_, Field] = {}
+    for rules in list_rulesets():
+        model = rules.model
+        seen: set[Path_] = set()
+        for entry, name, path, value in _leaves(model, ()):
+            if path in seen or _cite_of(entry, name, value) != cite:
                 continue
-            for number, line in enumerate(lines, 1):
-                if _prose(line):
-                    continue
-                hit = {k for k, pattern in search.keys.items() if pattern.search(line)}
-                if search.accessor is not None and search.accessor.search(line):
-                    hit.add("(entry)")
-                if hit:
-                    sites.setdefault((name, number), set()).update(hit)
-                    texts[(name, number)] = line.strip()
-    return [Site(f, n, texts[(f, n)], tuple(sorted(sites[(f, n)]))) for f, n in sorted(sites)]
+            seen.add(path)
+            if path in found:
+                found[path].rulesets += (rules.id,)
+                continue
+            found[path] = Field(path, type(entry).__name__, name, value, entry.source_of(name), (rules.id,))
+    return [found[p] for p in sorted(found, key=lambda p: tuple(map(str, p)))]
+
+
+def _row_path(path: Path_) -> tuple[str, ...]:
+    return tuple(str(step) for step in path)
+
+
+def trace_fields(fields: list[Field]) -> None:
+    """Fill in each field's reads, what they reach, and (move layer) its compiled form."""
+    from reference_impl.rules import load_ruleset
+    from reference_impl.rules import model as model_module
+
+    for item in fields:
+        owner = getattr(model_module, item.owner)
+        item.reads = trace_python.reads_of(owner, item.name, _row_path(item.path))
+        item.reached = {index: trace_python.reached(read) for index, read in enumerate(item.reads)}
+        if list(trace_c.move_layer_paths(item.path)):
+            item.compiled = trace_c.compiled(load_ruleset(item.rulesets[0]), item.path)
+
+
+def code_sites(fields: list[Field], notation: list[YamlEntry]) -> list[Site]:
+    """One row per Python line that reads a traced field or a traced notation entry."""
+    keys: dict[tuple[str, int], set[str]] = {}
+    texts: dict[tuple[str, int], str] = {}
+    for item in fields:
+        for read in item.reads:
+            keys.setdefault((read.file, read.line), set()).add(item.dotted)
+            texts[(read.file, read.line)] = read.text
+    for entry in notation:
+        name = Path(entry.file).stem
+        for read in trace_python.table_reads(name, tuple(str(p) for p in entry.path)):
+            keys.setdefault((read.file, read.line), set()).add(f"{name}:{entry.dotted}")
+            texts[(read.file, read.line)] = read.text
+    return [Site(f, n, texts[(f, n)], tuple(sorted(keys[(f, n)]))) for f, n in sorted(keys)]
 
 
 # -- fixtures --------------------------------------------------------------------------
@@ -286,7 +361,11 @@ def fixtures_citing(cite: str, fixtures: list[Mapping[str, Any]]) -> dict[str, l
 
 
 def trace(cite: str, fixtures: list[Mapping[str, Any]]) -> Trace:
-    """Everything that implements ``cite``: entries, reading code, fixtures."""
+    """Everything that implements ``cite``: entries, model fields and what reads them,
+    fixtures."""
     title = check_cite(cite)
     entries = yaml_entries(cite)
-    return Trace(cite, title, entries, code_sites(entries), fixtures_citing(cite, fixtures))
+    fields = model_fields(cite)
+    trace_fields(fields)
+    notation = [e for e in entries if e.file.startswith("notation/")]
+    return Trace(cite, title, entries, code_sites(fields, notation), fixtures_citing(cite, fixtures), fields)

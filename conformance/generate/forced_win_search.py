@@ -150,9 +150,10 @@ def search(engine_path: str, seed: int, tries: int, progress: Path | None = None
                 break
             needed = {minor for (_, minor), left in wanted.items() if left}
             parents = [b for b in pool if _minor(b) in needed] or pool
-            board = mutate(rng, rng.choice(parents))
-            if board is None or board.epd() in seen:
+            child = mutate(rng, rng.choice(parents))
+            if child is None or child.epd() in seen:
                 continue
+            board = child
             seen.add(board.epd())
             minor = _minor(board)
             first = score(engine, board, FIRST_DEPTH)

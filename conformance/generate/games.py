@@ -88,7 +88,7 @@ def verdicts(case: Case) -> dict[str, Expect]:
     missing = [r for r in case.rulesets if r not in out]
     if missing:
         raise ValueError(f"{case.name}: no expectation for {missing}")
-    return out  # type: ignore[return-value]
+    return out
 
 
 def case_fixture(case: Case) -> Fixture:
@@ -425,6 +425,8 @@ def penalty_cases() -> list[Case]:
         def add(seconds: int) -> Expect:
             return res("*", None, white, black + seconds * 1000)
 
+        by: tuple[tuple[tuple[str, ...], Expect], ...]
+        cites: tuple[str, ...]
         if speed == "standard":
             by = ((ALL, add(120)),)
             cites = ("fide-2023:7.5.5", "fide-2018:7.5.5", "fide-2014:7.5.b", "uscf-7:1C2a")
@@ -790,6 +792,9 @@ def illegal_cases() -> list[Case]:
             return res("*", None, white, black + seconds * 1000)
 
         clock_cites = ("fide-2023:6.3.1", "fide-2014:6.3.a", "uscf-7:5B1b")
+        one: tuple[tuple[tuple[str, ...], Expect], ...]
+        two: tuple[tuple[tuple[str, ...], Expect], ...]
+        cites: tuple[str, ...]
         if speed == "standard":
             one = ((ALL, plus(120)),)
             cites = ILL_STD + ("fide-2023:7.5.5", "uscf-7:1C2a")

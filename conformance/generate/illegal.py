@@ -12,6 +12,7 @@ also get a Chess960 twin with the king-takes-rook form (``e1h1``).
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 import chess
 
@@ -149,7 +150,7 @@ def _replay(tag: str, fen: str, moves: list[str], chess960: bool) -> list[str]:
     """The moves in the board's own UCI form; every move but the last must be legal, the
     last must not be and must break the rule its category names, else OracleMismatch."""
     board = checked_board(fen, chess960)
-    out = []
+    out: list[str] = []
     for index, text in enumerate(moves):
         move = chess.Move.from_uci(text)
         last = index == len(moves) - 1
@@ -187,10 +188,8 @@ def illegal_fixtures() -> list[Fixture]:
         cites, rule = CATEGORIES[tag]
         ucis = _replay(tag, fen, moves.split(), chess960=False)
         castling = tag.startswith("illegal-castling")
-        common = {"expect": {"fen": None, "error": "illegal"},
-                  "tags": {tag, "illegal-sequence", "hand-built"} | ({"castling"} if castling
-                                                                     else set()),
-                  "method": "laws+oracle"}
+        tags = {tag, "illegal-sequence", "hand-built"} | ({"castling"} if castling else set())
+        common: dict[str, Any] = {"expect": {"fen": None, "error": "illegal"}, "tags": tags, "method": "laws+oracle"}
         fid = f"apply.illegal.{tag.removeprefix('illegal-')}.{name}"
         description = f"{rule}: {what}"
         out.append(fixture(fid, "apply_moves", description,
@@ -208,5 +207,5 @@ def illegal_fixtures() -> list[Fixture]:
                                detail=f"built by hand from the article; {ORACLE} "
                                       "(chess960=True) Board.is_legal is True for every move "
                                       "but the last, False for the last",
-                               **{**common, "tags": common["tags"] | {"chess960"}}))
+                               **{**common, "tags": tags | {"chess960"}}))
     return out

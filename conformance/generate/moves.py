@@ -206,7 +206,7 @@ def apply_fixture(fid: str, sample: Sample, description: str) -> list[Fixture]:
 def _illegal_variant(rng: random.Random, sample: Sample) -> tuple[list[str], str] | None:
     """The playout with one move replaced by an illegal one, or None if none exists."""
     board = sample.start()
-    ucis = []
+    ucis: list[str] = []
     for move in sample.moves:
         bad = [m for m in board.pseudo_legal_moves if not board.is_legal(m)]
         if bad:

@@ -160,6 +160,14 @@ def lookalike_readings(t: dict[str, Any], code: str, text: str) -> tuple[str, se
     return swapped, pieces
 
 
+def _type_at(board: chess.Board, square: int) -> int:
+    """The piece type on an occupied square (a move's origin, a capture's victim)."""
+    found = board.piece_type_at(square)
+    if found is None:
+        raise ValueError(f"no piece on {chess.square_name(square)}")
+    return found
+
+
 def descriptive(t: dict[str, Any], board: chess.Board, move: chess.Move) -> str:
     """The fully qualified form: ``N(KN1)-KB3``, ``P(K4)xP(Q5)``, ``P(K7)-K8(Q)``."""
     if board.is_castling(move):
@@ -171,16 +179,68 @@ def descriptive(t: dict[str, Any], board: chess.Board, move: chess.Move) -> str:
         rank = rank if board.turn == chess.WHITE else 9 - rank
         return f"{t['files'][chess.FILE_NAMES[chess.square_file(s)]]}{rank}"
     letters = t["pieces"]
-    piece = letters[PIECE_NAMES[board.piece_type_at(move.from_square)]]
+    piece = letters[PIECE_NAMES[_type_at(board, move.from_square)]]
     text = f"{piece}({sq(move.from_square)})"
     if board.is_capture(move):
-        victim = chess.PAWN if board.is_en_passant(move) else board.piece_type_at(move.to_square)
+        victim = chess.PAWN if board.is_en_passant(move) else _type_at(board, move.to_square)
         text += f"x{letters[PIECE_NAMES[victim]]}({sq(move.to_square)})"
     else:
         text += f"-{sq(move.to_square)}"
     if move.promotion:
         text += f"({letters[PIECE_NAMES[move.promotion]]})"
     return text
+
+
+def descriptive_forms(t: dict[str, Any], board: chess.Board, move: chess.Move, turn: int) -> list[tuple[str, str]]:
+    """(what, text): the fully qualified form of ``move`` as printed texts vary it, every
+    word from descriptive.yaml and the english_descriptive marks of marks.yaml: a check's,
+    a discovered check's, a double check's or a mate's mark, an en passant mark, another
+    capture mark, another promotion bracket, an alias of the moving piece's letter, a file
+    alias. Where a table
+    lists several, the ``turn``-th (so each turns up on some moves)."""
+    d, marks = t["descriptive"], t["marks"]["traditions"]["english_descriptive"]
+    base = descriptive(d, board, move)
+    out: list[tuple[str, str]] = []
+
+    def spaced(mark: str) -> str:
+        return f"{base} {mark}" if mark[0].isalpha() else base + mark
+
+    def one(what: str, words: list[str]) -> None:
+        if words:
+            out.append((what, spaced(words[turn % len(words)])))
+    if board.gives_check(move):
+        after = board.copy()
+        after.push(move)
+        if after.is_checkmate():
+            one("mate", marks["mate"])
+        elif len(after.checkers()) > 1:
+            one("double-check", marks["double_check"])
+        elif move.to_square not in after.checkers():
+            one("discovered-check", d.get("discovered_check", []))
+        else:
+            one("check", d["check"])
+    if board.is_en_passant(move):
+        one("en-passant", d["en_passant"])
+    others = [m for m in marks["capture"] if m != d["capture_separator"]]
+    if board.is_capture(move) and others:
+        out.append(("capture-mark", base.replace(d["capture_separator"], others[turn % len(others)], 1)))
+    if move.promotion:
+        promotion = d["promotion"]
+        letter = d["pieces"][PIECE_NAMES[move.promotion]]
+        bracketed = promotion["open"] + letter + promotion["close"]
+        also = promotion["also"][turn % len(promotion["also"])]
+        out.append(("promotion", base[: -len(bracketed)] + also + letter))
+    if board.is_castling(move):
+        return out
+    name = PIECE_NAMES[_type_at(board, move.from_square)]
+    aliases = [alias for alias, piece in d.get("piece_aliases", {}).items() if piece == name]
+    if aliases:
+        out.append(("piece-alias", aliases[turn % len(aliases)] + base[len(d["pieces"][name]):]))
+    for alias, file in d.get("file_aliases", {}).items():
+        if f"({d['files'][file]}" in base:
+            out.append(("file-alias", base.replace(f"({d['files'][file]}", f"({alias}")))
+            break
+    return out
 
 
 def deformations(board: chess.Board, move: chess.Move, san: str) -> list[tuple[str, str]]:
@@ -336,6 +396,13 @@ def build(data: Path) -> dict[str, list[Fixture]]:
                 {"fen": fen, "text": descriptive(t["descriptive"], board, move), "notation": "descriptive"},
                 expect={"move": uci}, cites=CITES["descriptive"], tags=tags, method="laws",
                 detail=TABLES_DETAIL.format("descriptive")))
+            for what, text in descriptive_forms(t, board, move, len(files.get("notation-descriptive.jsonl", []))):
+                add("notation-descriptive.jsonl", fixture(
+                    f"notation.descriptive.from.{seed}-{key}-{what}", "from_notation",
+                    f"read a descriptive move written with {what.rsplit('-', 1)[0].replace('-', ' ')}", rulesets,
+                    {"fen": fen, "text": text, "notation": "descriptive"}, expect={"move": uci},
+                    cites=CITES["descriptive"], tags=tags, method="laws",
+                    detail=TABLES_DETAIL.format("descriptive") + " and marks.yaml (english_descriptive)"))
             for leniency, text in deformations(board, move, san):
                 try:
                     same = board.parse_san(text) == move
@@ -351,6 +418,13 @@ def build(data: Path) -> dict[str, list[Fixture]]:
                     detail=f"canonical SAN from {ORACLE} deformed as FIDE Appendix C allows; "
                            "python-chess parse_san returns the same move (e.p. marks: by the Laws' text)"))
     for filename, records in _errors(t).items():
+        files.setdefault(filename, []).extend(records)
+    files["notation-descriptive.jsonl"].extend(_descriptive_mates(t))
+    for filename, records in _tradition_examples(t).items():
+        files.setdefault(filename, []).extend(records)
+    files["notation-iccf.jsonl"].extend(_iccf_original_squares(t))
+    files["notation-descriptive.jsonl"].extend(_descriptive_castling(t))
+    for filename, records in _lookalike_examples(t).items():
         files.setdefault(filename, []).extend(records)
     files["notation-localized.jsonl"].extend(_printed_examples())
     return dict(sorted(files.items()))
@@ -376,7 +450,7 @@ def printed_forms(t: dict[str, Any], code: str, board: chess.Board, move: chess.
     return out
 
 
-#: Légal's mate as a Tajik description of chess notation prints it (issue 15), with the
+#: Légal's mate as a Tajik description of chess notation prints it, with the
 #: same game in English SAN for python-chess.
 LEGAL_PRINTED = ["e4", "e5", "Af3", "Ac6", "Флс4", "d6", "Ас3", "Флg4", "О — O", "Ad4?", "А:e5!", "Фл: d1??",
                  "Фл: f7 +", "Ше7", "Ad5 ×"]
@@ -396,6 +470,180 @@ def _printed_examples() -> list[Fixture]:
             detail=f"the printed text of a Tajik description of chess notation; the move by {ORACLE} "
                    "from the same game in English SAN"))
         board.push(move)
+    return out
+
+
+#: Mates in one (a back-rank mate by a rook, a queen's, a knight's smothered mate), the
+#: random positions having none: each written with every mate mark of the tradition.
+DESCRIPTIVE_MATES = [
+    ("6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1", "a1a8"),
+    ("k7/8/1K6/8/8/8/8/6Q1 w - - 0 1", "g1g8"),
+    ("6rk/6pp/8/6N1/8/8/8/6K1 w - - 0 1", "g5f7"),
+]
+
+
+def _descriptive_mates(t: dict[str, Any]) -> list[Fixture]:
+    out = []
+    marks = t["marks"]["traditions"]["english_descriptive"]["mate"]
+    for n, (fen, uci) in enumerate(DESCRIPTIVE_MATES):
+        board = chess.Board(fen)
+        move = chess.Move.from_uci(uci)
+        after = board.copy()
+        after.push(move)
+        assert after.is_checkmate(), fen
+        base = descriptive(t["descriptive"], board, move)
+        for i, mark in enumerate(marks):
+            text = f"{base} {mark}" if mark[0].isalpha() else base + mark
+            out.append(fixture(f"notation.descriptive.from.mate-{n}-{i}", "from_notation",
+                               "read a mating descriptive move written with a mate mark", STANDARD,
+                               {"fen": fen, "text": text, "notation": "descriptive"}, expect={"move": uci},
+                               cites=CITES["descriptive"], tags=["hand-built", "check"], method="laws",
+                               detail=TABLES_DETAIL.format("descriptive") + " and marks.yaml (english_descriptive mate)"))
+    return out
+
+
+#: Positions whose special moves every marks tradition writes and reads: captures, checks,
+#: both castlings, promotions with and without a capture, an en passant capture; and the
+#: mates of :data:`DESCRIPTIVE_MATES`.
+TRADITION_POSITIONS = [
+    "r3k2r/pPpp1ppp/8/3Pp3/8/8/P1PP1PPP/R3K2R w KQkq e6 0 2",
+    "r3k2r/p1pp1ppp/8/8/3pP3/8/PpPP1PPP/R3K2R b KQkq e3 0 2",
+]
+
+
+def _tradition_examples(t: dict[str, Any]) -> dict[str, list[Fixture]]:
+    """SAN and LAN in each tradition of marks.yaml (English letters): written by
+    python-chess and rewritten with the tradition's marks, then read back strictly."""
+    out: dict[str, list[Fixture]] = {}
+    letters = t["pieces"]["languages"]["en"]["letters"]
+    moves: list[tuple[chess.Board, chess.Move]] = []
+    for fen in TRADITION_POSITIONS:
+        board = chess.Board(fen)
+        moves += [(board, m) for m in board.legal_moves if board.is_capture(m) or board.gives_check(m)
+                  or board.is_castling(m) or m.promotion]
+    for fen, uci in DESCRIPTIVE_MATES:
+        moves.append((chess.Board(fen), chess.Move.from_uci(uci)))
+    for name, marks in t["marks"]["traditions"].items():
+        for n, (board, move) in enumerate(moves):
+            tags = _tags(board, move)[1:] + ["hand-built"]
+            for kind, text in (("san", board.san(move)), ("lan", board.lan(move))):
+                notation = f"{kind}:{name}"
+                written = traditional(text, letters, marks)
+                filename = f"notation-{kind}.jsonl"
+                common: dict[str, Any] = dict(cites=CITES["tradition"], tags=tags, method="oracle+laws",
+                                              detail=f"{ORACLE} Board.{kind}, marks from marks.yaml ({name})")
+                out.setdefault(filename, []).append(fixture(
+                    f"notation.{kind}-{name}.to.tradition-{n:02d}", "to_notation",
+                    f"write a move in {kind} with the {name} tradition's marks", STANDARD,
+                    {"fen": board.fen(), "move": move.uci(), "notation": notation}, expect={"text": written},
+                    **common))
+                out[filename].append(fixture(
+                    f"notation.{kind}-{name}.from.tradition-{n:02d}", "from_notation",
+                    f"read a move in {kind} with the {name} tradition's marks", STANDARD,
+                    {"fen": board.fen(), "text": written, "notation": notation}, expect={"move": move.uci()},
+                    **common))
+    return out
+
+
+def _iccf_original_squares(t: dict[str, Any]) -> list[Fixture]:
+    """The older ICCF promotion form: the new piece named by a square where a piece of its
+    kind starts (``6768 (41)``), each square of iccf.yaml read (import only)."""
+    out = []
+    table_ = t["iccf"]
+    for fen in TRADITION_POSITIONS:
+        board = chess.Board(fen)
+        color = "white" if board.turn == chess.WHITE else "black"
+        for move in board.legal_moves:
+            if move.promotion is None:
+                continue
+            base = iccf(table_, board, move)[:4]
+            for square in table_["promotion_original_square"][color][PIECE_NAMES[move.promotion]]:
+                out.append(fixture(
+                    f"notation.iccf.from.original-square-{move.uci()}-{square}", "from_notation",
+                    "read the older ICCF promotion form (the piece named by its original square)", STANDARD,
+                    {"fen": fen, "text": f"{base} ({square})", "notation": "iccf"}, expect={"move": move.uci()},
+                    cites=CITES["iccf"], tags=_tags(board, move)[1:] + ["hand-built"], method="laws",
+                    detail=TABLES_DETAIL.format("iccf") + " (promotion_original_square)"))
+    return out
+
+
+#: A position where every kind of piece of the side to move has a move, a capture and both
+#: castlings are legal.
+LOOKALIKE_POSITION = "r3k2r/ppp2ppp/2nqbn2/2bpp3/2BPP3/2NQBN2/PPP2PPP/R3K2R w KQkq - 4 8"
+
+
+def _named(t: dict[str, Any], code: str, text: str) -> set[str]:
+    """The pieces a lenient reader of ``code`` can take ``text``'s leading letters for: the
+    longest letters of the language or English that the text begins with, each character
+    itself or a look-alike of it."""
+    group_of = {ch: set(group) for group in t["lookalikes"]["groups"] for ch in group}
+    letters = [*t["pieces"]["languages"][code]["letters"].items(), *t["pieces"]["languages"]["en"]["letters"].items()]
+    found = [(len(letter), name) for name, letter in letters
+             if len(text) >= len(letter) and all(c == w or w in group_of.get(c, ()) for c, w in zip(letter, text))]
+    return {name for size, name in found if size == max(found)[0]}
+
+
+def _castling_texts(written: str) -> list[str]:
+    return [written, written.lower()] if written != written.lower() else [written]
+
+
+def _descriptive_castling(t: dict[str, Any]) -> list[Fixture]:
+    """Both castlings written in descriptive notation: the table's own form, which no other
+    form is shorter than (a castling names no square)."""
+    out = []
+    for n, fen in enumerate(TRADITION_POSITIONS):
+        board = chess.Board(fen)
+        for move in board.legal_moves:
+            if board.is_castling(move):
+                side = "king_side" if chess.square_file(move.to_square) > chess.square_file(move.from_square) \
+                    else "queen_side"
+                out.append(fixture(
+                    f"notation.descriptive.to.castling-{n}-{side.replace('_', '-')}", "to_notation",
+                    f"write a {side.replace('_', ' ')} castling in descriptive notation", STANDARD,
+                    {"fen": fen, "move": move.uci(), "notation": "descriptive"},
+                    expect={"text": t["descriptive"]["castling"][side]}, cites=CITES["descriptive"],
+                    tags=_tags(board, move)[1:] + ["hand-built"], method="laws",
+                    detail=TABLES_DETAIL.format("descriptive") + " (castling)"))
+    return out
+
+
+def _lookalike_examples(t: dict[str, Any]) -> dict[str, list[Fixture]]:
+    """For each character of each look-alike group that some printed move writes (a piece
+    letter, a file, the capture mark, the castling O in either case), the first move of
+    :data:`LOOKALIKE_POSITION` in the first language whose text has it, with that character
+    replaced by each other member of its group; only where the replaced text still names
+    one piece."""
+    board = chess.Board(LOOKALIKE_POSITION)
+    moves = sorted(board.legal_moves, key=lambda m: m.uci())
+    written: list[tuple[str, chess.Move, str]] = []
+    for code, language in t["pieces"]["languages"].items():
+        marks = t["marks"]["traditions"][language["tradition"]]
+        for move in moves:
+            text = traditional(board.san(move), language["letters"], marks)
+            written += [(code, move, form) for form in (_castling_texts(text) if board.is_castling(move) else [text])]
+    out: dict[str, list[Fixture]] = {}
+    for g, group in enumerate(t["lookalikes"]["groups"]):
+        for ch in group:
+            for other in (o for o in group if o != ch):
+                for code, move, text in written:
+                    at = text.find(ch)
+                    if at < 0:
+                        continue
+                    swapped = text[:at] + other + text[at + 1:]
+                    piece = PIECE_NAMES[board.piece_type_at(move.from_square) or chess.PAWN]
+                    if not board.is_castling(move) and _named(t, code, swapped) - {piece}:
+                        continue
+                    notation = "san:lenient" if code == "en" else f"san:{code}:lenient"
+                    filename = "notation-san.jsonl" if code == "en" else "notation-localized.jsonl"
+                    out.setdefault(filename, []).append(fixture(
+                        f"notation.{notation.replace(':', '-')}.from.lookalike-{g:02d}-u{ord(other):04x}",
+                        "from_notation", f"lenient reading of a printed {code} move with a look-alike: {swapped}",
+                        STANDARD, {"fen": board.fen(), "text": swapped, "notation": notation},
+                        expect={"move": move.uci()}, cites=CITES["tradition"],
+                        tags=_tags(board, move)[1:] + ["hand-built", "lenient-san"], method="oracle+laws",
+                        detail=f"{ORACLE} Board.san, rewritten with pieces.yaml ({code}) and the language's "
+                               f"marks.yaml tradition, one character replaced by its lookalikes.yaml group's other"))
+                    break
     return out
 
 

@@ -107,10 +107,10 @@ def parse_line(raw: str, validator: Any = None) -> tuple[Fixture, str | None]:
         return {}, error.reason
     problem = check(fixture)
     if problem is None and validator is not None:
-        error = next(iter(validator.iter_errors(fixture)), None)
-        if error is not None:
-            path = "/".join(str(p) for p in error.absolute_path) or "(top)"
-            problem = f"schema: at {path}: {error.message}"
+        invalid = next(iter(validator.iter_errors(fixture)), None)
+        if invalid is not None:
+            path = "/".join(str(p) for p in invalid.absolute_path) or "(top)"
+            problem = f"schema: at {path}: {invalid.message}"
     return (fixture, problem) if problem is None else ({}, problem)
 
 

@@ -109,10 +109,10 @@ def merge(reports: Iterable[tuple[str, list[records.Record]]]) -> list[records.R
         for record in report:
             if record["type"] != "result":
                 continue
-            key = (record["id"], record["ruleset"])
-            if key in seen:
-                raise ReportError(f"{name}: {key[0]} under {key[1]} is also in {seen[key]} (overlapping shards)")
-            seen[key] = name
+            case = (record["id"], record["ruleset"])
+            if case in seen:
+                raise ReportError(f"{name}: {case[0]} under {case[1]} is also in {seen[case]} (overlapping shards)")
+            seen[case] = name
             results.append(record)
     results.sort(key=lambda r: (r["id"], r["ruleset"]))
     selection = dict(head.get("selection") or {})

@@ -196,8 +196,8 @@ def run_parallel(
             if emit_ready():
                 break
         if not progress.stopped_early:
-            for late in [executor.submit(_finish_worker) for _ in range(jobs)]:
-                progress.late_twice.extend(late.result())
+            for finishing in [executor.submit(_finish_worker) for _ in range(jobs)]:
+                progress.late_twice.extend(finishing.result())
     except KeyboardInterrupt:
         progress.interrupted = True
         for index in sorted(done):  # answered, but waiting for an earlier case: keep them

@@ -116,7 +116,7 @@ class KindChecked(Adapter):
             return [(result_fault(request[0], value), ms) for request, (value, ms) in zip(requests, done)]
 
         try:
-            return checked(self.inner.run_many(requests, **options))
+            return checked(getattr(self.inner, "run_many")(requests, **options))
         except PartialRun as partial:
             raise PartialRun(checked(partial.done)) from None
 

@@ -20,7 +20,7 @@ from functools import lru_cache
 
 from reference_impl.errors import RulesetError
 from reference_impl.rules import list_rulesets, load_ruleset
-from reference_impl.rules.loader import YAML_SUFFIXES
+from reference_impl.rules.files import YAML_SUFFIXES
 
 #: ``"*"`` fixtures run under the first of these the adapter plays (then the rest in id order).
 PREFERRED: tuple[str, ...] = ("fide-2023", "fide-2018", "uscf-7")

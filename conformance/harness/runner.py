@@ -64,12 +64,8 @@ class FixtureTimeout(Exception):
 @contextmanager
 def _deadline(seconds: float | None) -> Iterator[None]:
     """Raise FixtureTimeout in this thread after ``seconds`` (main thread, POSIX only)."""
-    usable = (
-        seconds
-        and hasattr(signal, "setitimer")
-        and threading.current_thread() is threading.main_thread()
-    )
-    if not usable:
+    usable = hasattr(signal, "setitimer") and threading.current_thread() is threading.main_thread()
+    if not seconds or not usable:
         yield
         return
 
@@ -143,6 +139,7 @@ def judge(case: Case, outcome: Outcome, xfail_reason: str | None,
     """The result record for a case the adapter was sent (``unclassified``: the kinds
     whose parse errors the adapter declared it does not classify)."""
     expect = case.expect
+    message: str | None
     if outcome.skipped is not None:
         status, message = "skipped", outcome.skipped
     elif outcome.error is not None:
@@ -243,7 +240,7 @@ def rejudge_late(found: list[records.Record], late: list[Key], cases: list[Case]
     wanted = set(late)
     by_key = {(c.id, c.ruleset): c for c in cases if (c.id, c.ruleset) in wanted}
     for record in found:
-        case = by_key.get((record.get("id"), record.get("ruleset"))) if record.get("type") == "result" else None
+        case = by_key.get((str(record.get("id")), str(record.get("ruleset")))) if record.get("type") == "result" else None
         if case is None or record["status"] == "unsupported":
             continue
         entry = xfail.lookup(options.xfails, case.id, case.ruleset, info.version)

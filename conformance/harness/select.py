@@ -141,12 +141,13 @@ def expand(
         named = fixture["rulesets"]
         for entry in named:
             for ruleset in star if entry == STAR else (entry,):
-                runs = [(ruleset, None)] + [(f, ruleset) for f in lenders.get(ruleset, ()) if f not in named]
-                for run_as, lender in runs:
+                runs: list[tuple[str, str | None]] = [(ruleset, None)]
+                runs += [(f, ruleset) for f in lenders.get(ruleset, ()) if f not in named]
+                for run_as, lent_by in runs:
                     if run_as in seen or (wanted and run_as not in wanted):
                         continue
                     seen.add(run_as)
-                    cases.append(Case(fixture, run_as, expectation(fixture, lender or run_as), lender))
+                    cases.append(Case(fixture, run_as, expectation(fixture, lent_by or run_as), lent_by))
     return cases
 
 

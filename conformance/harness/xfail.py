@@ -19,11 +19,13 @@ given). A listed fixture that fails or errors is ``xfailed``; one that passes is
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from fnmatch import fnmatchcase
 from pathlib import Path
 from typing import Any
+
+from packaging.specifiers import InvalidSpecifier, SpecifierSet
+from packaging.version import InvalidVersion, Version
 
 from reference_impl.errors import ArbiterError
 from reference_impl.rules.yamlio import YamlError, parse_yaml
@@ -101,64 +103,20 @@ def lookup(entries: list[Entry], fixture_id: str, ruleset: str, version: str) ->
 
 
 def version_matches(version: str, spec: str) -> bool:
-    """Whether ``version`` satisfies a PEP 440 specifier set such as ``>=1.10,<1.12``."""
+    """Whether ``version`` satisfies a PEP 440 specifier set such as ``>=1.10,<1.12`` (a
+    pre-release counts as its version); an implementation whose version PEP 440 cannot
+    read (``unknown``) matches no condition."""
     try:
-        from packaging.specifiers import InvalidSpecifier, SpecifierSet
-        from packaging.version import InvalidVersion, Version
-    except ImportError:
-        return all(_simple_match(version, part.strip()) for part in spec.split(",") if part.strip())
-    try:
-        return Version(version) in SpecifierSet(spec)
+        return SpecifierSet(spec).contains(Version(version), prereleases=True)
     except (InvalidSpecifier, InvalidVersion):
-        return all(_simple_match(version, part.strip()) for part in spec.split(",") if part.strip())
-
-
-_SPEC = re.compile(r"^(==|!=|<=|>=|<|>|~=)?\s*([0-9][0-9a-zA-Z.+-]*?)(\.\*)?$")
+        return False
 
 
 def _check_spec(spec: str, where: str) -> None:
     try:
-        from packaging.specifiers import InvalidSpecifier, SpecifierSet
-    except ImportError:
-        pass
-    else:
-        try:
-            SpecifierSet(spec)
-            return
-        except InvalidSpecifier:
-            raise XfailError(f"{where}: bad version specifier {quote(spec)}") from None
-    for part in spec.split(","):
-        if part.strip() and not _SPEC.match(part.strip()):
-            raise XfailError(f"{where}: bad version specifier {quote(part.strip())}")
-
-
-def _numbers(version: str) -> tuple[int, ...]:
-    parts = []
-    for piece in re.split(r"[.+-]", version):
-        digits = re.match(r"\d+", piece)
-        if not digits:
-            break
-        parts.append(int(digits.group()))
-    while parts and parts[-1] == 0:
-        parts.pop()
-    return tuple(parts)
-
-
-def _simple_match(version: str, part: str) -> bool:
-    """A numeric comparison used when ``packaging`` is missing or cannot parse."""
-    match = _SPEC.match(part)
-    if not match:
-        return False
-    op, other, wildcard = match.group(1) or "==", match.group(2), match.group(3)
-    a, b = _numbers(version), _numbers(other)
-    if not a:  # an unversioned implementation matches no condition
-        return False
-    if wildcard and op in ("==", "!="):
-        prefix = (_numbers(version + ".0.0.0.0") + (0,) * len(b))[: len(b)]
-        return (prefix == b) == (op == "==")
-    if op == "~=":
-        op = ">="
-    return {"==": a == b, "!=": a != b, "<": a < b, "<=": a <= b, ">": a > b, ">=": a >= b}[op]
+        SpecifierSet(spec)
+    except InvalidSpecifier:
+        raise XfailError(f"{where}: bad version specifier {quote(spec)}") from None
 
 
 def stale(entries: list[Entry], fixture_ids: list[str]) -> list[str]:

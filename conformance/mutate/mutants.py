@@ -5,7 +5,7 @@ for each other value it allows. Per list: each item dropped, each value the sche
 allows for an item added, integer items ±1, the items of an ordered list swapped in
 pairs; a vector (fixed-length list) changes a component ±1 but never loses one. A
 mapping that holds only annotations (``pawn.en_passant: {cite: ...}``: the rule exists)
-is removed. Annotations (:data:`ANNOTATIONS`) and the descriptive top-level keys
+is removed. Annotations (``cite``, ``note``, ``*_cite``, ``*_note``) and the descriptive top-level keys
 (:data:`DESCRIPTIVE`) are never mutated; free text (a FEN, a piece letter) neither.
 A mutant under a key the schema marks ``x-declarative`` is equivalent, with the reason.
 """
@@ -18,11 +18,13 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from reference_impl.rules.diff import is_annotation
+from reference_impl.rules.yamlio import format_path as dotted
+
 from .schema_view import KeyPath, SchemaView
 
-#: Keys that only annotate an entry: never mutated (nor are ``*_cite`` / ``*_note``).
-ANNOTATIONS = frozenset({"cite", "note", "title", "description"})
-ANNOTATION_SUFFIXES = ("_cite", "_note")
+__all__ = ["DESCRIPTIVE", "Mutant", "apply", "dotted", "generate", "is_annotation", "overrides", "show"]
+
 #: Top-level keys that describe the file, not a rule.
 DESCRIPTIVE = frozenset({"id", "title", "aliases", "abstract", "extends", "federation", "edition", "note"})
 #: Lists whose order decides something (precedence): their neighbours are also swapped.
@@ -52,21 +54,9 @@ class Mutant:
         return dotted(self.path)
 
 
-def dotted(path: KeyPath) -> str:
-    """``("speed", "bands", 0, "below")`` as ``speed.bands[0].below``."""
-    out = ""
-    for key in path:
-        out += f"[{key}]" if isinstance(key, int) else (f".{key}" if out else str(key))
-    return out
-
-
 def show(value: Any) -> str:
     """A value as it reads in the YAML (compact JSON)."""
     return json.dumps(value, separators=(", ", ": "))
-
-
-def is_annotation(key: str | int) -> bool:
-    return isinstance(key, str) and (key in ANNOTATIONS or key.endswith(ANNOTATION_SUFFIXES))
 
 
 def apply(data: Mapping[str, Any], mutant: Mutant) -> dict[str, Any]:
@@ -92,8 +82,8 @@ def overrides(data: Mapping[str, Any], mutant: Mutant) -> dict[str, Any]:
         cut, leaf = mutant.path, mutant.value
     else:
         cut, leaf = mutant.path[:index], apply(data, mutant)
-        for key in cut:
-            leaf = leaf[key]
+        for step in cut:
+            leaf = leaf[step]  # type: ignore[index]  # a list by index
     out: dict[str, Any] = {}
     here = out
     for key in cut[:-1]:
@@ -117,7 +107,7 @@ def _entry_of(data: Mapping[str, Any], path: KeyPath) -> tuple[KeyPath, str]:
     found: tuple[KeyPath, str] = ((path[0],), "")
     node: Any = data
     for depth, key in enumerate(path):
-        node = node[key] if isinstance(node, (dict, list)) else None
+        node = node[key] if isinstance(node, (dict, list)) else None  # type: ignore[index]  # a list by index
         if isinstance(node, dict) and "cite" in node:
             found = (path[: depth + 1], _cite_text(node["cite"]))
     return found
@@ -170,7 +160,11 @@ def _list_mutants(path: KeyPath, items: list[Any], schema: SchemaView, entry: tu
                 if fixed and not any(changed):  # a vector: a zero step is no move at all
                     continue
                 yield _make(path, changed, f"{show(items)} -> {show(changed)}", entry, schema)
-    if all(isinstance(i, list) for i in items):
+    numbers = all(isinstance(i, list) and all(isinstance(c, int) and not isinstance(c, bool) for c in i) for i in items)
+    if all(isinstance(i, list) for i in items) and not numbers:  # rows of words (look-alike groups)
+        for index, row in enumerate(items):
+            yield from _list_mutants(path + (index,), row, schema, entry)
+    if all(isinstance(i, list) for i in items) and numbers:
         for index, vector in enumerate(items):
             for component, number in enumerate(vector):
                 for d in (1, -1):

@@ -51,8 +51,8 @@ def size(result: Mapping[str, Any]) -> tuple[int, int, int]:
                 for f in MOVE_FIELDS if data.get(f) is not None)
     fen = data.get("fen")
     pieces = sum(c.isalpha() for c in fen.split()[0]) if isinstance(fen, str) and fen.strip() else 99
-    depth = data.get("depth") if isinstance(data.get("depth"), int) else 0
-    return moves, pieces, depth
+    depth = data.get("depth")
+    return moves, pieces, depth if isinstance(depth, int) else 0
 
 
 def smallest(group: FailureClass) -> Mapping[str, Any]:
@@ -129,7 +129,8 @@ def _quote(arg: str) -> str:
 
 def draft(group: FailureClass, header: Mapping[str, Any], number: int) -> Draft:
     """The Markdown draft of one class (``number`` orders the file names)."""
-    adapter = header.get("adapter") if isinstance(header.get("adapter"), Mapping) else {}
+    given_adapter = header.get("adapter")
+    adapter: Mapping[str, Any] = given_adapter if isinstance(given_adapter, Mapping) else {}
     name = str(adapter.get("name") or "the implementation")
     spec = str(adapter.get("spec") or adapter.get("name") or "SPEC")
     result = smallest(group)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import html
 import re
-from collections.abc import Collection, Iterable, Mapping
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -148,7 +148,7 @@ def board_html(fen: str, highlight: Collection[str] = ()) -> str:
     return f'<table class="board">{"".join(rows)}</table>{caption}'
 
 
-def position_after(ruleset: str, fen: str, moves: list[object]) -> str | None:
+def position_after(ruleset: str, fen: str, moves: Sequence[object]) -> str | None:
     """The FEN after ``moves`` from ``fen``, played by the reference; None if it cannot.
 
     Only a picture: the verdict was made by the harness without the reference.

@@ -221,9 +221,9 @@ def spread(problems: list[Problem], limit: int) -> list[Problem]:
     queues = [iter(group) for group in by_kind.values()]
     while len(chosen) < min(limit, len(problems)):
         for queue in queues:
-            problem = next(queue, None)
-            if problem is not None and len(chosen) < limit:
-                chosen.add(id(problem))
+            found = next(queue, None)
+            if found is not None and len(chosen) < limit:
+                chosen.add(id(found))
     return [p for p in problems if id(p) in chosen]
 
 

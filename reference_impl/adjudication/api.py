@@ -17,18 +17,18 @@ object of the protocol; bad input raises an :class:`ArbiterError` subclass.
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 from reference_impl.core import Board
 from reference_impl.errors import ArbiterError, GameEventError
 from reference_impl.rules.loader import load_ruleset
+from reference_impl.rules.model import Model
 
 from . import verdicts
-from .game import AUTOMATIC, Game, end_entry
+from .game import AUTOMATIC, Game, Rules
 
 CLAIMS = ("threefold_repetition", "fifty_moves")
-#: The ends a ruleset may leave to the director's discretion (US Chess 14K1, 14K2).
-DISCRETIONARY_ENDS = ("fivefold_repetition", "seventy_five_moves")
 
 
 class UndeterminedError(ArbiterError):
@@ -36,7 +36,7 @@ class UndeterminedError(ArbiterError):
 _COLOURS = {"white": 0, "black": 1}
 
 
-def game_end(rules: Any, fen: str, moves: Sequence[str]) -> dict[str, Any]:
+def game_end(rules: Rules, fen: str, moves: Sequence[str]) -> dict[str, Any]:
     """``{"result", "reason", "claimable"}`` (and ``declarable`` where the ruleset has
     discretionary draws) after ``moves`` from ``fen``."""
     game = Game(rules, fen)
@@ -49,17 +49,18 @@ def game_end(rules: Any, fen: str, moves: Sequence[str]) -> dict[str, Any]:
     status = game.status()
     if status.finished:
         reason = status.reason if status.reason in AUTOMATIC else None
-        return {"result": status.result, "reason": reason, "claimable": []} | _declarable(game.rules, ())
+        return {"result": status.result, "reason": reason, "claimable": []} | _declarable(game.model, ())
     claimable = [c.claim for c in status.claims]
     return {"result": "*", "reason": None, "claimable": [c for c in CLAIMS if c in claimable]} \
-        | _declarable(game.rules, status.discretionary)
+        | _declarable(game.model, status.discretionary)
 
 
-def _declarable(rules: Any, holding: Sequence[tuple[str, str]]) -> dict[str, list[str]]:
+def _declarable(model: Model, holding: Sequence[tuple[str, str]]) -> dict[str, list[str]]:
     """``{"declarable": [...]}``, the discretionary draws ``holding`` now, under a ruleset
-    that leaves a draw to the director (US Chess 14K); nothing under any other."""
-    entries = [end_entry(rules, end) for end in DISCRETIONARY_ENDS]
-    if not any(entry is not None and entry.get("kind") == "discretionary" for entry in entries):
+    that leaves a draw to the director (US Chess 14K: the fivefold repetition and the
+    75-move rule of kind ``discretionary``); nothing under any other."""
+    entries = (model.repetition.automatic, model.move_rule.automatic if model.move_rule else None)
+    if not any(entry is not None and entry.kind == "discretionary" for entry in entries):
         return {}
     return {"declarable": [name for name, _ in holding]}
 
@@ -78,7 +79,7 @@ def _check_rest(game: Game, rest: list[str]) -> None:
         board.push(move)
 
 
-def timeout(rules: Any, fen: str, flagged: str, *, strict: bool = False) -> dict[str, Any]:
+def timeout(rules: Rules, fen: str, flagged: str, *, strict: bool = False) -> dict[str, Any]:
     """``{"result"}`` when ``flagged`` (``"white"``/``"black"``) runs out of time.
 
     A ruling that rests on a search left undetermined follows the table's
@@ -97,7 +98,7 @@ def timeout(rules: Any, fen: str, flagged: str, *, strict: bool = False) -> dict
     return {"result": ruling.result}
 
 
-def dead_position(rules: Any, fen: str) -> dict[str, Any]:
+def dead_position(rules: Rules, fen: str) -> dict[str, Any]:
     """``{"dead"}``: neither side can checkmate by any series of legal moves."""
     ruleset = load_ruleset(rules)
     board = Board.from_fen(fen, ruleset)

@@ -50,7 +50,7 @@ class Clock:
         """
         if not control.known:
             raise GameEventError("cannot start a clock without a time control")
-        clock = cls(control, (control.period(0).base_ms,) * 2, carry_over=carry_over)  # type: ignore[arg-type]
+        clock = cls(control, (control.period(0).base_ms, control.period(0).base_ms), carry_over=carry_over)
         for color in (0, 1):
             for _ in range(moves[color]):
                 clock = clock._count_move(color)

@@ -14,22 +14,27 @@ does I/O; all rules come from the ruleset's tables.
 
 from __future__ import annotations
 
-import json
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
-from typing import Any, Callable, Hashable, Mapping, Sequence
+from pathlib import Path
+from typing import Any, Union
 
-from reference_impl.core import Board, parse_square
+from reference_impl.core import Board, Move, parse_square
 from reference_impl.errors import ArbiterError, GameEventError
-from reference_impl.rules.limits import Limits, limits_of
+from reference_impl.kept import KeptAnswers
+from reference_impl.rules.files import Ruleset
 from reference_impl.rules.loader import load_ruleset
-from reference_impl.unwinnability.search import KeptAnswers, move_layer_key
+from reference_impl.rules.model import (
+    DeadPosition, EndName, Limits, Model, MoveRuleAutomatic, RepetitionAutomatic, ResultEntry,
+)
+from reference_impl.unwinnability.search import move_layer_key
 
 from . import repetition as rep
 from . import touch as touchmove
 from . import verdicts
 from .clocks import Clock
-from .tables import flag_noticed, illegal_regime, optional, penalty_ms, regime, table
-from .timecontrol import TimeControl, classify, parse
+from .tables import band, flag_noticed, illegal_regime, need, penalty_ms, regime
+from .timecontrol import TimeControl, parse
 from .verdicts import DRAW, Ruling, outcome
 
 COLOR_NAMES = ("white", "black")
@@ -37,33 +42,50 @@ COLOR_NAMES = ("white", "black")
 DEAD_CACHE_SIZE = 8192
 _DEAD: KeptAnswers[bool] = KeptAnswers(DEAD_CACHE_SIZE)
 #: Reason words of the automatic ends, as the protocol names them.
-AUTOMATIC = ("checkmate", "stalemate", "dead_position", "fivefold_repetition", "seventy_five_moves")
+AUTOMATIC: tuple[EndName, ...] = ("checkmate", "stalemate", "dead_position", "fivefold_repetition",
+                                  "seventy_five_moves")
 #: The automatic ends whose table states a ``result``, and whom it concerns: the player
 #: who made the last move (gave mate) or the player now to move (stalemated).
 RESULT_CONCERNS = {"checkmate": "mover", "stalemate": "to_move"}
 
+#: The table of an end: a result (checkmate, stalemate), the dead position, the
+#: automatic or discretionary repetition and move rule.
+EndEntry = Union[ResultEntry, DeadPosition, RepetitionAutomatic, MoveRuleAutomatic]
+#: A ruleset as a Game takes it: loaded, or by id, alias or path.
+Rules = Union[Ruleset, str, Path]
 
-def end_entry(rules: Any, name: str) -> Any:
+
+def end_entry(model: Model, name: str) -> EndEntry | None:
     """The table of the automatic end ``name`` (one of :data:`AUTOMATIC`), or ``None``."""
-    if name in ("checkmate", "stalemate", "dead_position"):
-        return optional(rules, "termination", name)
+    termination = model.termination
+    if name == "checkmate":
+        return termination.checkmate if termination else None
+    if name == "stalemate":
+        return termination.stalemate if termination else None
+    if name == "dead_position":
+        return termination.dead_position if termination else None
     if name == "fivefold_repetition":
-        return optional(rules, "repetition", "automatic")
+        return model.repetition.automatic
     if name == "seventy_five_moves":
-        return optional(rules, "move_rule", "automatic")
+        return model.move_rule.automatic if model.move_rule else None
     raise ValueError(f"unknown end {name!r}")
 
 
-def automatic_ends(rules: Any) -> list[tuple[str, Any]]:
+def _kind(entry: EndEntry) -> str:
+    """How an end comes about: ``automatic`` for the results, which carry no kind."""
+    return "automatic" if isinstance(entry, ResultEntry) else entry.kind
+
+
+def automatic_ends(model: Model) -> list[tuple[str, EndEntry]]:
     """The ends that end the game by themselves (not by a claim or at the arbiter's
     discretion), in the ruleset's precedence order, each with its table."""
-    order = optional(rules, "termination", "precedence", "order") or list(AUTOMATIC)
-    return [(name, entry) for name in order if (entry := end_entry(rules, name)) is not None
-            and entry.get("kind") not in ("claim", "discretionary")]
+    order = model.termination.precedence.order if model.termination else AUTOMATIC
+    return [(name, entry) for name in order if (entry := end_entry(model, name)) is not None
+            and _kind(entry) not in ("claim", "discretionary")]
 
 
-def first_end(ends: list[tuple[str, Any]], board: Board, keys: Sequence[Hashable],
-              dead: Callable[[Any], bool], mate: bool | None = None) -> Ruling | None:
+def first_end(ends: list[tuple[str, EndEntry]], board: Board, keys: Sequence[Hashable],
+              dead: Callable[[DeadPosition], bool], mate: bool | None = None) -> Ruling | None:
     """The first of ``ends`` that holds at ``board`` (``keys``: the positions so far),
     with its result; ``dead(entry)`` answers the dead-position test, ``mate`` whether
     ``board`` is checkmate when the caller knows (asked of the board otherwise)."""
@@ -73,24 +95,22 @@ def first_end(ends: list[tuple[str, Any]], board: Board, keys: Sequence[Hashable
         return board.is_checkmate() if mate is None else mate
 
     for name, entry in ends:
-        if name == "checkmate":
-            holds = checkmate()
-        elif name == "stalemate":
-            holds = board.is_stalemate()
-        elif name == "dead_position":
-            holds = dead(entry)
-        elif name == "fivefold_repetition":
-            holds = rep.automatic_repetition(keys, entry)
+        if isinstance(entry, ResultEntry):  # checkmate, stalemate: a result for whom it concerns
+            holds = checkmate() if name == "checkmate" else board.is_stalemate()
+            concerns = mover if RESULT_CONCERNS.get(name) == "mover" else 1 - mover
+            result = outcome(entry.result, concerns)
+        elif isinstance(entry, DeadPosition):
+            holds, result = dead(entry), DRAW
+        elif isinstance(entry, RepetitionAutomatic):
+            holds, result = rep.automatic_repetition(keys, entry), DRAW
         else:
-            holds = board.halfmove_clock >= int(entry["plies"])
-            if holds and checkmate() and entry.get("checkmate_precedence"):
+            holds, result = board.halfmove_clock >= entry.plies, DRAW
+            if holds and checkmate() and entry.checkmate_precedence:
                 continue
         if holds:
             # The tables state a result for the player who gave mate and for the player
             # stalemated; the other automatic ends are draws by their definition.
-            concerns = RESULT_CONCERNS.get(name)
-            result = DRAW if concerns is None else outcome(str(entry["result"]), mover if concerns == "mover" else 1 - mover)
-            return Ruling(result, name, str(entry["cite"]))
+            return Ruling(result, name, str(entry.cite))
     return None
 
 
@@ -141,18 +161,16 @@ def _color(value: int | str, event: str) -> int:
     raise GameEventError(f"{event}: unknown colour {value!r} (white or black)")
 
 
-def _check_delay(rules: Any, control: TimeControl) -> None:
+def _check_delay(model: Model, control: TimeControl) -> None:
     """A delay the ruleset's clocks do not know (``clocks.delay.kinds``) is refused."""
     kinds = {p.delay_kind for p in control.periods if p.delay_kind}
-    if not kinds:
+    entry = model.clocks.delay
+    if not kinds or entry is None:
         return
-    entry = optional(rules, "clocks", "delay")
-    if entry is None:
-        return
-    unknown = sorted(kinds - set(entry["kinds"]))
+    unknown = sorted(kinds - set(entry.kinds))
     if unknown:
         raise GameEventError(
-            f"time control {control}: {', '.join(unknown)} delay is not among this ruleset's delay kinds ({entry['cite']})"
+            f"time control {control}: {', '.join(unknown)} delay is not among this ruleset's delay kinds ({entry.cite})"
         )
 
 
@@ -162,14 +180,12 @@ class _End:
     ply: int
 
 
-def _dead_after_move(board: Board, entry: Mapping[str, Any], limits: Limits) -> bool:
+def _dead_after_move(board: Board, entry: DeadPosition, limits: Limits) -> bool:
     """:func:`verdicts.dead_after_move`, kept across games: its answer is a pure function
-    of the move layer, the position (FIDE 9.2.3 identity), the table entry and the
-    budget, and the same
+    of the move layer, the position (FIDE 9.2.3 identity) and the budget, and the same
     games are played under several rulesets sharing both (the corpus plays each under up
     to eight)."""
-    key = (move_layer_key(board), board.position_key(), json.dumps(entry, sort_keys=True, default=str),
-           limits.move_node_limit)
+    key = (move_layer_key(board), board.position_key(), limits.dead_position.move_node_limit)
     answer = _DEAD.get(key)
     if answer is None:
         answer = verdicts.dead_after_move(board, entry, limits)
@@ -180,11 +196,12 @@ def _dead_after_move(board: Board, entry: Mapping[str, Any], limits: Limits) -> 
 class Game:
     """A game under a ruleset, from the initial array or a FEN."""
 
-    def __init__(self, rules: Any, fen: str | None = None,
+    def __init__(self, rules: Rules, fen: str | None = None,
                  time_control: str | TimeControl | None = None, *, supervised: bool = True) -> None:
         """``supervised``: play is adequately supervised (FIDE A.3/B.2); when false, the
         illegal-move tables' ``without_supervision`` entries apply (A.4, B.3)."""
         self.rules = load_ruleset(rules)
+        self.model = self.rules.model
         self.supervised = supervised
         self.board = Board(self.rules) if fen is None else Board.from_fen(fen, self.rules)
         self.control = parse(time_control) if isinstance(time_control, str) else time_control
@@ -193,13 +210,13 @@ class Game:
         self._made = [made_white, made_black]
         self.clock: Clock | None = None
         if self.control is not None and self.control.known:
-            _check_delay(self.rules, self.control)
-            carry = optional(self.rules, "clocks", "periods", "carry_over") is not False
+            _check_delay(self.model, self.control)
+            carry = self.model.clocks.periods.carry_over
             self.clock = Clock.start(self.control, (made_white, made_black), carry_over=carry)
-        self.regime = regime(self.rules, self.control)
+        self.regime = regime(self.model, self.control)
         self.moves: list[str] = []
         self.events: list[tuple[str, str]] = []
-        self._keys: list[Hashable] = [rep.position_key(self.board, self.rules)]
+        self._keys: list[Hashable] = [rep.position_key(self.board, self.model)]
         self._dead_cache: dict[Hashable, bool] = {}
         self._end: _End | None = None
         self._offer: int | None = None
@@ -216,13 +233,12 @@ class Game:
     @property
     def speed_class(self) -> str | None:
         """The time control's class (``blitz``, ``rapid``, ``quick``, ...), if known."""
-        if self.control is None or not self.control.known or not optional(self.rules, "speed", "bands"):
-            return None
-        return str(classify(self.control, table(self.rules, "speed"))["class"])
+        found = band(self.model, self.control)
+        return found.class_ if found else None
 
     def status(self) -> Status:
         """Where the game stands now."""
-        common = dict(
+        common: dict[str, Any] = dict(
             ply=len(self.moves),
             turn=COLOR_NAMES[self.board.turn],
             clock_ms=self.clock.remaining_ms if self.clock else None,
@@ -239,8 +255,9 @@ class Game:
         down = [COLOR_NAMES[c] for c in (0, 1) if self.clock is not None and self.clock.flagged[c]]
         if not down:
             return None
-        cite = optional(self.rules, "flag_fall", "when_cite") or table(self.rules, "flag_fall", "cite")
-        until = "seen by the arbiter or claimed" if flag_noticed(self.rules) else "claimed"
+        entry = need(self.model, self.model.flag_fall, "flag_fall")
+        cite = entry.when_cite or entry.cite
+        until = "seen by the arbiter or claimed" if flag_noticed(self.model) else "claimed"
         return f"flag of {' and '.join(down)} down; no result until {until} ({cite})"
 
     def claims(self) -> list[Claim]:
@@ -248,42 +265,43 @@ class Game:
         if self._end is not None:
             return []
         found: list[Claim] = []
-        entry = optional(self.rules, "repetition", "claim")
-        if entry and not (self._touches and entry.get("touch_forfeits")):
-            now, moves = rep.repetition_claim_moves(self.board, self._keys, self.rules, int(entry["occurrences"]))
-            moves = moves if entry.get("intended_move") else []
+        claim = self.model.repetition.claim
+        if claim is not None and not (self._touches and claim.touch_forfeits):
+            now, moves = rep.repetition_claim_moves(self.board, self._keys, self.model, claim.occurrences)
+            moves = moves if claim.intended_move else []
             if now or moves:
-                found.append(Claim("threefold_repetition", now, tuple(moves), entry["cite"]))
-        entry = optional(self.rules, "move_rule", "claim")
-        if entry and not (self._touches and entry.get("touch_forfeits")):
-            now, moves = rep.move_rule_claim_moves(self.board, int(entry["plies"]))
-            moves = moves if entry.get("intended_move") else []
+                found.append(Claim("threefold_repetition", now, tuple(moves), str(claim.cite)))
+        rule = self.model.move_rule.claim if self.model.move_rule else None
+        if rule is not None and not (self._touches and rule.touch_forfeits):
+            now, moves = rep.move_rule_claim_moves(self.board, rule.plies)
+            moves = moves if rule.intended_move else []
             if now or moves:
-                found.append(Claim("fifty_moves", now, tuple(moves), entry["cite"]))
+                found.append(Claim("fifty_moves", now, tuple(moves), str(rule.cite)))
         return found
 
     def discretionary(self) -> list[tuple[str, str]]:
         """Draws a director may declare now (rules of kind ``discretionary``)."""
         out = []
-        repetition, move_rule = (end_entry(self.rules, n) for n in ("fivefold_repetition", "seventy_five_moves"))
-        if repetition is not None and repetition.get("kind") == "discretionary" \
+        repetition = self.model.repetition.automatic
+        move_rule = self.model.move_rule.automatic if self.model.move_rule else None
+        if repetition is not None and repetition.kind == "discretionary" \
                 and rep.automatic_repetition(self._keys, repetition):
-            out.append(("fivefold_repetition", str(repetition["cite"])))
-        if move_rule is not None and move_rule.get("kind") == "discretionary" \
-                and self.board.halfmove_clock >= int(move_rule["plies"]):
-            out.append(("seventy_five_moves", str(move_rule["cite"])))
+            out.append(("fivefold_repetition", str(repetition.cite)))
+        if move_rule is not None and move_rule.kind == "discretionary" \
+                and self.board.halfmove_clock >= move_rule.plies:
+            out.append(("seventy_five_moves", str(move_rule.cite)))
         return out
 
     # -- automatic ends ---------------------------------------------------------------
 
-    def _dead(self, entry: Mapping[str, Any]) -> bool:
+    def _dead(self, entry: DeadPosition) -> bool:
         key = self._keys[-1]
         if key not in self._dead_cache:
-            self._dead_cache[key] = _dead_after_move(self.board, entry, limits_of(self.rules))
+            self._dead_cache[key] = _dead_after_move(self.board, entry, self.model.limits)
         return self._dead_cache[key]
 
     def _automatic_end(self) -> _End | None:
-        ruling = first_end(automatic_ends(self.rules), self.board, self._keys, self._dead)
+        ruling = first_end(automatic_ends(self.model), self.board, self._keys, self._dead)
         return None if ruling is None else _End(ruling, len(self.moves))
 
     # -- events ------------------------------------------------------------------------
@@ -293,7 +311,7 @@ class Game:
             r = self._end.ruling
             raise GameEventError(f"{event}: the game is over ({r.result}, {r.reason}, {r.cite})")
 
-    def _parse_move(self, uci: str, event: str) -> Any:
+    def _parse_move(self, uci: str, event: str) -> Move:
         try:
             move = self.board.parse_uci(uci)
         except ArbiterError as error:
@@ -313,10 +331,10 @@ class Game:
         event = f"move {uci}"
         self._open(event)
         move = self._parse_move(uci, event)
-        allowed, cite = touchmove.allowed_moves(self.board, self._touches, self.rules)
+        allowed, cite = touchmove.allowed_moves(self.board, self._touches, self.model)
         if move not in allowed:
-            need = " ".join(sorted(self.board.uci(m) for m in allowed))
-            raise GameEventError(f"{event}: touch-move ({cite}) allows only {need}")
+            only = " ".join(sorted(self.board.uci(m) for m in allowed))
+            raise GameEventError(f"{event}: touch-move ({cite}) allows only {only}")
         mover = self.board.turn
         clock = self.clock
         if seconds is not None and clock is None:
@@ -326,7 +344,7 @@ class Game:
         text = self.board.uci(move)
         self.board.push(move)
         self.moves.append(text)
-        self._keys.append(rep.position_key(self.board, self.rules))
+        self._keys.append(rep.position_key(self.board, self.model))
         self._made[mover] += 1
         self._touches = []
         if self._offer is not None and self._offer != mover:
@@ -334,11 +352,11 @@ class Game:
         self.clock = clock
         self.events.append(("move", uci))
         self._end = self._automatic_end()
-        if self._end is None and clock is not None and clock.flagged[mover] and flag_noticed(self.rules):
+        if self._end is None and clock is not None and clock.flagged[mover] and flag_noticed(self.model):
             # The flag fell during this move and the arbiter sees it (FIDE 6.8); a
             # game-ending move would have stood. Under ``when: claimed`` (US Chess 13C1)
             # play goes on until the opponent claims it with :meth:`flag`.
-            self._end = _End(verdicts.flag_fall(self.rules, self.board, mover), len(self.moves))
+            self._end = _End(verdicts.flag_fall(self.model, self.board, mover), len(self.moves))
 
     def touch(self, *squares: int | str) -> Status:
         """The player to move deliberately touches the pieces on ``squares`` at once."""
@@ -363,19 +381,19 @@ class Game:
         me = _color(color, "claim")
         event = f"claim by {COLOR_NAMES[me]}" + (f" with {intended_move}" if intended_move else "")
         self._open(event)
-        rep_entry = table(self.rules, "repetition", "claim")
+        rep_entry = need(self.model, self.model.repetition.claim, "repetition.claim")
         if me != self.board.turn:
             raise GameEventError(
-                f"{event}: only the player to move ({COLOR_NAMES[self.board.turn]}) may claim ({rep_entry['cite']})"
+                f"{event}: only the player to move ({COLOR_NAMES[self.board.turn]}) may claim ({rep_entry.cite})"
             )
         if intended_move is not None:
             move = self._parse_move(intended_move, event)
-            allowed, cite = touchmove.allowed_moves(self.board, self._touches, self.rules)
+            allowed, cite = touchmove.allowed_moves(self.board, self._touches, self.model)
             if move not in allowed:
                 raise GameEventError(f"{event}: touch-move ({cite}) forbids {intended_move}")
-        if self._touches and rep_entry.get("touch_forfeits"):
+        if self._touches and rep_entry.touch_forfeits:
             self.events.append(("claim", event + ": refused, a piece was touched"))
-            return ClaimVerdict(False, None, rep_entry.get("touch_cite") or rep_entry["cite"],
+            return ClaimVerdict(False, None, str(rep_entry.touch_cite or rep_entry.cite),
                                 note="a touched piece forfeits the claim on this move")
         for found in self.claims():
             if claim is not None and found.claim != claim:
@@ -384,18 +402,19 @@ class Game:
                 self._end = _End(Ruling(DRAW, found.claim, found.cite), len(self.moves))
                 self.events.append(("claim", event + f": correct ({found.claim})"))
                 return ClaimVerdict(True, found.claim, found.cite)
-        penalty = penalty_ms(self.rules, self.regime)
+        penalty = penalty_ms(self.model, self.regime)
         if self.clock is not None:
             self.clock = self.clock.add(1 - me, penalty)
         self.events.append(("claim", event + ": incorrect"))
         # An incorrect claim is a claim under neither rule: it counts as an offer when
         # either table says so (FIDE 9.1.2.3, US Chess 14).
-        move_entry = optional(self.rules, "move_rule", "claim") or {}
-        if any([rep_entry.get("counts_as_draw_offer"), move_entry.get("counts_as_draw_offer")]):
+        move_entry = self.model.move_rule.claim if self.model.move_rule else None
+        offers = [rep_entry.counts_as_draw_offer, move_entry is not None and move_entry.counts_as_draw_offer]
+        if any(offers):
             self._offer = me
         if intended_move is not None:
             self.push(intended_move)  # an incorrect claim's intended move must be played
-        return ClaimVerdict(False, None, rep_entry.get("incorrect_cite") or rep_entry["cite"], penalty)
+        return ClaimVerdict(False, None, str(rep_entry.incorrect_cite or rep_entry.cite), penalty)
 
     def offer_draw(self, color: int | str) -> Status:
         me = _color(color, "draw offer")
@@ -410,18 +429,19 @@ class Game:
         self._open(event)
         if self._offer != 1 - me:
             raise GameEventError(f"{event}: {COLOR_NAMES[1 - me]} has no draw offer standing")
-        entry = table(self.rules, "termination", "agreement")
-        need = int(entry.get("min_moves_each") or 0)
-        if min(self._made) < need:
-            raise GameEventError(f"{event}: both players must have made {need} move(s) first ({entry['cite']})")
-        self._end = _End(Ruling(DRAW, "agreement", entry["cite"]), len(self.moves))
+        termination = need(self.model, self.model.termination, "termination")
+        entry = need(self.model, termination.agreement, "termination.agreement")
+        if min(self._made) < entry.min_moves_each:
+            raise GameEventError(f"{event}: both players must have made {entry.min_moves_each} move(s) first "
+                                 f"({entry.cite})")
+        self._end = _End(Ruling(DRAW, "agreement", str(entry.cite)), len(self.moves))
         self.events.append(("agree", COLOR_NAMES[me]))
         return self.status()
 
     def resign(self, color: int | str) -> Status:
         me = _color(color, "resignation")
         self._open(f"resignation by {COLOR_NAMES[me]}")
-        self._end = _End(verdicts.resignation(self.rules, self.board, me), len(self.moves))
+        self._end = _End(verdicts.resignation(self.model, self.board, me), len(self.moves))
         self.events.append(("resign", COLOR_NAMES[me]))
         return self.status()
 
@@ -436,7 +456,7 @@ class Game:
             # Both flags are down and the clock cannot say which fell first (FIDE III.3.1,
             # US Chess 14G): the both-flags rule decides, not the flag claimed.
             return self.both_flags()
-        self._end = _End(verdicts.flag_fall(self.rules, self.board, me), len(self.moves))
+        self._end = _End(verdicts.flag_fall(self.model, self.board, me), len(self.moves))
         self.events.append(("flag", COLOR_NAMES[me]))
         return self.status()
 
@@ -448,17 +468,18 @@ class Game:
         the entry does not cover (FIDE III.2.2) gets no outcome: :class:`GameEventError`.
         """
         self._open("both flags down")
-        entry = table(self.rules, "flag_fall", "both_flags")
-        regimes = entry.get("regimes")
+        flag_fall = need(self.model, self.model.flag_fall, "flag_fall")
+        entry = need(self.model, flag_fall.both_flags, "flag_fall.both_flags")
+        regimes = entry.regimes
         increment = self.control is not None and any(p.increment_ms for p in self.control.periods)
-        if (regimes is not None and self.regime not in regimes) or (entry.get("without_increment") and increment):
+        if (regimes is not None and self.regime not in regimes) or (entry.without_increment and increment):
             what = f"a {self.regime} game" + (" with increment" if increment else "")
             raise GameEventError(f"both flags down, order unknown: no rule for {what} "
-                                 f"({entry.get('applies_cite') or entry['cite']})")
+                                 f"({entry.applies_cite or entry.cite})")
         if last_period is None:
             last_period = self.clock.in_last_period(self.board.turn) if self.clock else True
-        outcome = entry["last_period" if last_period else "other_period"]
-        cite = entry["cite"] if last_period else entry.get("other_cite") or entry["cite"]
+        outcome = entry.last_period if last_period else entry.other_period
+        cite = str(entry.cite if last_period else entry.other_cite or entry.cite)
         if outcome == "draw":
             self._end = _End(Ruling(DRAW, "both_flags", cite), len(self.moves))
         self.events.append(("both_flags", outcome))
@@ -469,16 +490,15 @@ class Game:
         me = self.board.turn
         event = f"illegal move by {COLOR_NAMES[me]}"
         self._open(event)
-        entry = illegal_regime(self.rules, self.regime, self.supervised)
+        entry = illegal_regime(self.model, self.regime, self.supervised)
         self._illegal[me] += 1
-        loses_at = entry.get("loses_at")
-        loses = loses_at is not None and self._illegal[me] >= int(loses_at)
-        if loses and (claimed or not entry.get("loss_requires_claim")):
-            ruling = verdicts.losing_illegal_move(self.rules, self.board, me, entry)
+        loses = entry.loses_at is not None and self._illegal[me] >= entry.loses_at
+        if loses and (claimed or not entry.loss_requires_claim):
+            ruling = verdicts.losing_illegal_move(self.model, self.board, me, entry)
             if ruling.result != verdicts.UNKNOWN:
                 self._end = _End(ruling, len(self.moves))
         elif not loses and self.clock is not None:
-            self.clock = self.clock.add(1 - me, penalty_ms(self.rules, self.regime))
+            self.clock = self.clock.add(1 - me, penalty_ms(self.model, self.regime))
         self.events.append(("illegal", f"{COLOR_NAMES[me]} #{self._illegal[me]}"))
         return self.status()
 

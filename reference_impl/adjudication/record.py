@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import asdict, dataclass
+from functools import partial
 from typing import Any, Iterable, Iterator
 
 from reference_impl.errors import ArbiterError, GameEventError, quote
@@ -22,10 +23,11 @@ from reference_impl.notation.errors import clip
 from reference_impl.notation.game import rules_for
 from reference_impl.notation.pgn import PgnGame, read_games
 from reference_impl.notation.san import parse_san
+from reference_impl.rules.files import Ruleset
 from reference_impl.rules.loader import load_ruleset
 from reference_impl.text import NumberError, parse_int
 
-from .game import Game
+from .game import Game, Rules
 from .timecontrol import parse
 
 _CLK_RE = re.compile(r"\[%clk\s+(\d+):(\d{1,2}):(\d{1,2})(\.\d+)?\]")
@@ -77,7 +79,7 @@ def _name(pgn: PgnGame) -> str:
     return f"game {pgn.index} ({clip(pgn.tags.get('White', '?'))} - {clip(pgn.tags.get('Black', '?'))})"
 
 
-def adjudicate_game(pgn: PgnGame, rules: Any) -> GameReport:
+def adjudicate_game(pgn: PgnGame, rules: Ruleset) -> GameReport:
     """The Laws' verdict on one recorded game; an error in it becomes ``error``."""
     try:
         return _adjudicate(pgn, rules)
@@ -88,13 +90,13 @@ def adjudicate_game(pgn: PgnGame, rules: Any) -> GameReport:
                           error=f"{_name(pgn)}: {error}")
 
 
-def _adjudicate(pgn: PgnGame, rules: Any) -> GameReport:
+def _adjudicate(pgn: PgnGame, rules: Ruleset) -> GameReport:
     recorded = pgn.tags.get("Result") or pgn.result or "*"
     termination = (pgn.tags.get("Termination") or "").strip().lower() or None
-    base = dict(game=pgn.index, white=pgn.tags.get("White", "?"), black=pgn.tags.get("Black", "?"),
-                recorded=recorded, termination=termination)
+    base = partial(GameReport, game=pgn.index, white=pgn.tags.get("White", "?"), black=pgn.tags.get("Black", "?"),
+                   recorded=recorded, termination=termination)
     if pgn.errors:
-        return GameReport(**base, error=str(pgn.errors[0]))
+        return base(error=str(pgn.errors[0]))
     note = None
     try:
         control = parse(pgn.tags.get("TimeControl", "?"))
@@ -103,7 +105,7 @@ def _adjudicate(pgn: PgnGame, rules: Any) -> GameReport:
     try:
         game = Game(rules, pgn.fen, time_control=control)
     except ArbiterError as error:
-        return GameReport(**base, error=f"{_name(pgn)}, start position: {error}")
+        return base(error=f"{_name(pgn)}, start position: {error}")
     played = 0
     for ply, pgn_move in enumerate(pgn.moves):
         if game.finished:
@@ -116,7 +118,7 @@ def _adjudicate(pgn: PgnGame, rules: Any) -> GameReport:
             if seconds is not None and game.clock is not None and not game.finished:
                 game.set_clock(1 - game.board.turn, seconds)
         except ArbiterError as error:
-            return GameReport(**base, error=f"{_name(pgn)}, move {label} {clip(pgn_move.text)}: {error}")
+            return base(error=f"{_name(pgn)}, move {label} {clip(pgn_move.text)}: {error}")
         played = ply + 1
     after = len(pgn.moves) - played
     if not game.finished:
@@ -126,7 +128,7 @@ def _adjudicate(pgn: PgnGame, rules: Any) -> GameReport:
     if status.finished and status.end_ply is not None:
         ended_at = pgn.move_label(status.end_ply - 1) if status.end_ply else "start"
     agrees, flag = _compare(status.result, status.reason, recorded, termination, after, ended_at)
-    return GameReport(**base, result=status.result, reason=status.reason, cite=status.cite,
+    return base(result=status.result, reason=status.reason, cite=status.cite,
                       ended_at=ended_at, ply=status.end_ply, agrees=agrees, flag=flag,
                       note=status.note or note)
 
@@ -171,7 +173,7 @@ def _compare(result: str, reason: str | None, recorded: str, termination: str | 
     return (not problems), ("; ".join(problems) or None)
 
 
-def adjudicate_games(games: Iterable[PgnGame], rules: Any = None) -> Iterator[GameReport]:
+def adjudicate_games(games: Iterable[PgnGame], rules: Rules | None = None) -> Iterator[GameReport]:
     """A :class:`GameReport` per game, in order; ``rules=None`` reads each Variant tag."""
     ruleset = load_ruleset(rules) if rules is not None else None
     for pgn in games:
@@ -183,6 +185,6 @@ def adjudicate_games(games: Iterable[PgnGame], rules: Any = None) -> Iterator[Ga
         yield adjudicate_game(pgn, chosen)
 
 
-def adjudicate_text(text: str, rules: Any = None) -> Iterator[GameReport]:
+def adjudicate_text(text: str, rules: Rules | None = None) -> Iterator[GameReport]:
     """A :class:`GameReport` per game of the PGN ``text``, in order."""
     yield from adjudicate_games(read_games(text), rules)

@@ -13,14 +13,18 @@ The initial position of the record counts as an occurrence.
 
 from __future__ import annotations
 
-from typing import Any, Hashable, Mapping, Sequence
+from collections.abc import Hashable, Sequence
+from typing import TYPE_CHECKING
 
-from .tables import optional
+from reference_impl.rules.model import Model, RepetitionAutomatic
+
+if TYPE_CHECKING:
+    from reference_impl.core.board import Board
 
 
-def position_key(board: Any, rules: Mapping[str, Any]) -> Hashable:
+def position_key(board: Board, model: Model) -> Hashable:
     """The identity of ``board`` under the ruleset's ``repetition.same_position``."""
-    mode = optional(rules, "repetition", "same_position", "en_passant") or "legal"
+    mode = model.repetition.same_position.en_passant
     if mode == "legal":
         return board.position_key()
     fields = board.fen(castling="shredder", en_passant="fen").split()
@@ -49,16 +53,16 @@ def consecutive_occurrences(keys: Sequence[Hashable]) -> int:
     return count if keys else 0
 
 
-def automatic_repetition(keys: Sequence[Hashable], entry: Mapping[str, Any]) -> bool:
+def automatic_repetition(keys: Sequence[Hashable], entry: RepetitionAutomatic) -> bool:
     """Whether ``repetition.automatic`` (or its discretionary form) holds now."""
-    needed = int(entry["occurrences"])
-    if entry.get("consecutive"):
+    needed = entry.occurrences
+    if entry.consecutive:
         return consecutive_occurrences(keys) >= needed
     return occurrences(keys, keys[-1]) >= needed
 
 
 def repetition_claim_moves(
-    board: Any, keys: Sequence[Hashable], rules: Mapping[str, Any], needed: int
+    board: Board, keys: Sequence[Hashable], model: Model, needed: int
 ) -> tuple[bool, list[str]]:
     """(claim correct now, intended moves that make it correct) for the player to move."""
     now = occurrences(keys, keys[-1]) >= needed
@@ -66,7 +70,7 @@ def repetition_claim_moves(
     for move in board.legal_moves():
         board.push(move)
         try:
-            key = position_key(board, rules)
+            key = position_key(board, model)
         finally:
             board.pop()
         if occurrences(keys, key) + 1 >= needed:
@@ -74,7 +78,7 @@ def repetition_claim_moves(
     return now, sorted(moves)
 
 
-def move_rule_claim_moves(board: Any, plies: int) -> tuple[bool, list[str]]:
+def move_rule_claim_moves(board: Board, plies: int) -> tuple[bool, list[str]]:
     """(claim correct now, intended moves that make it correct): ``plies`` without a
     pawn move or capture after the (intended) move (FIDE 9.3, US Chess 14F)."""
     now = board.halfmove_clock >= plies

@@ -1,82 +1,83 @@
-"""Reading the adjudication tables of a resolved ruleset.
+"""The adjudication tables of a ruleset's model, looked up by speed regime.
 
-Every function takes the resolved ruleset (a mapping, or anything with ``get`` such
-as :class:`reference_impl.rules.loader.Ruleset`) and returns plain values; nothing here
-knows a federation. A missing table is a :class:`RulesetError` naming the key.
+Every function takes the ruleset's :class:`~reference_impl.rules.model.Model` and returns
+typed entries; nothing here knows a federation. What a table lacks is the schema's to
+say (its defaults, and ``x-default-from`` for a regime without an entry of its own), so
+a table the question needs and the ruleset has not got is a :class:`RulesetError`
+naming the key.
 """
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from typing import TypeVar
 
 from reference_impl.errors import RulesetError
+from reference_impl.rules.model import Band, IllegalRegime, Model, Regime
+from reference_impl.rules.reader import schema_default
 
 from .timecontrol import TimeControl, classify
 
-#: Regime used when neither a time control nor ``scope.speed`` says otherwise.
-DEFAULT_REGIME = "standard"
+T = TypeVar("T")
+
+#: The speed regimes, in the order the tables list them.
+REGIMES: tuple[Regime, ...] = ("standard", "rapid", "blitz")
 
 
-def table(rules: Mapping[str, Any], *path: str) -> Any:
-    """The entry at ``path`` (e.g. ``"repetition", "claim"``); error if absent."""
-    node: Any = rules
-    for depth, key in enumerate(path):
-        if not hasattr(node, "get") or node.get(key) is None:
-            name = getattr(rules, "id", None) or rules.get("id", "?")
-            raise RulesetError(f"ruleset {name}: no adjudication entry {'.'.join(path[: depth + 1])}")
-        node = node[key]
-    return node
+def need(model: Model, value: T | None, key: str) -> T:
+    """``value``, or :class:`RulesetError` naming ``key`` when the ruleset has none."""
+    if value is None:
+        raise RulesetError(f"ruleset {model.id}: no adjudication entry {key}")
+    return value
 
 
-def optional(rules: Mapping[str, Any], *path: str) -> Any:
-    """The entry at ``path``, or ``None`` when any key on the way is absent."""
-    node: Any = rules
-    for key in path:
-        if not hasattr(node, "get") or node.get(key) is None:
-            return None
-        node = node[key]
-    return node
+def default_regime() -> Regime:
+    """The regime of a game whose speed nothing states (the schema's ``regime`` default)."""
+    value = schema_default("adjudication.schema.json#/$defs/regime")
+    return value if value in REGIMES else "standard"
 
 
-def regime(rules: Mapping[str, Any], control: TimeControl | None) -> str:
+def band(model: Model, control: TimeControl | None) -> Band | None:
+    """The speed band of a known time control (FIDE A.1/B.1, US Chess 5C), if the
+    ruleset has bands."""
+    if control is None or not control.known or model.speed is None or not model.speed.bands:
+        return None
+    return classify(control, model.speed)
+
+
+def regime(model: Model, control: TimeControl | None) -> Regime:
     """The regime (``standard``, ``rapid``, ``blitz``) for speed-keyed tables.
 
-    A known time control decides through the ``speed`` bands (FIDE A.1/B.1, US Chess
-    5C); otherwise the ruleset's ``scope.speed``; otherwise ``standard``.
+    A known time control decides through the ``speed`` bands; otherwise the ruleset's
+    ``scope.speed`` (``any``: the default regime).
     """
-    if control is not None and control.known and optional(rules, "speed", "bands"):
-        return str(classify(control, table(rules, "speed"))["regime"])
-    speed = optional(rules, "scope", "speed")
-    return str(speed) if speed in ("standard", "rapid", "blitz") else DEFAULT_REGIME
+    found = band(model, control)
+    if found is not None:
+        return found.regime
+    speed = model.scope.speed
+    return speed if speed != "any" else default_regime()
 
 
-def penalty_ms(rules: Mapping[str, Any], regime_name: str) -> int:
+def penalty_ms(model: Model, regime_name: Regime) -> int:
     """The time added to the opponent for an illegal move or incorrect claim."""
-    entry = optional(rules, "clocks", "penalty", regime_name) or optional(
-        rules, "clocks", "penalty", DEFAULT_REGIME
-    )
-    return int(entry["seconds"]) * 1000 if entry else 0
+    penalty = model.clocks.penalty
+    entry = {"standard": penalty.standard, "rapid": penalty.rapid, "blitz": penalty.blitz}[regime_name]
+    return entry.seconds * 1000 if entry is not None else 0
 
 
-def illegal_regime(rules: Mapping[str, Any], regime_name: str, supervised: bool = True) -> Mapping[str, Any]:
-    """The ``illegal_moves`` entry for a regime (falls back to ``standard``).
-
-    Without adequate supervision the entry's ``without_supervision`` is merged over it
-    (FIDE 2014 A.4 against A.3: the first illegal move loses instead of the second)."""
-    entry = optional(rules, "illegal_moves", regime_name)
-    if entry is None:
-        entry = table(rules, "illegal_moves", DEFAULT_REGIME)
-    unsupervised = None if supervised else entry.get("without_supervision")
-    if not unsupervised:
-        return entry
-    return {**{k: entry[k] for k in entry if k != "without_supervision"}, **dict(unsupervised.items())}
+def illegal_regime(model: Model, regime_name: Regime, supervised: bool = True) -> IllegalRegime:
+    """The ``illegal_moves`` entry for a regime; without adequate supervision, its
+    ``without_supervision`` form (FIDE 2014 A.4 against A.3: the first illegal move
+    loses instead of the second)."""
+    table = need(model, model.illegal_moves, "illegal_moves")
+    entries = {"standard": table.standard, "rapid": table.rapid, "blitz": table.blitz}
+    entry = need(model, entries[regime_name], f"illegal_moves.{regime_name}")
+    if not supervised and entry.without_supervision is not None:
+        return entry.without_supervision
+    return entry
 
 
-def flag_noticed(rules: Mapping[str, Any]) -> bool:
+def flag_noticed(model: Model) -> bool:
     """True when a fallen flag ends the game as soon as it is seen (``flag_fall.when:
     noticed``, FIDE 6.8); false when only a player's claim makes it a result
     (``claimed``, US Chess 13C1)."""
-    when = table(rules, "flag_fall", "when")
-    if when not in ("noticed", "claimed"):
-        raise RulesetError(f"ruleset {rules.get('id', '?')}: flag_fall.when must be noticed or claimed, not {when!r}")
-    return when == "noticed"
+    return need(model, model.flag_fall, "flag_fall").when == "noticed"

@@ -22,9 +22,8 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Any, Mapping
-
 from reference_impl.errors import GameEventError, quote
+from reference_impl.rules.model import Band, Speed
 from reference_impl.text import NumberError, parse_int
 
 #: One period: ``[moves/]seconds[(+|d|b)seconds]`` or ``*seconds``.
@@ -169,19 +168,25 @@ def minutes_for(control: TimeControl, moves: int, counts: tuple[str, ...]) -> fl
     return total_ms / 60000
 
 
-def classify(control: TimeControl, speed: Mapping[str, Any]) -> dict[str, Any]:
+def speed_minutes(control: TimeControl, speed: Speed) -> float:
+    """The minutes the ruleset's ``speed`` table counts for ``control`` (``moves_assumed``
+    moves, with the per-move additions its ``counts`` names)."""
+    return minutes_for(control, speed.moves_assumed, speed.counts)
+
+
+def classify(control: TimeControl, speed: Speed) -> Band:
     """The speed band a time control falls in, per the ruleset's ``speed`` table.
 
-    The table has ``moves_assumed``, ``counts`` and ``bands``: a list, in ascending
-    order, of ``{class, regime, below, inclusive, cite}``; the first band whose upper
-    bound (``below`` minutes, inclusive or not) admits the control's minutes wins; a
-    band without ``below`` takes everything above. Returns the band plus ``minutes``.
+    ``bands`` lists, in ascending order, ``{class, regime, below, inclusive, cite}``;
+    the first band whose upper bound (``below`` minutes, inclusive or not) admits the
+    control's minutes (:func:`speed_minutes`) wins; a band without ``below`` takes
+    everything above.
     """
     if not control.known:
         raise GameEventError("cannot classify an unknown time control ('?' or '-')")
-    minutes = minutes_for(control, int(speed["moves_assumed"]), tuple(speed["counts"]))
-    for band in speed["bands"]:
-        bound = band.get("below")
-        if bound is None or minutes < bound or (band.get("inclusive") and minutes == bound):
-            return {**band, "minutes": minutes}
+    minutes = speed_minutes(control, speed)
+    for band in speed.bands:
+        bound = band.below
+        if bound is None or minutes < bound or (band.inclusive and minutes == bound):
+            return band
     raise GameEventError(f"no speed band of the ruleset admits {minutes:g} minutes")

@@ -14,6 +14,9 @@ from __future__ import annotations
 from typing import Any, NamedTuple
 
 from ..errors import IllegalMoveError
+from ..rules.files import Ruleset
+from ..rules.model import Model
+from ..rules.reader import model_of
 from . import movegen
 from .codes import FLAG_CASTLE, FLAG_DOUBLE, FLAG_EN_PASSANT, FLAG_NORMAL, is_castling, is_en_passant, origin, target
 from .fen import board_fen, set_fen  # fen reads and writes a Board (imported there for types only)
@@ -52,9 +55,10 @@ class Piece(NamedTuple):
 class Board:
     """A position under a ruleset, with legal moves, make and unmake."""
 
-    def __init__(self, rules: Any, fen: str | None = None) -> None:
+    def __init__(self, rules: Ruleset | Model, fen: str | None = None) -> None:
         self.rules = rules
-        self.tables: MoveTables = move_tables(rules)
+        self.model: Model = model_of(rules)
+        self.tables: MoveTables = move_tables(self.model)
         ntypes = len(self.tables.types)
         self.bb: list[list[Bitboard]] = [[0] * ntypes, [0] * ntypes]
         self.occ_co: list[Bitboard] = [0, 0]
@@ -66,19 +70,19 @@ class Board:
         self.halfmove_clock = 0
         self.fullmove_number = 1
         self._stack: list[tuple[int, int, int, int, int]] = []
-        self._cache: tuple[tuple, dict[tuple[int, int, str | None], int]] | None = None
+        self._cache: tuple[tuple[int, ...], dict[tuple[int, int, str | None], int]] | None = None
         set_fen(self, fen if fen is not None else self.tables.initial_fen)
 
     # -- construction ---------------------------------------------------------------
 
     @classmethod
-    def from_fen(cls, fen: str, rules: Any) -> "Board":
+    def from_fen(cls, fen: str, rules: Ruleset | Model) -> "Board":
         """Parse and validate ``fen`` (FEN, X-FEN or Shredder-FEN); :class:`FenError` if bad."""
         return cls(rules, fen)
 
     def copy(self, *, stack: bool = True) -> "Board":
         board = object.__new__(Board)
-        board.rules, board.tables = self.rules, self.tables
+        board.rules, board.model, board.tables = self.rules, self.model, self.tables
         board.bb = [self.bb[0][:], self.bb[1][:]]
         board.occ_co = self.occ_co[:]
         board.occupied = self.occupied
@@ -132,6 +136,22 @@ class Board:
         letter = piece.letter if code >> 4 == WHITE else piece.letter.lower()
         return Piece(piece.name, code >> 4, letter)
 
+    def piece_on(self, sq: Square) -> Piece:
+        """The unit on the occupied square ``sq`` (the origin of a legal move, a
+        capture's victim); ``ValueError`` if the square is empty."""
+        piece = self.piece_at(sq)
+        if piece is None:
+            raise ValueError(f"no piece on {square_name(sq)}")
+        return piece
+
+    def king_square(self, color: Color) -> Square:
+        """The square of ``color``'s royal piece in a position read from a valid FEN
+        (which has one); ``ValueError`` if there is none."""
+        square = self.king(color)
+        if square is None:
+            raise ValueError("no royal piece of that colour on the board")
+        return square
+
     def pieces(self, name: str, color: Color) -> Bitboard:
         return self.bb[color][self.tables.by_name[name]]
 
@@ -181,7 +201,7 @@ class Board:
         king = self.king(self.turn)
         return king is not None and bool(movegen._en_passant_moves(self, self.turn, king))
 
-    def position_key(self) -> tuple:
+    def position_key(self) -> tuple[int, int, int, tuple[int, ...], tuple[int, ...]]:
         """Identity of the position for repetition (FIDE 9.2.3): side to move, placement,
         castling rights, and the en passant square only where a legal capture exists."""
         ep = self.ep_square if self.has_legal_en_passant() else -1
@@ -314,12 +334,14 @@ class Board:
         captured = mailbox[to_sq] if flag != FLAG_CASTLE else -1
         self._stack.append((m, captured, self.castling_rights, self.ep_square, self.halfmove_clock))
         if flag == FLAG_CASTLE:
+            castling = tables.castling
+            assert castling is not None  # a castling code exists only under a castling table
             back_rank = from_sq & ~7
-            side = next(s for s in tables.castling.sides if s.king_side == (to_sq > from_sq))
+            side = next(s for s in castling.sides if s.king_side == (to_sq > from_sq))
             self._remove(from_sq)
             self._remove(to_sq)
             self._put(back_rank + side.king_to_file, color, pt)
-            self._put(back_rank + side.rook_to_file, color, tables.castling.rook_type)
+            self._put(back_rank + side.rook_to_file, color, castling.rook_type)
             self.castling_rights &= ~_HOME_RANK[color]
             self.halfmove_clock += 1
         else:
@@ -365,17 +387,19 @@ class Board:
         if color == BLACK:
             self.fullmove_number -= 1
         if flag == FLAG_CASTLE:
+            castling = tables.castling
+            assert castling is not None  # a castling code exists only under a castling table
             back_rank = from_sq & ~7
-            side = next(s for s in tables.castling.sides if s.king_side == (to_sq > from_sq))
+            side = next(s for s in castling.sides if s.king_side == (to_sq > from_sq))
             self._remove(back_rank + side.king_to_file)
             self._remove(back_rank + side.rook_to_file)
             self._put(from_sq, color, tables.royal)
-            self._put(to_sq, color, tables.castling.rook_type)
+            self._put(to_sq, color, castling.rook_type)
         else:
             mailbox = self.mailbox
             own, bit_from, bit_to = self.bb[color], 1 << from_sq, 1 << to_sq
             placed = mailbox[to_sq] & 15
-            pt = tables.pawn if promotion else placed
+            pt = tables.pawn if promotion and tables.pawn is not None else placed
             own[placed] ^= bit_to
             own[pt] |= bit_from
             self.occ_co[color] ^= bit_from | bit_to
@@ -388,7 +412,7 @@ class Board:
             else:
                 self.occupied ^= bit_from | bit_to
                 mailbox[to_sq] = -1
-            if flag == FLAG_EN_PASSANT:
+            if flag == FLAG_EN_PASSANT and tables.pawn is not None:
                 self._put(to_sq + tables.pawn_push_delta[color ^ 1], color ^ 1, tables.pawn)
         self.castling_rights, self.ep_square, self.halfmove_clock = rights, ep, halfmove
         return m
@@ -425,14 +449,14 @@ class Board:
                 return m
         return None
 
-    def _key(self) -> tuple:
+    def _key(self) -> tuple[int, ...]:
         return (self.turn, self.castling_rights, self.ep_square, *self.bb[0], *self.bb[1])
 
     def uci(self, move: Move) -> str:
         """The UCI string of ``move``: castling per the ruleset's ``castling.uci``."""
         internal = self._find(move)
         castling = self.tables.castling
-        if internal is not None and is_castling(internal) and not castling.uci_king_takes_rook:
+        if internal is not None and is_castling(internal) and castling is not None and not castling.uci_king_takes_rook:
             side = next(s for s in castling.sides if s.king_side == (move.to_square > move.from_square))
             return square_name(move.from_square) + square_name((move.from_square & ~7) + side.king_to_file)
         return str(move)

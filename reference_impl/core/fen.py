@@ -140,7 +140,7 @@ def _set_castling(board: "Board", fen: str, field: str) -> None:
     for char in field:
         color = WHITE if char.isupper() else BLACK
         back_rank = BB_RANKS[0 if color == WHITE else 7]
-        king = board.king(color)
+        king = board.king_square(color)
         rooks = board.bb[color][rook_type] & back_rank
         who = "White" if color == WHITE else "Black"
         if not (1 << king) & back_rank:
@@ -209,7 +209,7 @@ def castling_field(board: "Board", dialect: str = "xfen") -> str:
     tables = board.tables
     parts = []
     for color in (WHITE, BLACK):
-        king = board.king(color)
+        king = board.king_square(color)
         rooks = board.bb[color][tables.castling.rook_type] if tables.castling else 0
         rights = sorted(_rights_of(board, color), reverse=True)
         for rook in rights:

@@ -125,16 +125,16 @@ def _castled_rook(board: "Board", color: int, sq: int) -> bool:
     if tables.castling is None or board.mailbox[sq] & 15 != tables.castling.rook_type:
         return False
     rank = 0 if color == WHITE else 7
-    return sq >> 3 == rank and board.king(color) >> 3 == rank
+    return sq >> 3 == rank and board.king_square(color) >> 3 == rank
 
 
 def check_checks(board: "Board", fen: str) -> None:
     """The side not to move is not in check; the checks given fit one last move."""
     tables = board.tables
     us, them = board.turn, board.turn ^ 1
-    if movegen.attackers(board, us, board.king(them), board.occupied):
+    if movegen.attackers(board, us, board.king_square(them), board.occupied):
         raise FenError(fen, "the side not to move is in check")
-    king = board.king(us)
+    king = board.king_square(us)
     checkers = _bits(movegen.checkers(board))
     if len(checkers) > 2:
         raise FenError(fen, f"the side to move is in check by {len(checkers)} pieces, at most 2")

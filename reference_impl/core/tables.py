@@ -8,20 +8,15 @@ here knows what a knight or a bishop is: a piece is what its vectors say.
 
 from __future__ import annotations
 
-import hashlib
-import json
 from dataclasses import dataclass, field
-from typing import Any, Iterable, Mapping
+from typing import Iterable
 
 from ..errors import RulesetError
+from ..kept import KeptAnswers
+from ..rules.files import Ruleset
+from ..rules.model import BoardShape, Castling, Model, Vector
+from ..rules.reader import model_of
 from .squares import BB_ALL, BB_RANKS, BLACK, FILE_NAMES, WHITE, Bitboard, offset
-
-Vector = tuple[int, int]
-
-#: The sections that make up the move layer (what a Board plays by).
-MOVE_LAYER = ("board", "pieces", "pawn", "castling", "setup")
-#: The sections that decide the moves of a position without castling rights.
-MOVES_WITHOUT_CASTLING = ("board", "pieces", "pawn")
 
 #: The board the core's 64-bit square sets can hold (files, ranks).
 BOARD_SIZE = 8
@@ -159,7 +154,6 @@ class MoveTables:
     double_step_ranks: list[Bitboard]  #: [color] ranks a pawn may double step from
     castling: "CastlingTable | None"
     initial_fen: str
-    setup: Mapping[str, Any]
     #: Equal for rulesets whose move layers are equal apart from citations and notes.
     signature: str = ""
     #: Equal for rulesets whose moves are equal once no castling right is left (the
@@ -205,32 +199,24 @@ class CastlingTable:
     uci_king_takes_rook: bool
 
 
-def _section(data: Mapping[str, Any], key: str) -> Any:
-    return data.get(key) if isinstance(data, Mapping) else None
-
-
-def _compile_castling(data: Mapping[str, Any], by_name: dict[str, int]) -> CastlingTable | None:
-    castling = data.get("castling")
-    if not castling:
+def _compile_castling(castling: Castling | None, by_name: dict[str, int]) -> CastlingTable | None:
+    if castling is None:
         return None
-    rook_name = castling.get("rook", "rook")
-    if rook_name not in by_name:
-        raise RulesetError(f"castling.rook: unknown piece {rook_name!r}")
-    sides = []
-    for side_name, side in (castling.get("sides") or {}).items():
-        king_to, rook_to = side["king_to"], side["rook_to"]
-        sides.append(CastlingSide(side_name, FILE_NAMES.index(king_to), FILE_NAMES.index(rook_to), side_name == KING_SIDE))
-    empty = set((castling.get("must_be_empty") or {}).get("squares", []))
-    safe = castling.get("must_not_be_attacked") or {}
+    if castling.rook not in by_name:
+        raise RulesetError(f"castling.rook: unknown piece {castling.rook!r}")
+    sides = [CastlingSide(name, FILE_NAMES.index(side.king_to), FILE_NAMES.index(side.rook_to), name == KING_SIDE)
+             for name, side in castling.sides.items()]
+    empty = set(castling.must_be_empty.squares)
+    safe = castling.must_not_be_attacked
     return CastlingTable(
-        rook_type=by_name[rook_name],
+        rook_type=by_name[castling.rook],
         sides=tuple(sides),
-        rights_require=castling.get("rights_require", "initial_squares"),
+        rights_require=castling.rights_require,
         empty_king_path="king_path" in empty,
         empty_rook_path="rook_path" in empty,
-        safe_squares=frozenset(safe.get("squares", [])),
-        rook_removed=bool(safe.get("rook_removed", False)),
-        uci_king_takes_rook=castling.get("uci") == "king_takes_rook",
+        safe_squares=frozenset(safe.squares),
+        rook_removed=safe.rook_removed,
+        uci_king_takes_rook=castling.uci == "king_takes_rook",
     )
 
 
@@ -255,43 +241,42 @@ def _lines(directions: list[Vector]) -> list[frozenset[Vector]]:
     return lines
 
 
-def _check_board(data: Mapping[str, Any]) -> None:
+def _check_board(board: BoardShape) -> None:
     """The core's squares are 64-bit sets: ``board`` must say 8 files and 8 ranks."""
-    board = data.get("board") or {}
-    size = (board.get("files", BOARD_SIZE), board.get("ranks", BOARD_SIZE))
-    if size != (BOARD_SIZE, BOARD_SIZE):
-        raise RulesetError(f"board: {size[0]} files x {size[1]} ranks; the reference plays only 8 x 8 ({board.get('cite')})")
+    if (board.files, board.ranks) != (BOARD_SIZE, BOARD_SIZE):
+        raise RulesetError(f"board: {board.files} files x {board.ranks} ranks; the reference plays only 8 x 8 ({board.cite})")
 
 
-def _rights_lost(data: Mapping[str, Any]) -> set[str]:
+def _rights_lost(castling: Castling | None) -> set[str]:
     """``castling.rights_lost.by``; ``rook_captured`` must be listed (a captured rook
     cannot castle, and its square may later hold another piece)."""
-    castling = data.get("castling") or {}
-    if not castling:
+    if castling is None:
         return set()
-    lost = set((castling.get("rights_lost") or {}).get("by") or ())
+    lost: set[str] = set(castling.rights_lost.by)
     if "rook_captured" not in lost:
         raise RulesetError("castling.rights_lost.by: rook_captured must be listed (a captured rook cannot castle)")
     return lost
 
 
-#: Rider groups built so far, by their directions (the rulesets of a family share them).
-_RIDER_GROUPS: dict[frozenset[Vector], RiderGroup] = {}
+#: Rider groups built so far, by their directions: a pure function of them, so the
+#: rulesets of a family share them (bounded: mutated move layers make new ones).
+_RIDER_GROUPS: KeptAnswers[RiderGroup] = KeptAnswers(256)
 
 
-def compile_move_tables(data: Mapping[str, Any]) -> MoveTables:
-    """Compile the resolved ruleset mapping ``data`` into :class:`MoveTables`."""
-    _check_board(data)
-    pieces = data.get("pieces") or {}
-    pawn_section = data.get("pawn") or {}
-    names = sorted(pieces, key=lambda n: (not pieces[n].get("pawn", False), list(pieces).index(n)))
+def compile_move_tables(model: Model) -> MoveTables:
+    """Compile the move layer of ``model`` into :class:`MoveTables`."""
+    _check_board(model.board)
+    pieces = model.pieces
+    names = sorted(pieces, key=lambda n: (not pieces[n].pawn, list(pieces).index(n)))
     group_cache: dict[frozenset[Vector], RiderGroup] = {}
 
     def group(directions: frozenset[Vector]) -> RiderGroup:
         if directions not in group_cache:
-            if directions not in _RIDER_GROUPS:  # a pure function of the directions: shared by every ruleset
-                _RIDER_GROUPS[directions] = RiderGroup.build(directions)
-            group_cache[directions] = _RIDER_GROUPS[directions]
+            shared = _RIDER_GROUPS.get(directions)
+            if shared is None:
+                shared = RiderGroup.build(directions)
+                _RIDER_GROUPS.put(directions, shared)
+            group_cache[directions] = shared
         return group_cache[directions]
 
     def rider_groups(directions: list[Vector]) -> list[RiderGroup]:
@@ -311,11 +296,9 @@ def compile_move_tables(data: Mapping[str, Any]) -> MoveTables:
     types: list[PieceType] = []
     for index, name in enumerate(names):
         row = pieces[name]
-        letter = str(row.get("letter", "")).upper()
-        piece = PieceType(index, name, letter, bool(row.get("royal")), bool(row.get("pawn")))
-        symmetry = row.get("symmetry")
-        leaps = expand_vectors(row.get("leaps") or [], symmetry)
-        rides = expand_vectors(row.get("rides") or [], symmetry)
+        piece = PieceType(index, name, row.letter.upper(), row.royal, row.pawn)
+        leaps = expand_vectors(row.leaps, row.symmetry)
+        rides = expand_vectors(row.rides, row.symmetry)
         for color in (WHITE, BLACK):
             own = _for_color(leaps, color)
             piece.leaps.append(_leap_table(own) if own else [])
@@ -353,38 +336,38 @@ def compile_move_tables(data: Mapping[str, Any]) -> MoveTables:
                     between[sq][target] = passed
                 passed |= 1 << target
 
-    push_section = _section(pawn_section, "push") or {}
-    push = tuple(push_section.get("vector", (0, 1)))
-    captures = [tuple(v) for v in (_section(pawn_section, "captures") or {}).get("vectors", [])]
-    double = _section(pawn_section, "double_step")
-    promotion = _section(pawn_section, "promotion") or {}
-    forbidden = (_section(pawn_section, "forbidden_ranks") or {}).get("ranks", [])
+    rules = model.pawn
+    # Without a pawn table no piece moves as a pawn: its tables stay empty.
+    push: Vector = rules.push.vector if rules else (0, 0)
+    captures: list[Vector] = list(rules.captures.vectors) if rules else []
+    double = rules.double_step if rules else None
+    promotion = rules.promotion if rules else None
+    forbidden = rules.forbidden_ranks.ranks if rules and rules.forbidden_ranks else ()
     pawn_push, pawn_double, pawn_captures, pawn_captured_from = [], [], [], []
     promotion_ranks, forbidden_ranks, double_ranks = [], [], []
     for color in (WHITE, BLACK):
         step = _for_color([push], color)[0]
-        pawn_push.append(_leap_table([step]))
+        pawn_push.append(_leap_table([step]) if rules else [0] * 64)
         caps = _for_color(captures, color)
         pawn_captures.append(_leap_table(caps))
         pawn_captured_from.append(_leap_table([(-a, -b) for a, b in caps]))
         if double:
-            ranks = _rank_mask([double["from_rank"]], color)
+            ranks = _rank_mask([double.from_rank], color)
             two = _leap_table([(2 * step[0], 2 * step[1])])
             pawn_double.append([two[sq] if ranks >> sq & 1 else 0 for sq in range(64)])
             double_ranks.append(ranks)
         else:
             pawn_double.append([0] * 64)
             double_ranks.append(0)
-        promotion_ranks.append(_rank_mask([promotion["rank"]], color) if promotion else 0)
+        promotion_ranks.append(_rank_mask([promotion.rank], color) if promotion else 0)
         forbidden_ranks.append(_rank_mask(forbidden, color))
     promotion_types = []
-    for target in promotion.get("to", []) if promotion else []:
-        if target not in by_name:
-            raise RulesetError(f"pawn.promotion.to: unknown piece {target!r}")
-        promotion_types.append(by_name[target])
+    for promoted in promotion.to if promotion else ():
+        if promoted not in by_name:
+            raise RulesetError(f"pawn.promotion.to: unknown piece {promoted!r}")
+        promotion_types.append(by_name[promoted])
 
-    setup = data.get("setup") or {}
-    lost = _rights_lost(data)
+    lost = _rights_lost(model.castling)
     return MoveTables(
         types=types,
         by_letter=by_letter,
@@ -399,45 +382,31 @@ def compile_move_tables(data: Mapping[str, Any]) -> MoveTables:
         pawn_double=pawn_double,
         pawn_captures=pawn_captures,
         pawn_captured_from=pawn_captured_from,
-        en_passant=bool(_section(pawn_section, "en_passant")) and double is not None,
+        en_passant=rules is not None and rules.en_passant is not None and double is not None,
         promotion_ranks=promotion_ranks,
         promotion_types=promotion_types,
         forbidden_pawn_ranks=forbidden_ranks,
         double_step_ranks=double_ranks,
-        castling=_compile_castling(data, by_name),
-        initial_fen=str(setup.get("initial_fen", "")),
-        setup=setup,
-        signature=move_layer_signature(data),
-        signature_without_castling=move_layer_signature(data, MOVES_WITHOUT_CASTLING),
+        castling=_compile_castling(model.castling, by_name),
+        initial_fen=model.setup.initial_fen if model.setup else "",
+        signature=model.signature,
+        signature_without_castling=model.signature_without_castling,
         rights_lost_from=BB_ALL if "rook_move" in lost else 0,
         rights_lost_by_king="king_move" in lost,
     )
 
 
-def _without_annotations(value: Any) -> Any:
-    if isinstance(value, Mapping):
-        return {k: _without_annotations(v) for k, v in value.items() if k not in ("cite", "note")}
-    if isinstance(value, list):
-        return [_without_annotations(v) for v in value]
-    return value
+#: Compiled tables kept, by the move layer's digest (rulesets that move alike share them).
+CACHE_SIZE = 64
+_CACHE: KeptAnswers[MoveTables] = KeptAnswers(CACHE_SIZE)
 
 
-def move_layer_signature(data: Mapping[str, Any], sections: tuple[str, ...] = MOVE_LAYER) -> str:
-    """A digest of the move layer's rules (citations and notes left out)."""
-    layer = {key: _without_annotations(data.get(key)) for key in sections}
-    return hashlib.sha256(json.dumps(layer, sort_keys=True, default=str).encode()).hexdigest()[:16]
-
-
-_CACHE: dict[int, tuple[object, MoveTables]] = {}
-
-
-def move_tables(rules: Any) -> MoveTables:
-    """The compiled tables of ``rules`` (a Ruleset, or a plain mapping), compiled once."""
-    key = id(rules)
-    hit = _CACHE.get(key)
-    if hit is not None and hit[0] is rules:
-        return hit[1]
-    data = rules.data if hasattr(rules, "data") else rules
-    tables = compile_move_tables(data)
-    _CACHE[key] = (rules, tables)
+def move_tables(rules: Ruleset | Model) -> MoveTables:
+    """The compiled tables of ``rules``, compiled once per move layer."""
+    model = model_of(rules)
+    key = (model.signature,)
+    tables = _CACHE.get(key)
+    if tables is None:
+        tables = compile_move_tables(model)
+        _CACHE.put(key, tables)
     return tables

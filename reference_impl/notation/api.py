@@ -12,12 +12,15 @@ language), ``san:tg:russian`` (written and read with the marks of ``marks.yaml``
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import Any, Callable, TYPE_CHECKING
 
 from . import descriptive, formats
 from .errors import NotationError
 from .san import ParsedMove, language_tradition, parse_san, read_san, to_san, traditions
 from .tables import languages
+
+if TYPE_CHECKING:
+    from reference_impl.core.board import Board, Move
 
 __all__ = [
     "NOTATIONS",
@@ -35,8 +38,8 @@ __all__ = [
     "to_san",
 ]
 
-Writer = Callable[[Any, Any], str]
-Reader = Callable[[Any, str], Any]
+Writer = Callable[["Board", "Move"], str]
+Reader = Callable[["Board", str], "Move"]
 
 NOTATIONS: dict[str, tuple[Writer, Reader]] = {
     "san": (to_san, lambda b, t: parse_san(b, t)),
@@ -130,17 +133,17 @@ def _lookup(notation: str) -> tuple[Writer, Reader]:
     )
 
 
-def to_notation(board: Any, move: Any, notation: str) -> str:
+def to_notation(board: Board, move: Move, notation: str) -> str:
     """``move`` (legal on ``board``) written in ``notation``."""
     return _lookup(notation)[0](board, move)
 
 
-def from_notation(board: Any, text: str, notation: str) -> Any:
+def from_notation(board: Board, text: str, notation: str) -> Move:
     """The legal move ``text`` names in ``notation``; :class:`NotationError` otherwise."""
     return _lookup(notation)[1](board, text)
 
 
-def read_notation(board: Any, text: str, notation: str, *, push: bool = False) -> ParsedMove:
+def read_notation(board: Board, text: str, notation: str, *, push: bool = False) -> ParsedMove:
     """Like :func:`from_notation`, with the leniencies and suffix annotation of a SAN
     reading; with ``push`` the move is left made on ``board``."""
     options = _options(notation) if notation not in NOTATIONS else None

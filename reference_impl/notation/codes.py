@@ -6,9 +6,8 @@ Squares are ints ``a1 = 0 .. h8 = 63``. Every code is derived from the tables in
 
 from __future__ import annotations
 
-from functools import lru_cache
 
-from .tables import table
+from .tables import derived, table
 
 FILES = "abcdefgh"
 RANKS = "12345678"
@@ -21,7 +20,7 @@ def _file_rank(sq: int) -> tuple[str, str]:
 # --- ICCF -------------------------------------------------------------------------------
 
 
-@lru_cache(maxsize=None)
+@derived
 def _iccf_maps() -> tuple[tuple[str, ...], dict[str, int]]:
     t = table("iccf")
     codes = tuple(f"{t['files'][f]}{t['ranks'][r]}" for r in RANKS for f in FILES)
@@ -50,7 +49,7 @@ def iccf_piece_for_digit(digit: str) -> str | None:
     """``"1"`` -> ``"queen"``; ``None`` for an unknown digit."""
     for piece, value in table("iccf")["promotion_digits"]["digits"].items():
         if str(value) == digit:
-            return piece
+            return str(piece)
     return None
 
 
@@ -59,14 +58,14 @@ def iccf_piece_for_original_square(code: str, color: int) -> str | None:
     side = table("iccf")["promotion_original_square"]["white" if color == 0 else "black"]
     for piece, squares in side.items():
         if code in (str(s) for s in squares):
-            return piece
+            return str(piece)
     return None
 
 
 # --- Uedemann ---------------------------------------------------------------------------
 
 
-@lru_cache(maxsize=None)
+@derived
 def _uedemann_maps() -> tuple[tuple[str, ...], dict[str, int]]:
     t = table("uedemann")
     codes = []
@@ -99,11 +98,11 @@ def uedemann_promotion_letter(piece: str) -> str:
 def uedemann_piece_for_letter(letter: str) -> str | None:
     for piece, value in table("uedemann")["promotion_suffix"].items():
         if value == letter.lower():
-            return piece
+            return str(piece)
     return None
 
 
-@lru_cache(maxsize=None)
+@derived
 def _hooper_whyld_maps() -> tuple[tuple[str, ...], dict[str, int]]:
     t = table("uedemann")["hooper_whyld"]
     codes = tuple(
@@ -137,7 +136,7 @@ def descriptive_square(sq: int, color: int) -> str:
     return f"{table('descriptive')['files'][f]}{rank}"
 
 
-@lru_cache(maxsize=None)
+@derived
 def descriptive_file_names() -> dict[str, tuple[int, ...]]:
     """Every file name or alias -> the 0-based files it may mean (``B`` -> c and f)."""
     t = table("descriptive")

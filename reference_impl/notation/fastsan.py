@@ -14,19 +14,22 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TYPE_CHECKING
 
 from ..core import movegen
 from ..core.codes import FLAG_CASTLE, FLAG_DOUBLE
-from .tables import piece_letters, table
+from ..core.tables import MoveTables
+from ..kept import KeptFor
+from .tables import on_forget, piece_letters, suffix_annotations, table
+
+if TYPE_CHECKING:
+    from reference_impl.core.board import Board, Move
 
 FILES = "abcdefgh"
 #: Square name -> square index.
 SQUARES = {f"{file}{rank}": rank * 8 - 8 + index for index, file in enumerate(FILES) for rank in range(1, 9)}
 #: The pattern's groups, in the order :func:`read` unpacks them.
 GROUPS = ("castle", "piece", "file", "rank", "capture", "to", "promo", "mark", "suffix")
-#: Suffix annotations (pgn:8.2.3.8), longest first.
-SUFFIXES = ("!!", "??", "!?", "?!", "!", "?")
 
 
 @dataclass(frozen=True)
@@ -46,18 +49,20 @@ class Syntax:
 
 #: Move texts whose groups a :class:`Syntax` keeps (it starts afresh when full).
 PARSED_TEXTS = 8192
-_SYNTAX: dict[int, tuple[Any, Syntax]] = {}
+#: Compiled move tables whose syntax is kept (a mutation run builds many).
+SYNTAXES_KEPT = 64
 
 
 def _alternatives(words: list[str]) -> str:
     return "|".join(re.escape(w) for w in sorted(words, key=len, reverse=True))
 
 
-def syntax(tables: Any) -> Syntax:
-    """The canonical-SAN syntax for the move tables ``tables`` (cached per tables object)."""
-    hit = _SYNTAX.get(id(tables))
-    if hit is not None and hit[0] is tables:
-        return hit[1]
+def syntax(tables: MoveTables) -> Syntax:
+    """The canonical-SAN syntax for the move tables ``tables`` (kept per tables object)."""
+    return _SYNTAX(tables)
+
+
+def _syntax(tables: MoveTables) -> Syntax:
     row = table("marks")["traditions"]["pgn"]
     types: dict[str | None, int] = {}
     for name, letter in piece_letters("en").items():
@@ -71,12 +76,14 @@ def syntax(tables: Any) -> Syntax:
         rf"(?:(?P<castle>{_alternatives(list(castling))})"
         rf"|(?P<piece>{pieces})?(?P<file>[a-h])?(?P<rank>[1-8])?(?P<capture>{re.escape(row['capture'][0])})?"
         rf"(?P<to>[a-h][1-8])(?:{re.escape(row['promotion_separator'])}(?P<promo>{pieces}))?)"
-        rf"(?P<mark>{_alternatives([row['check'][0], row['mate'][0]])})?(?P<suffix>{_alternatives(list(SUFFIXES))})?"
+        rf"(?P<mark>{_alternatives([row['check'][0], row['mate'][0]])})?(?P<suffix>{_alternatives(list(suffix_annotations()))})?"
     )
     assert tuple(pattern.groupindex) == GROUPS, pattern.groupindex
-    found = Syntax(pattern, types, promotions, castling, row["check"][0], row["mate"][0])
-    _SYNTAX[id(tables)] = (tables, found)
-    return found
+    return Syntax(pattern, types, promotions, castling, row["check"][0], row["mate"][0])
+
+
+_SYNTAX: KeptFor[MoveTables, Syntax] = KeptFor(SYNTAXES_KEPT, _syntax)
+on_forget(_SYNTAX.clear)
 
 
 def _disambiguation(origin: int, others: list[int]) -> str:
@@ -90,7 +97,7 @@ def _disambiguation(origin: int, others: list[int]) -> str:
     return FILES[origin & 7] + str((origin >> 3) + 1)
 
 
-def _reachers(board: Any, pt: int, to: int, promotion: int) -> list[int]:
+def _reachers(board: Board, pt: int, to: int, promotion: int) -> list[int]:
     """Codes of the side to move's ``pt`` pieces that reach ``to`` on an empty or enemy
     square (pawns: step, double step, capture), promoting to ``promotion`` (0: none);
     a superset of the legal ones, made without moving anything."""
@@ -124,14 +131,14 @@ def _reachers(board: Any, pt: int, to: int, promotion: int) -> list[int]:
     return out
 
 
-def _is_legal(board: Any, code: int) -> bool:
+def _is_legal(board: Board, code: int) -> bool:
     if not board.try_push_code(code):
         return False
     board.pop_code()
     return True
 
 
-def _push_canonical(board: Any, found: Syntax, groups: tuple[str | None, ...]) -> int | None:
+def _push_canonical(board: Board, found: Syntax, groups: tuple[str | None, ...]) -> int | None:
     """Make the one legal move the pattern's ``groups`` write canonically and return its
     code, else ``None`` with ``board`` unchanged."""
     castle, letter, file, rank, capture_mark, name, promo = groups[:7]
@@ -175,7 +182,7 @@ def _push_canonical(board: Any, found: Syntax, groups: tuple[str | None, ...]) -
     return code
 
 
-def read_code(board: Any, text: str, push: bool, marks: bool = True) -> tuple[int, str | None] | None:
+def read_code(board: Board, text: str, push: bool, marks: bool = True) -> tuple[int, str | None] | None:
     """``(packed move code, suffix annotation)`` when ``text`` is canonical SAN of a legal
     move on ``board`` (left made when ``push``), else ``None`` with ``board`` unchanged.
 
@@ -209,7 +216,7 @@ def read_code(board: Any, text: str, push: bool, marks: bool = True) -> tuple[in
     return code, groups[8]
 
 
-def read(board: Any, text: str, push: bool) -> tuple[Any, str | None] | None:
+def read(board: Board, text: str, push: bool) -> tuple[Any, str | None] | None:
     """``(move, suffix annotation)`` when ``text`` is canonical SAN of a legal move on
     ``board`` (left made when ``push``), else ``None`` with ``board`` unchanged."""
     found = read_code(board, text, push)

@@ -9,12 +9,16 @@ Digits, syllables and marks come from ``spec/notation/`` via :mod:`.codes` and
 from __future__ import annotations
 
 import re
-from typing import Any, Callable
+from collections.abc import Mapping
+from typing import Any, Callable, TYPE_CHECKING
 
 from . import codes
 from .errors import NotationError
-from .san import castling_side, check_suffix, read_san
+from .san import castling_side, check_suffix, marks_row, read_san
 from .tables import piece_letters, table
+
+if TYPE_CHECKING:
+    from reference_impl.core.board import Board, Move
 
 FILES = "abcdefgh"
 
@@ -23,53 +27,58 @@ def _name(sq: int) -> str:
     return FILES[sq & 7] + str((sq >> 3) + 1)
 
 
-def _legal(board: Any, move: Any) -> None:
+def _legal(board: Board, move: Move) -> None:
     if move not in board.legal_moves():
         raise NotationError(str(move), "illegal", f"not a legal move in {board.fen()}")
 
 
-def _promoted_name(board: Any, move: Any) -> str | None:
+def _promoted_name(board: Board, move: Move) -> str | None:
     if not move.promotion:
         return None
     return board.tables.types[board.tables.by_letter[move.promotion.upper()]].name
 
 
-def king_destination(board: Any, move: Any) -> int:
+def king_destination(board: Board, move: Move) -> int:
     """Where the king ends up after the castling ``move`` (king takes own rook)."""
-    side = next(s for s in board.tables.castling.sides if s.king_side == (castling_side(board, move) == "king_side"))
+    castling = board.tables.castling
+    if castling is None:
+        raise ValueError("not a castling move: the ruleset has no castling")
+    side = next(s for s in castling.sides if s.king_side == (castling_side(board, move) == "king_side"))
     return (move.from_square & ~7) + side.king_to_file
 
 
 # --- LAN --------------------------------------------------------------------------------
 
 
-def _lan_marks(tradition: str) -> dict[str, Any]:
-    rows = table("marks")["traditions"]
-    if tradition not in rows:
-        raise NotationError(tradition, "invalid", f"unknown marks tradition {tradition!r} (known: {', '.join(rows)})")
-    return dict(rows[tradition])
+def _dash(row: Mapping[str, Any]) -> str:
+    """The dash of long algebraic: the tradition's, else the ``lan`` tradition's (a
+    tradition of short algebraic, such as ``pgn``, has none of its own)."""
+    dashes = row["move_dash"] or marks_row("lan")["move_dash"]
+    if not dashes:
+        raise NotationError("lan", "invalid", "marks.yaml gives long algebraic no move dash")
+    return str(dashes[0])
 
 
-def to_lan(board: Any, move: Any, *, language: str = "en", marks: str = "lan") -> str:
+def to_lan(board: Board, move: Move, *, language: str = "en", marks: str = "lan") -> str:
     """Long algebraic: ``e2-e4``, ``Ng1-f3``, ``Rd3xd7+``, ``e7-e8=Q``, ``O-O``; with a
     language's letters and a tradition's marks (``russian``: ``e2—e4``, ``Кf3:e5``, ``0-0``)."""
     _legal(board, move)
-    row = _lan_marks(marks)
+    row = marks_row(marks)
     mark = check_suffix(board, move, marks)
     if board.is_castling(move):
-        return row["castling"][castling_side(board, move)] + mark
+        return str(row["castling"][castling_side(board, move)]) + mark
     letters = piece_letters(language)
-    piece = board.piece_at(move.from_square)
+    piece = board.piece_on(move.from_square)
     letter = "" if board.tables.by_name[piece.name] == board.tables.pawn else letters[piece.name]
-    sep = row["capture"][0] if board.is_capture(move) else (row["move_dash"] or ["-"])[0]
-    text = letter + _name(move.from_square) + sep + _name(move.to_square)
+    sep = row["capture"][0] if board.is_capture(move) else _dash(row)
+    text: str = letter + _name(move.from_square) + sep + _name(move.to_square)
     promoted = _promoted_name(board, move)
     if promoted:
-        text += row["promotion_separator"] + letters[promoted]
+        text += str(row["promotion_separator"]) + letters[promoted]
     return text + mark
 
 
-def from_lan(board: Any, text: str, *, language: str = "en") -> Any:
+def from_lan(board: Board, text: str, *, language: str = "en") -> Move:
     """Read LAN (the lenient SAN reader accepts it; a short SAN move is rejected here)."""
     parsed = read_san(board, text, lenient=True, language=language)
     if not board.is_castling(parsed.move) and "long_algebraic" not in parsed.leniencies:
@@ -80,7 +89,7 @@ def from_lan(board: Any, text: str, *, language: str = "en") -> Any:
 # --- UCI --------------------------------------------------------------------------------
 
 
-def to_uci(board: Any, move: Any, *, form: str = "rules") -> str:
+def to_uci(board: Board, move: Move, *, form: str = "rules") -> str:
     """UCI text: ``form`` is ``rules`` (the ruleset's castling form), ``standard`` (e1g1)
     or ``chess960`` (king takes own rook, e1h1)."""
     _legal(board, move)
@@ -90,7 +99,7 @@ def to_uci(board: Any, move: Any, *, form: str = "rules") -> str:
     return board.uci(move)
 
 
-def from_uci(board: Any, text: str) -> Any:
+def from_uci(board: Board, text: str) -> Move:
     """A legal move from UCI; both castling forms are read."""
     text = text.strip()
     if not re.fullmatch(r"[a-h][1-8][a-h][1-8][qrbnQRBN]?", text):
@@ -104,7 +113,7 @@ def from_uci(board: Any, text: str) -> Any:
 # --- square-code notations (ICCF, Uedemann) ----------------------------------------------
 
 
-def _coded(board: Any, move: Any, square: Callable[[int], str]) -> tuple[str, str]:
+def _coded(board: Board, move: Move, square: Callable[[int], str]) -> tuple[str, str]:
     _legal(board, move)
     if board.is_castling(move):
         to = king_destination(board, move)
@@ -116,7 +125,7 @@ def _coded(board: Any, move: Any, square: Callable[[int], str]) -> tuple[str, st
     return square(move.from_square), square(move.to_square)
 
 
-def _find(board: Any, text: str, frm: int, to: int, promotion: str | None, kind: str) -> Any:
+def _find(board: Board, text: str, frm: int, to: int, promotion: str | None, kind: str) -> Move:
     candidates, by_destination = [], []
     for move in board.legal_moves():
         if move.from_square != frm:
@@ -140,7 +149,7 @@ def _find(board: Any, text: str, frm: int, to: int, promotion: str | None, kind:
     return candidates[0]
 
 
-def to_iccf(board: Any, move: Any) -> str:
+def to_iccf(board: Board, move: Move) -> str:
     """ICCF numeric: ``5254``; promotion adds the piece digit (``67682``); castling ``5171``."""
     frm, to = _coded(board, move, codes.iccf_square)
     promoted = _promoted_name(board, move)
@@ -150,7 +159,7 @@ def to_iccf(board: Any, move: Any) -> str:
 _ICCF_RE = re.compile(r"([1-8][1-8])[-–—]?([1-8][1-8])(?:([1-9])|\s*\(([1-8][1-8])\))?")
 
 
-def from_iccf(board: Any, text: str) -> Any:
+def from_iccf(board: Board, text: str) -> Move:
     """Read ``5254``, ``67681`` or the older ``6768 (41)`` form."""
     m = _ICCF_RE.fullmatch(text.strip())
     if not m:
@@ -168,14 +177,14 @@ def from_iccf(board: Any, text: str) -> Any:
     return _find(board, text, frm, to, promotion, "ICCF")
 
 
-def to_uedemann(board: Any, move: Any) -> str:
+def to_uedemann(board: Board, move: Move) -> str:
     """Uedemann code (table of ``uedemann.yaml``): e2-e4 = ``gego``; promotion letter appended."""
     frm, to = _coded(board, move, codes.uedemann_square)
     promoted = _promoted_name(board, move)
     return frm + to + (codes.uedemann_promotion_letter(promoted) if promoted else "")
 
 
-def from_uedemann(board: Any, text: str) -> Any:
+def from_uedemann(board: Board, text: str) -> Move:
     """Read four letters, optionally a promotion letter (``sewaq``)."""
     clean = text.strip().lower()
     if not re.fullmatch(r"[a-z]{4,5}", clean):
@@ -183,7 +192,7 @@ def from_uedemann(board: Any, text: str) -> Any:
     return _read_letter_code(board, text, clean, codes.parse_uedemann_square)
 
 
-def _read_letter_code(board: Any, text: str, clean: str, parse_square: Any) -> Any:
+def _read_letter_code(board: Board, text: str, clean: str, parse_square: Any) -> Move:
     """Two two-letter squares and an optional promotion letter, as a legal move."""
     try:
         frm, to = parse_square(clean[:2]), parse_square(clean[2:4])
@@ -197,14 +206,14 @@ def _read_letter_code(board: Any, text: str, clean: str, parse_square: Any) -> A
     return _find(board, text, frm, to, promotion, "Uedemann")
 
 
-def to_uedemann_hw(board: Any, move: Any) -> str:
+def to_uedemann_hw(board: Board, move: Move) -> str:
     """The Hooper-Whyld reading of the Uedemann code (``uedemann.yaml`` ``hooper_whyld``)."""
     frm, to = _coded(board, move, codes.hooper_whyld_square)
     promoted = _promoted_name(board, move)
     return frm + to + (codes.uedemann_promotion_letter(promoted).upper() if promoted else "")
 
 
-def from_uedemann_hw(board: Any, text: str) -> Any:
+def from_uedemann_hw(board: Board, text: str) -> Move:
     """Read four letters (e2-e4 = ``DOGO``), optionally a promotion letter."""
     clean = text.strip().upper()
     if not re.fullmatch(r"[A-Z]{4,5}", clean):

@@ -9,7 +9,7 @@ game, the move number and the reason.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TYPE_CHECKING
 
 from . import fastsan
 from .api import from_notation, read_notation, to_notation
@@ -17,25 +17,29 @@ from .errors import NotationError, PgnError, clip
 from .pgn import PgnGame
 from .san import read_san
 
+if TYPE_CHECKING:
+    from reference_impl.core.board import Board, Move
+    from reference_impl.rules.files import Ruleset
+
 DEFAULT_RULES = "fide-2023"
 CHESS960_RULES = "fide-2023-chess960"
 #: Start positions kept for :func:`start_board` (most games share one).
 START_POSITIONS = 64
 
-_STARTS: dict[tuple[int, str | None], Any] = {}
+_STARTS: dict[tuple[int, str | None], Board] = {}
 
 
 @dataclass
 class Replay:
     """The start position, the moves read, their leniencies, and the first error if any."""
 
-    start: Any
-    moves: list[Any] = field(default_factory=list)
+    start: Board
+    moves: list[Move] = field(default_factory=list)
     leniencies: list[list[str]] = field(default_factory=list)
     error: PgnError | None = None
 
 
-def rules_for(game: PgnGame, rules: Any = None) -> Any:
+def rules_for(game: PgnGame, rules: Ruleset | str | None = None) -> Ruleset:
     """The ruleset to replay ``game`` under: ``rules`` if given, else by its Variant tag."""
     from reference_impl import load_ruleset
 
@@ -44,7 +48,7 @@ def rules_for(game: PgnGame, rules: Any = None) -> Any:
     return load_ruleset(rules) if isinstance(rules, str) else rules
 
 
-def start_board(game: PgnGame, rules: Any = None) -> Any:
+def start_board(game: PgnGame, rules: Ruleset | str | None = None) -> Board:
     """The game's starting position (FEN tag or the ruleset's array), a fresh copy of one
     kept per position (building the initial array costs a hundred copies)."""
     from reference_impl import Board, FenError
@@ -63,7 +67,7 @@ def start_board(game: PgnGame, rules: Any = None) -> Any:
     return kept.copy(stack=False)
 
 
-def replay(game: PgnGame, rules: Any = None, *, lenient: bool = True, notation: str = "san") -> Replay:
+def replay(game: PgnGame, rules: Ruleset | str | None = None, *, lenient: bool = True, notation: str = "san") -> Replay:
     """Read the main line; on the first unreadable move record the error and stop.
 
     ``notation`` ``"san"`` reads SAN, lenient unless ``lenient`` is false; any other
@@ -90,7 +94,7 @@ def replay(game: PgnGame, rules: Any = None, *, lenient: bool = True, notation: 
     return result
 
 
-def convert_moves(board: Any, texts: list[str], source: str, target: str) -> list[str]:
+def convert_moves(board: Board, texts: list[str], source: str, target: str) -> list[str]:
     """Read ``texts`` in ``source`` from ``board`` on, write each in ``target``.
 
     Raises :class:`NotationError` naming the 1-based index of the first bad move.

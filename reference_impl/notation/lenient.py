@@ -22,12 +22,14 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from functools import lru_cache
 from itertools import product
-from typing import Any
+from typing import Any, TYPE_CHECKING
 
 from .errors import NotationError
-from .tables import figurines, piece_letters, table
+from .tables import derived, figurines, piece_letters, table
+
+if TYPE_CHECKING:
+    from reference_impl.core.board import Board, Move
 
 FILES = "abcdefgh"
 
@@ -64,7 +66,7 @@ class _Spelling:
     native: str
 
 
-@lru_cache(maxsize=None)
+@derived
 def lookalikes() -> dict[str, tuple[str, ...]]:
     """Character -> every character of its look-alike group, itself first."""
     out: dict[str, tuple[str, ...]] = {}
@@ -74,7 +76,7 @@ def lookalikes() -> dict[str, tuple[str, ...]]:
     return out
 
 
-@lru_cache(maxsize=None)
+@derived
 def _latin() -> dict[str, str]:
     """Non-Latin character -> its group's Latin member, for files, x and castling O."""
     out = {}
@@ -85,7 +87,7 @@ def _latin() -> dict[str, str]:
     return out
 
 
-@lru_cache(maxsize=None)
+@derived
 def _english() -> dict[str, str]:
     return piece_letters("en")
 
@@ -95,12 +97,12 @@ def _spellings(letter: str) -> set[str]:
     return {"".join(chars) for chars in product(*[groups.get(ch, (ch,)) for ch in letter])}
 
 
-@lru_cache(maxsize=None)
+@derived
 def spellings(language: str, lenient: bool) -> tuple[_Spelling, ...]:
     """Every way a piece letter of ``language`` may be written, longest first."""
     out = [_Spelling(letter, name, None, letter) for name, letter in piece_letters(language).items()]
     if lenient:
-        sources = [(piece_letters(language), None)]
+        sources: list[tuple[dict[str, str], str | None]] = [(piece_letters(language), None)]
         if language != "en":
             sources.append((piece_letters("en"), "english_letters"))
         for letters, leniency in sources:
@@ -113,7 +115,7 @@ def spellings(language: str, lenient: bool) -> tuple[_Spelling, ...]:
     return tuple(sorted(out, key=lambda s: -len(s.form)))
 
 
-@lru_cache(maxsize=None)
+@derived
 def _by_char(language: str, lenient: bool, last: bool) -> dict[str, tuple[_Spelling, ...]]:
     """The spellings by their first (or last) character, longest first."""
     out: dict[str, list[_Spelling]] = {}
@@ -122,7 +124,7 @@ def _by_char(language: str, lenient: bool, last: bool) -> dict[str, tuple[_Spell
     return {ch: tuple(group) for ch, group in out.items()}
 
 
-@lru_cache(maxsize=None)
+@derived
 def _figurine_letters() -> dict[str, str]:
     """Figurine (either colour) -> English letter."""
     english = piece_letters("en")
@@ -175,7 +177,7 @@ _PROMOTION_BEFORE = re.compile(r"[1-8=(/]$")
 _COORDINATE = re.compile(r"([a-h][1-8])[-x]?([a-h][1-8])=?([QRBNqrbn]?)")
 
 
-def coordinate_move(board: Any, text: str) -> Any | None:
+def coordinate_move(board: Board, text: str) -> Any | None:
     """The one legal move ``text`` names by its squares when a piece other than a pawn
     of the side to move stands on the first (pawn moves are SAN's long form); ``None``
     when ``text`` is not such a move. Castling is the king's move to its castling square
@@ -223,16 +225,16 @@ def readings(text: str, language: str, lenient: bool) -> list[Reading]:
         used.append("figurine")
         text = "".join(symbols.get(ch, ch) for ch in text)
     firsts, lasts = _by_char(language, lenient, False), _by_char(language, lenient, True)
-    heads = _choose([s for s in firsts.get(text[:1], ()) if text.startswith(s.form)]) or [None]
+    heads: list[_Spelling | None] = [*_choose([s for s in firsts.get(text[:1], ()) if text.startswith(s.form)])] or [None]
     out = []
     for head in heads:
         rest = text[len(head.form):] if head else text
         closing = rest.endswith(")")
-        tails = _choose([
+        tails: list[_Spelling | None] = [*_choose([
             s for s in lasts.get(rest[-2:-1] if closing else rest[-1:], ())
             if rest.endswith(s.form + ")" * closing)
             and _PROMOTION_BEFORE.search(rest[: len(rest) - len(s.form) - closing])
-        ]) or [None]
+        ])] or [None]
         for tail in tails:
             middle = rest[: len(rest) - len(tail.form) - closing] if tail else rest
             mine = list(used)

@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from functools import lru_cache
 
-from .tables import table
+from .tables import derived, table
 
 
 def nag_meaning(nag: int) -> str:
@@ -23,13 +22,13 @@ def nag_glyph(nag: int) -> str | None:
     return glyphs[0] if glyphs else None
 
 
-@lru_cache(maxsize=None)
+@derived
 def suffix_to_nag() -> dict[str, int]:
     """``{"!": 1, "?": 2, ...}`` from the marks table (pgn:8.2.3.8)."""
     return dict(table("marks")["suffix_annotations"]["map"])
 
 
-@lru_cache(maxsize=None)
+@derived
 def glyph_to_nag() -> dict[str, int]:
     """Every glyph or suffix -> its NAG (the lowest NAG when a glyph is shared)."""
     out: dict[str, int] = {}

@@ -22,7 +22,6 @@ from __future__ import annotations
 import re
 from bisect import bisect_right
 from dataclasses import dataclass, field
-from functools import lru_cache
 from typing import Iterable, Iterator
 
 from reference_impl.errors import quote
@@ -30,9 +29,8 @@ from reference_impl.text import NumberError, parse_int
 
 from .errors import PgnError, clip
 from .nags import glyph_to_nag, suffix_to_nag
-from .tables import table
+from .tables import derived, result_markers, suffix_annotations, table
 
-RESULT_TOKENS = ("1-0", "0-1", "1/2-1/2", "*")
 #: Errors kept per game; the rest are counted in one closing error.
 MAX_ERRORS = 20
 #: The departures from the standard the reader repairs, each counted once per game in
@@ -70,7 +68,6 @@ NULL_MOVES = {"0000": "UCI notation", "--": "as ChessBase and Scid write it", "Z
 #: Tokens that look like a move number but are a null move in another notation.
 _NULL_MOVE_RE = re.compile(r"0+")
 _ELLIPSIS = "\u2026"
-_SUFFIX_RE = re.compile(r"(!!|\?\?|!\?|\?!|!|\?)$")
 _NUMBER_RE = re.compile(r"\d+\.*")
 _TAG_ESCAPE_RE = re.compile(r"\\(.)")
 
@@ -246,13 +243,13 @@ class _Reader:
         for reason in tag_problems(game.tags):
             game.errors.append(PgnError(game.index, reason, line=game.line))
         tag = game.tags.get("Result")
-        if result is None and tag in RESULT_TOKENS and (complete or self.text.endswith("\n")):
+        if result is None and tag in result_markers() and (complete or self.text.endswith("\n")):
             self.repair(pos, "missing_result", f"movetext ends without a result; the Result tag has {tag}")
             result = tag
         game.result = result
         if result is None:
             self.error(pos, "movetext ends without a result (1-0, 0-1, 1/2-1/2 or *)")
-        elif tag in RESULT_TOKENS and tag != result:
+        elif tag in result_markers() and tag != result:
             self.error(pos, f"termination marker {result} differs from the Result tag {quote(game.tags['Result'])}")
         if self.dropped:
             game.errors.append(PgnError(game.index, f"{self.dropped} more problem(s) not listed", line=game.line))
@@ -410,7 +407,7 @@ class _Reader:
         """A symbol token that may be no move: a glyph, a null move, a move number, a
         marker written onto a move, an e.p. mark; a move else."""
         end = token[-1]
-        if end in "*012" and token.endswith(RESULT_TOKENS) and self.result_on_move(token, pos, last):
+        if end in "*012" and token.endswith(result_markers()) and self.result_on_move(token, pos, last):
             return
         if not token[0].isalpha():  # a glyph, a null move or a move number; a move else
             glyphs = glyph_to_nag()
@@ -450,7 +447,7 @@ class _Reader:
 
     def result_on_move(self, token: str, pos: int, last: PgnMove | None) -> bool:
         """Read ``Nc6*`` as the move ``Nc6`` and the marker ``*``; whether ``token`` was one."""
-        for marker in RESULT_TOKENS:
+        for marker in result_markers():
             head = token[: -len(marker)]
             if token.endswith(marker) and head and head[-1] in _MOVE_ENDS:
                 self.repair(pos, "result_on_move", f"termination marker {marker} written onto the move {quote(token)}")
@@ -470,8 +467,7 @@ class _Reader:
 
     def add_move(self, token: str, pos: int, last: PgnMove | None) -> None:
         """The move ``token`` (with its suffix annotation) at the end of the current line."""
-        match = _SUFFIX_RE.search(token) if token[-1] in "!?" else None
-        suffix = match.group(1) if match and len(token) > len(match.group(1)) else None
+        suffix = next((s for s in suffix_annotations() if token.endswith(s) and len(token) > len(s)), None)
         text = token[: -len(suffix)] if suffix else token
         move = PgnMove(text=text, line=self.line_of(pos), suffix=suffix)
         if self.prefix_nags:
@@ -496,7 +492,7 @@ _MOVE_ENDS = frozenset("12345678+#QRBNqrbnO0)!?")
 _ELLIPSIS_NUMBER_RE = re.compile(r"\d*\.*" + _ELLIPSIS + r"+")
 
 
-@lru_cache(maxsize=None)
+@derived
 def _check_marks() -> frozenset[str]:
     """The check and mate marks of every tradition that are no letters (marks.yaml)."""
     rows = table("marks")["traditions"].values()
@@ -504,7 +500,7 @@ def _check_marks() -> frozenset[str]:
                      if not mark[0].isalpha())
 
 
-@lru_cache(maxsize=None)
+@derived
 def _en_passant_marks() -> frozenset[str]:
     """The e.p. marks of every tradition (marks.yaml)."""
     return frozenset(mark for row in table("marks")["traditions"].values() for mark in row.get("en_passant", []))
@@ -515,7 +511,7 @@ _TIME_CONTROL_FIELD = re.compile(r"\?|-|\d+/\d+|\d+(?:\+\d+)?|\*\d+")
 _TIME_CONTROL_DIALECT = re.compile(r"inf|\d+(?:\.\d+)?/move|(?:\d+/)?\d+(?:\.\d+)?(?:\+\d+(?:\.\d+)?)?")
 
 
-@lru_cache(maxsize=None)
+@derived
 def _tag_values(name: str) -> frozenset[str]:
     """The values the ``supplemental`` table allows for the tag ``name``."""
     return frozenset(table("pgn")["supplemental"][name]["values"])
@@ -525,7 +521,7 @@ def tag_problems(tags: dict[str, str]) -> list[str]:
     """What is wrong with the tags the standard constrains (pgn:8.1.1.7, 9.6.1, 9.7, 9.8.1),
     apart from the departures :func:`tag_repairs` repairs."""
     problems = []
-    if "Result" in tags and tags["Result"] not in RESULT_TOKENS and tags["Result"] not in _result_aliases():
+    if "Result" in tags and tags["Result"] not in result_markers() and tags["Result"] not in _result_aliases():
         problems.append(f"Result tag {quote(tags['Result'])} is not 1-0, 0-1, 1/2-1/2 or *")
     setup = tags.get("SetUp")
     if setup is not None and setup not in _tag_values("SetUp"):
@@ -552,7 +548,7 @@ def tag_repairs(tags: dict[str, str]) -> list[TagRepair]:
     """The departures of ``tags`` that :data:`REPAIRS` repairs (Result, TimeControl, FEN)."""
     out: list[TagRepair] = []
     result = tags.get("Result")
-    if result is not None and result not in RESULT_TOKENS and result in _result_aliases():
+    if result is not None and result not in result_markers() and result in _result_aliases():
         marker = _result_aliases()[result]
         out.append(("printed_result", f"Result tag {quote(result)} is not PGN; read as {marker}", "Result", marker))
     control = tags.get("TimeControl")
@@ -608,7 +604,7 @@ def _can_take_en_passant(placement: str, turn: str, square: str) -> bool:
     return any(0 <= f < len(row) and row[f] == pawn for f in (file - 1, file + 1))
 
 
-@lru_cache(maxsize=None)
+@derived
 def _result_aliases() -> dict[str, str]:
     """Printed results (``½-½``, ``1–0``) that files use in place of the PGN marker."""
     aliases = {**table("results").get("aliases", {}), **table("results").get("marker_aliases", {})}
@@ -654,7 +650,7 @@ _PLAIN_MOVETEXT_RE = re.compile(r"[ \n]*(?:(?:[0-9]+\.+|[A-Za-z][A-Za-z0-9=+#-]*
 _PLAIN_MOVE_RE = re.compile(r"[A-Za-z][A-Za-z0-9=+#-]*")
 
 
-@lru_cache(maxsize=None)
+@derived
 def _plain_aliases() -> frozenset[str]:
     """Printed results a plain move token could spell (none in the table today)."""
     return frozenset(a for a in _result_aliases() if _PLAIN_MOVE_RE.fullmatch(a))
@@ -760,7 +756,7 @@ def _scan_line(line: str, in_comment: bool) -> tuple[bool, bool]:
 # --- writing ----------------------------------------------------------------------------
 
 
-@lru_cache(maxsize=None)
+@derived
 def _roster() -> tuple[tuple[str, str], ...]:
     return tuple((row["tag"], row["default"]) for row in table("pgn")["seven_tag_roster"])
 

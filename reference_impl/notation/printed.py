@@ -15,13 +15,15 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from functools import lru_cache
-from typing import Any
+from typing import Any, TYPE_CHECKING
 
 from .errors import NotationError, clip
 from .lenient import LONG_DASHES, lookalikes, spellings
 from .nags import glyph_to_nag
-from .tables import table
+from .tables import derived, table
+
+if TYPE_CHECKING:
+    from reference_impl.core.board import Board, Move
 
 #: Move numbers: ``12.``, ``12...``, ``12…``, ``12. …``, with a comma after (``6.,``).
 MOVE_NUMBER = re.compile(r"(?<![\w.])\d+\s*(?:\.\s*){1,3}(?:…\s*)?,?|(?<![\w.])\d+\s*…\s*,?|…|(?<!\w)\.\.\.")
@@ -52,22 +54,22 @@ class PrintedGame:
     """The moves read (with leniencies and glyphs), the result or score printed at the end,
     and the first move that could not be read (the moves before it are kept)."""
 
-    start: Any
+    start: Board
     texts: list[PrintedMove] = field(default_factory=list)
-    moves: list[Any] = field(default_factory=list)
+    moves: list[Move] = field(default_factory=list)
     leniencies: list[list[str]] = field(default_factory=list)
     labels: list[str] = field(default_factory=list)
     result: str | None = None
     error: NotationError | None = None
 
 
-@lru_cache(maxsize=None)
+@derived
 def _glyph_chars() -> frozenset[str]:
     chars = {ch for glyph in glyph_to_nag() for ch in glyph}
     return frozenset(chars - GLYPH_CHARS_EXCLUDED - set("0123456789"))
 
 
-@lru_cache(maxsize=None)
+@derived
 def _results() -> dict[str, str]:
     """Printed result -> PGN marker (``results.yaml``)."""
     t = table("results")
@@ -143,12 +145,12 @@ def split_printed(text: str, language: str = "en") -> tuple[list[PrintedMove], s
     return [PrintedMove(t, g) for t, g in moves], result
 
 
-def move_label(board: Any) -> str:
+def move_label(board: Board) -> str:
     """``"6."`` before White's move, ``"6…"`` before Black's."""
     return f"{board.fullmove_number}{'.' if board.turn == 0 else '…'}"
 
 
-def read_printed(board: Any, text: str, notation: str = "san:lenient", language: str = "en") -> PrintedGame:
+def read_printed(board: Board, text: str, notation: str = "san:lenient", language: str = "en") -> PrintedGame:
     """Read every move of the printed game ``text`` from ``board`` (not changed) in
     ``notation``; stop at the first move that cannot be read, keeping the moves before it
     and recording the error with the move's number, index and text."""

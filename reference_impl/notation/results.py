@@ -7,9 +7,6 @@ from typing import NamedTuple
 
 from .tables import table
 
-RESULTS = ("1-0", "0-1", "1/2-1/2", "*")
-
-
 def parse_result(text: str) -> str:
     """A result marker or printed alias -> the PGN marker; ``ValueError`` otherwise."""
     t = table("results")
@@ -24,9 +21,10 @@ def parse_result(text: str) -> str:
 def result_points(result: str) -> tuple[float, float] | None:
     """(White's points, Black's points), or ``None`` for ``*``."""
     entry = table("results")["results"][parse_result(result)]
-    if entry["white"] is None:
+    white, black = entry["white"], entry["black"]
+    if white is None or black is None:
         return None
-    return float(entry["white"]), float(entry["black"])
+    return float(white), float(black)
 
 
 class Score(NamedTuple):
@@ -46,7 +44,7 @@ def format_score(score: Score) -> str:
     t = table("results")["score"]
     marks = t["marks"]
     parts = {name: f"{marks[name]}{getattr(score, name)}" for name in t["order"]}
-    return t["separator"].join(parts[name] for name in t["order"])
+    return str(t["separator"]).join(parts[name] for name in t["order"])
 
 
 def parse_score(text: str) -> Score:

@@ -14,14 +14,17 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from functools import lru_cache
-from typing import Any
+from collections.abc import Mapping
+from typing import Any, TYPE_CHECKING
 
 from . import fastsan as _fast
 from . import lenient as _lenient
 from .errors import NotationError
 from .lenient import LENIENCIES as _LENIENT_NAMES
-from .tables import figurines, piece_letters, table
+from .tables import derived, figurines, piece_letters, suffix_annotations, table, written_figurines
+
+if TYPE_CHECKING:
+    from reference_impl.core.board import Board, Move
 
 #: Every leniency the reader can name, with what it accepts.
 LENIENCIES = {
@@ -47,9 +50,6 @@ LENIENCIES = {
     **_LENIENT_NAMES,
 }
 
-_SUFFIXES = ("!!", "??", "!?", "?!", "!", "?")
-
-
 _MOVE_RE = re.compile(
     r"(?P<piece>[A-Z])?(?P<ff>[a-h])?(?P<fr>[1-8])?(?P<sep>[-x])?(?P<to>[a-h][1-8])"
     r"(?P<promo>(?:=|\(|/)?[A-Za-z]\)?)?"
@@ -60,17 +60,19 @@ _MOVE_RE = re.compile(
 class ParsedMove:
     """A move read from text, the leniencies the text needed, and its suffix annotation."""
 
-    move: Any
+    move: Move
     leniencies: list[str] = field(default_factory=list)
     annotation: str | None = None
 
 
-@lru_cache(maxsize=None)
-def _marks(tradition: str = "pgn") -> dict[str, Any]:
+@derived
+def marks_row(tradition: str = "pgn") -> Mapping[str, Any]:
+    """The row of ``marks.yaml`` for ``tradition`` (read key by key, not copied)."""
     rows = table("marks")["traditions"]
     if tradition not in rows:
         raise NotationError(tradition, "invalid", f"unknown marks tradition {tradition!r} (known: {', '.join(rows)})")
-    return dict(rows[tradition])
+    row: Mapping[str, Any] = rows[tradition]
+    return row
 
 
 def traditions() -> list[str]:
@@ -84,7 +86,7 @@ def language_tradition(language: str) -> str:
     return str(table("pieces")["languages"][language].get("tradition", "pgn"))
 
 
-@lru_cache(maxsize=None)
+@derived
 def _all_marks(kind: str) -> tuple[str, ...]:
     values: set[str] = set()
     for tradition in table("marks")["traditions"].values():
@@ -92,41 +94,41 @@ def _all_marks(kind: str) -> tuple[str, ...]:
     return tuple(sorted(values, key=len, reverse=True))
 
 
-def is_castling(board: Any, move: Any) -> bool:
+def is_castling(board: Board, move: Move) -> bool:
     """Castling is stored as the king taking its own rook (see the Board API)."""
     target = board.piece_at(move.to_square)
     return target is not None and target.color == board.turn
 
 
-def is_capture(board: Any, move: Any) -> bool:
+def is_capture(board: Board, move: Move) -> bool:
     """An enemy piece on the destination, or the en passant square reached by a pawn."""
     target = board.piece_at(move.to_square)
     if target is not None:
         return target.color != board.turn
-    return move.to_square == board.ep_square and board.tables.by_name[board.piece_at(move.from_square).name] == board.tables.pawn
+    return move.to_square == board.ep_square and board.tables.by_name[board.piece_on(move.from_square).name] == board.tables.pawn
 
 
-def _letter(name: str, language: str, board: Any, color: int) -> str:
+def _letter(name: str, language: str, board: Board, color: int) -> str:
     letters = piece_letters(language)
     if name in letters:
         return letters[name]
     return board.tables.types[board.tables.by_name[name]].letter.upper()
 
 
-def castling_side(board: Any, move: Any) -> str:
+def castling_side(board: Board, move: Move) -> str:
     """``"king_side"`` or ``"queen_side"`` for a castling move (king takes own rook)."""
     return "king_side" if move.to_square > move.from_square else "queen_side"
 
 
-def _mark_of(board: Any, tradition: str = "pgn") -> str:
+def _mark_of(board: Board, tradition: str = "pgn") -> str:
     """``"#"``, ``"+"`` or ``""`` for the position just reached (the tradition's first marks)."""
     if not board.is_check():
         return ""
-    marks = _marks(tradition)
-    return marks["mate"][0] if board.is_checkmate() else marks["check"][0]
+    marks = marks_row(tradition)
+    return str(marks["mate"][0] if board.is_checkmate() else marks["check"][0])
 
 
-def check_suffix(board: Any, move: Any, marks: str = "pgn") -> str:
+def check_suffix(board: Board, move: Move, marks: str = "pgn") -> str:
     """``"#"``, ``"+"`` or ``""`` for ``move`` (pgn:8.2.3.5), in the tradition ``marks``."""
     board.push(move)
     try:
@@ -135,13 +137,13 @@ def check_suffix(board: Any, move: Any, marks: str = "pgn") -> str:
         board.pop()
 
 
-def _disambiguation(board: Any, move: Any, name: str, legal: list[Any]) -> str:
+def _disambiguation(board: Board, move: Move, name: str, legal: list[Move]) -> str:
     others = [
         m.from_square
         for m in legal
         if m.to_square == move.to_square
         and m.from_square != move.from_square
-        and board.piece_at(m.from_square).name == name
+        and board.piece_on(m.from_square).name == name
         and not (name == "king" and is_castling(board, m))
     ]
     if not others:
@@ -155,7 +157,7 @@ def _disambiguation(board: Any, move: Any, name: str, legal: list[Any]) -> str:
 
 
 def to_san(
-    board: Any, move: Any, *, language: str = "en", figurine: bool = False, suffix: bool = True, marks: str = "pgn",
+    board: Board, move: Move, *, language: str = "en", figurine: bool = False, suffix: bool = True, marks: str = "pgn",
 ) -> str:
     """Canonical SAN of the legal ``move`` (pgn:8.2.3); localized letters or figurines on
     request; the capture, check, mate, castling and promotion marks of the tradition
@@ -163,17 +165,17 @@ def to_san(
     legal = board.legal_moves()
     if move not in legal:
         raise NotationError(str(move), "illegal", f"not a legal move in {board.fen()}")
-    row = _marks(marks)
+    row = marks_row(marks)
     mark = check_suffix(board, move, marks) if suffix else ""
     if is_castling(board, move):
-        return row["castling"][castling_side(board, move)] + mark
-    piece = board.piece_at(move.from_square)
+        return str(row["castling"][castling_side(board, move)]) + mark
+    piece = board.piece_on(move.from_square)
     names = "abcdefgh"
     to = names[move.to_square & 7] + str((move.to_square >> 3) + 1)
     capture = row["capture"][0] if is_capture(board, move) else ""
 
     def letter(name: str, color: int) -> str:
-        return figurines(color)[name] if figurine else _letter(name, language, board, color)
+        return written_figurines(color)[name] if figurine else _letter(name, language, board, color)
 
     if board.tables.pawn is not None and board.tables.by_name.get(piece.name) == board.tables.pawn:
         text = (names[move.from_square & 7] + capture if capture else "") + to
@@ -188,7 +190,7 @@ def to_san(
 
 
 def _strip_suffix(text: str) -> tuple[str, str | None]:
-    for suffix in _SUFFIXES:
+    for suffix in suffix_annotations():
         if text.endswith(suffix) and len(text) > len(suffix):
             return text[: -len(suffix)], suffix
     return text, None
@@ -215,7 +217,7 @@ def _split_marks(text: str, used: list[str]) -> tuple[str, str]:
 
 
 def read_san(
-    board: Any, text: str, *, lenient: bool = False, language: str = "en", figurine: bool = False,
+    board: Board, text: str, *, lenient: bool = False, language: str = "en", figurine: bool = False,
     push: bool = False, marks: str = "pgn",
 ) -> ParsedMove:
     """Read a SAN move; strict unless ``lenient``. Raises :class:`NotationError`.
@@ -263,9 +265,9 @@ def read_san(
     return parsed
 
 
-def _read_piece_move(board: Any, work: str, used: list[str], original: str, lenient: bool, language: str) -> Any:
+def _read_piece_move(board: Board, work: str, used: list[str], original: str, lenient: bool, language: str) -> Move:
     """The one legal move among the readings of ``work``'s letters (see :mod:`.lenient`)."""
-    found: list[tuple[Any, list[str], str]] = []
+    found: list[tuple[Move, list[str], str]] = []
     first_error: NotationError | None = None
     for reading in _lenient.readings(work, language, lenient):
         mine = [*used, *reading.used]
@@ -296,28 +298,28 @@ def _read_piece_move(board: Any, work: str, used: list[str], original: str, leni
     return found[0][0]
 
 
-def parse_san(board: Any, text: str, *, lenient: bool = False, language: str = "en", figurine: bool = False) -> Any:
+def parse_san(board: Board, text: str, *, lenient: bool = False, language: str = "en", figurine: bool = False) -> Move:
     """The legal move ``text`` names (see :func:`read_san`)."""
     return read_san(board, text, lenient=lenient, language=language, figurine=figurine).move
 
 
-@lru_cache(maxsize=None)
+@derived
 def _castling_forms(tradition: str = "pgn") -> dict[str, tuple[str, str | None]]:
     """Every castling string of every tradition -> (side, leniency or None) where the
     tradition ``tradition`` writes its own form without leniency."""
     forms: dict[str, tuple[str, str | None]] = {}
-    own = _marks(tradition)["castling"]
+    own = marks_row(tradition)["castling"]
     for side, form in own.items():
         forms[form] = (side, None)
     for row in table("marks")["traditions"].values():
         for side, form in row["castling"].items():
-            leniency = None if form == _marks()["castling"][side] else "zero_castling"
+            leniency = None if form == marks_row()["castling"][side] else "zero_castling"
             forms.setdefault(form, (side, leniency))
             forms.setdefault(form.lower(), (side, "lowercase_castling"))
     return forms
 
 
-def _castling(board: Any, work: str, used: list[str], original: str, lenient: bool, tradition: str = "pgn") -> Any | None:
+def _castling(board: Board, work: str, used: list[str], original: str, lenient: bool, tradition: str = "pgn") -> Move | None:
     forms = _castling_forms(tradition)
     if lenient and work not in forms:
         latin, changed = _lenient.latin_castling(work)
@@ -337,7 +339,7 @@ def _castling(board: Any, work: str, used: list[str], original: str, lenient: bo
     raise NotationError(original, "illegal", f"no legal {side.replace('_', '-')} castling in {board.fen()}")
 
 
-def _piece_move(board: Any, work: str, used: list[str], original: str) -> Any:
+def _piece_move(board: Board, work: str, used: list[str], original: str) -> Move:
     m = _MOVE_RE.fullmatch(work)
     if not m:
         raise NotationError(original, "invalid", "not a move in algebraic notation")
@@ -361,7 +363,7 @@ def _piece_move(board: Any, work: str, used: list[str], original: str) -> Any:
         and (ff is None or "abcdefgh"[mv.from_square & 7] == ff)
         and (fr is None or str((mv.from_square >> 3) + 1) == fr)
         and (mv.promotion or None) == promo
-        and board.piece_at(mv.from_square).name == name
+        and board.piece_on(mv.from_square).name == name
         and not (name == "king" and is_castling(board, mv))
     ]
     if not candidates:

@@ -89,9 +89,10 @@ def cite_for(data: Mapping[str, Any], path: tuple[str, ...]) -> str | None:
     return None
 
 
-def is_annotation(key: str) -> bool:
-    """``cite``, ``*_cite``, ``note`` and ``*_note`` keys annotate an entry; they are not rules."""
-    return key in ("cite", "note") or key.endswith(("_cite", "_note"))
+def is_annotation(key: object) -> bool:
+    """``cite``, ``*_cite``, ``note`` and ``*_note`` keys annotate an entry; they are not
+    rules (nor is a list index an annotation)."""
+    return isinstance(key, str) and (key in ("cite", "note") or key.endswith(("_cite", "_note")))
 
 
 def diff(a: Mapping[str, Any], b: Mapping[str, Any], annotations: bool = False) -> list[Difference]:

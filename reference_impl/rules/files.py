@@ -9,14 +9,18 @@ rulesets in ``spec/rulesets/``; problems raise :class:`RulesetError`.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
-from typing import Any, Iterator
+from typing import TYPE_CHECKING, Any, Iterator
 
 from reference_impl.errors import RulesetError
 
 from .merge import inherit, merge
 from .paths import spec_dir
 from .yamlio import LineMap, read_yaml
+
+if TYPE_CHECKING:
+    from .model import Model
 
 #: Suffixes that mark a ruleset name as a file path.
 YAML_SUFFIXES = (".yaml", ".yml")
@@ -37,7 +41,8 @@ class RawFile:
 
 @dataclass(frozen=True, eq=False)
 class Ruleset:
-    """A resolved ruleset: ``data`` is the mapping after inheritance (do not mutate it)."""
+    """A resolved ruleset: ``data`` is the mapping after inheritance (do not mutate it),
+    for the rules tooling; :attr:`model` is what the interpreter reads."""
 
     id: str
     title: str
@@ -46,6 +51,15 @@ class Ruleset:
     chain: tuple[str, ...]
     data: dict[str, Any]
     files: tuple[RawFile, ...] = field(default=(), repr=False)
+    #: The changes a derived ruleset makes to its parent (``None`` for a file's).
+    overrides: dict[str, Any] | None = field(default=None, repr=False)
+
+    @cached_property
+    def model(self) -> Model:
+        """The typed model (:mod:`.model`), read once by :func:`.reader.read_model`."""
+        from .reader import locator, read_model
+
+        return read_model(self.data, locate=locator(self.files, self.overrides, self.id))
 
     @property
     def abstract(self) -> bool:
@@ -55,18 +69,6 @@ class Ruleset:
     def extends(self) -> str | None:
         parent = self.data.get("extends")
         return str(parent) if parent else None
-
-    def __getitem__(self, key: str) -> Any:
-        return self.data[key]
-
-    def get(self, key: str, default: Any = None) -> Any:
-        return self.data.get(key, default)
-
-    def __contains__(self, key: object) -> bool:
-        return key in self.data
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self.data)
 
 
 def read_ruleset_file(path: Path) -> RawFile:

@@ -14,25 +14,11 @@ from typing import Any, Mapping
 from reference_impl.errors import RulesetError
 
 from . import checked
-from .files import (  # re-exported: the names callers have always found here
-    YAML_SUFFIXES,
-    Library,
-    RawFile,
-    Ruleset,
-    chain_of,
-    forget_libraries,
-    library,
-    read_ruleset_file,
-    resolve,
-    resolve_chain,
-)
-from .merge import inherit
+from .files import YAML_SUFFIXES, RawFile, Ruleset, forget_libraries, library, read_ruleset_file, resolve
+from .merge import inherit, merge
 from .validate import raise_for, validate_ruleset
 
-__all__ = [
-    "YAML_SUFFIXES", "Library", "RawFile", "Ruleset", "build", "chain_of", "clear_cache", "derive_ruleset",
-    "library", "list_rulesets", "load_ruleset", "read_ruleset_file", "resolve_chain",
-]
+__all__ = ["build", "clear_cache", "derive_ruleset", "list_rulesets", "load_ruleset"]
 
 _CACHE: dict[Any, Ruleset] = {}
 
@@ -67,7 +53,7 @@ def load_ruleset(name: "str | Path | Ruleset") -> Ruleset:
             what = "a directory, not a ruleset file" if path.is_dir() else "no such ruleset file"
             raise RulesetError(f"{path}: {what}")
         stat = path.stat()
-        key = ("path", str(path.resolve()), stat.st_mtime_ns, stat.st_size)
+        key: tuple[str | int, ...] = ("path", str(path.resolve()), stat.st_mtime_ns, stat.st_size)
         if key not in _CACHE:
             lib = library()
             builtin = path.resolve().parent == lib.directory.resolve()
@@ -109,6 +95,7 @@ def derive_ruleset(
         chain=parent.chain + (new_id,),
         data=data,
         files=parent.files,
+        overrides=merge(parent.overrides or {}, overrides),
     )
     raise_for(validate_ruleset(ruleset))
     return ruleset

@@ -32,7 +32,7 @@ def _skip(validator: Any, value: Any, instance: Any, schema: Any) -> Iterator[Va
     return iter(())
 
 
-PartialValidator = validators.extend(
+PartialValidator = validators.extend(  # type: ignore[no-untyped-call, unused-ignore]  # untyped in jsonschema's stubs
     Draft202012Validator, {"required": _skip, "minProperties": _skip}
 )
 
@@ -85,9 +85,10 @@ def _extra_keys(error: ValidationError) -> list[str]:
     schema = error.schema if isinstance(error.schema, dict) else {}
     known = schema.get("properties") or {}
     patterns = list((schema.get("patternProperties") or {}).keys())
-    return [str(k) for k in error.instance if k not in known and not any(re.search(p, str(k)) for p in patterns)]
+    instance = error.instance if isinstance(error.instance, dict) else {}
+    return [str(k) for k in instance if k not in known and not any(re.search(p, str(k)) for p in patterns)]
 
 
 def _short(error: ValidationError) -> str:
-    message = error.message
+    message = str(error.message)
     return message if len(message) <= 160 else message[:157] + "..."

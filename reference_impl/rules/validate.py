@@ -139,7 +139,7 @@ def _locate(ruleset: Ruleset, path: KeyPath, message: str) -> Violation:
 def semantic_problems(data: dict[str, Any]) -> list[tuple[KeyPath, str]]:
     """Problems of a resolved mapping that the schema cannot express."""
     out: list[tuple[KeyPath, str]] = []
-    pieces = data.get("pieces") if isinstance(data.get("pieces"), dict) else {}
+    pieces: dict[str, Any] = data["pieces"] if isinstance(data.get("pieces"), dict) else {}
     letters: dict[str, str] = {}
     royals = []
     for name, row in pieces.items():
@@ -160,17 +160,17 @@ def semantic_problems(data: dict[str, Any]) -> list[tuple[KeyPath, str]]:
         if name not in pieces:
             out.append((path, f"{name!r} is not a piece defined in 'pieces'"))
 
-    pawn = data.get("pawn") if isinstance(data.get("pawn"), dict) else {}
-    promotion = pawn.get("promotion") if isinstance(pawn.get("promotion"), dict) else {}
+    pawn: dict[str, Any] = data["pawn"] if isinstance(data.get("pawn"), dict) else {}
+    promotion: dict[str, Any] = pawn["promotion"] if isinstance(pawn.get("promotion"), dict) else {}
     for index, target in enumerate(promotion.get("to") or []):
         need_piece(("pawn", "promotion", "to", index), target)
-    castling = data.get("castling") if isinstance(data.get("castling"), dict) else {}
+    castling: dict[str, Any] = data["castling"] if isinstance(data.get("castling"), dict) else {}
     if "rook" in castling:
         need_piece(("castling", "rook"), castling["rook"])
     for side, row in (castling.get("sides") or {}).items():
         if isinstance(row, dict) and row.get("king_to") is not None and row.get("king_to") == row.get("rook_to"):
             out.append((("castling", "sides", side), "king and rook cannot end on the same file"))
-    setup = data.get("setup") if isinstance(data.get("setup"), dict) else {}
+    setup: dict[str, Any] = data["setup"] if isinstance(data.get("setup"), dict) else {}
     fen = setup.get("initial_fen")
     if isinstance(fen, str) and fen.split():
         bad = sorted({c for c in fen.split()[0] if c.isalpha() and c.upper() not in letters})
@@ -333,5 +333,4 @@ def validate_paths(paths: Sequence[Path] | None = None) -> list[Violation]:
     out.extend(_unique_names(builtins + extra))
     if not paths:
         out.extend(validate_articles())
-    seen: set[Violation] = set()
-    return [v for v in out if not (v in seen or seen.add(v))]
+    return list(dict.fromkeys(out))

@@ -131,7 +131,7 @@ def _check_depth(text: str, name: str) -> None:
             if isinstance(event, yaml.CollectionStartEvent):
                 depth += 1
                 if depth > limit:
-                    line = event.start_mark.line + 1
+                    line = event.start_mark.line + 1 if event.start_mark else 1
                     raise YamlError(name, line, f"YAML nested deeper than {limit} levels")
             elif isinstance(event, yaml.CollectionEndEvent):
                 depth -= 1
@@ -143,7 +143,7 @@ def _next_event(loader: SafeLoader, name: str, limit: int) -> bool:
     """``loader.check_event()``; libyaml's own nesting limit (PyYAML 6.0.4 and later)
     reads as ours, whichever of the two is met first."""
     try:
-        return loader.check_event()
+        return bool(loader.check_event())
     except yaml.YAMLError as error:
         if "nesting depth" not in str(error):
             raise

@@ -31,7 +31,8 @@ from ..core.squares import BLACK, WHITE, color_of
 from . import forced_win, native
 from .forced_win import has_forced_win
 from .material import NODE_LIMIT as MATERIAL_NODES, cannot_mate_by_material
-from .search import KeptAnswers, move_layer_key
+from ..kept import KeptAnswers
+from .search import move_layer_key
 
 __all__ = [
     "DEFAULT_NODE_LIMIT",
@@ -373,7 +374,7 @@ def proven_unable(board: Board) -> set[int]:
     when the game is over (no legal move), else by the static stage and, without pawns,
     the material proof. Cheap enough for the check after every move."""
     if not board.has_legal_move():
-        return {c for c, a in _terminal(board, (WHITE, BLACK)).items() if a.verdict is Verdict.CANNOT}
+        return {c for c, a in (_terminal(board, (WHITE, BLACK)) or {}).items() if a.verdict is Verdict.CANNOT}
     return set(_proofs(board, (WHITE, BLACK)))
 
 

@@ -38,7 +38,8 @@ from ..core import codes
 from ..core.board import Board
 from ..core.squares import color_of
 from . import native
-from .search import Budget, BudgetExhausted, KeptAnswers, move_layer_key
+from ..kept import KeptAnswers
+from .search import Budget, BudgetExhausted, move_layer_key
 
 #: Answers kept (US Chess rulesets that share a move layer ask the same question; the
 #: search is the interpreter's, so asking twice costs).

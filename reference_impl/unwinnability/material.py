@@ -293,7 +293,7 @@ class _Search:
         ``"?"`` (the obligations missed something: no proof is claimed)."""
         fen = self.fen(placed)
         board = Board.from_fen(fen, self.board.rules)
-        winner_attacked = board.attackers(self.loser, board.king(self.winner))
+        winner_attacked = board.attackers(self.loser, board.king_square(self.winner))
         return fen if board.is_checkmate() and not winner_attacked else "?"
 
     def _enough(self, failed: list[list[tuple[int, int]]], used: list[int]) -> bool:
@@ -358,7 +358,7 @@ class _Search:
                     for sq in scan(squares & classes[cid].region & ~occ)]
 
         def blockers(piece: PieceType, color: int, a: int, b: int) -> list[tuple[int, int]]:
-            return free(list(range(len(classes))), self.paths[piece.index][color][a][b])
+            return free(list(range(len(classes))), self.paths[piece.index][color][a][b])  # type: ignore[index]  # set when the search runs
 
         def attackers(target: int, occupied: Bitboard, exclude: Bitboard) -> list[tuple[int, int]]:
             out = []
@@ -404,7 +404,7 @@ class _Search:
                 if consider(cands):
                     return best
         if w is None:  # O5
-            consider(free([self.winner_king], BB_ALL))
+            consider(free([self.winner_king], BB_ALL))  # type: ignore[list-item]  # checked in run()
         if best is not None:
             return best if self._enough(failed, used) else []
         try:  # O6: the checks must fit one last move (the Board's own FEN test)

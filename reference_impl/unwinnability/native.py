@@ -19,7 +19,8 @@ from ..core.fen import _initial_squares
 from ..core.reachable import initial_counts
 from ..core.squares import BLACK, WHITE
 from ..core.tables import MoveTables
-from . import _native
+from ..kept import KeptAnswers
+from . import _native  # type: ignore[attr-defined]  # the compiled extension: no stub
 from .search import code_uci
 
 #: Layout version shared with ``_native.c``.
@@ -48,7 +49,9 @@ HORIZON = 120
 PRUNE_COST = 12
 
 _MASK = (1 << 64) - 1
-_PACKED: dict[int, tuple[MoveTables, bytes]] = {}
+#: Packed tables kept for the compiled tables used last (a mutation run compiles many).
+TABLES_KEPT = 64
+_PACKED: KeptAnswers[tuple[MoveTables, bytes]] = KeptAnswers(TABLES_KEPT)
 
 
 def pack_tables(tables: MoveTables) -> bytes:
@@ -100,7 +103,7 @@ def pack_tables(tables: MoveTables) -> bytes:
         body.append(tables.promotion_ranks[color])
     values = [v & _MASK for v in header + body]
     packed = struct.pack(f"<{len(values)}Q", *values)
-    _PACKED[id(tables)] = (tables, packed)
+    _PACKED.put(id(tables), (tables, packed))
     return packed
 
 
@@ -160,7 +163,7 @@ def helpmate(board: Board, winner: int, node_limit: int) -> NativeResult:
 
 #: Layout version of :func:`pack_fen_info`, shared with ``csrc/batch.c``.
 FEN_INFO_VERSION = 1
-_FEN_INFO: dict[int, tuple[MoveTables, bytes]] = {}
+_FEN_INFO: KeptAnswers[tuple[MoveTables, bytes]] = KeptAnswers(TABLES_KEPT)
 
 
 def pack_fen_info(board: Board) -> bytes:
@@ -194,7 +197,7 @@ def pack_fen_info(board: Board) -> bytes:
         *rooks,
     ]
     packed = struct.pack(f"<{len(values)}Q", *(v & _MASK for v in values))
-    _FEN_INFO[id(tables)] = (tables, packed)
+    _FEN_INFO.put(id(tables), (tables, packed))
     return packed
 
 

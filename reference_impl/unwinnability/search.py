@@ -1,23 +1,15 @@
-"""The interpreter's searches for the unwinnability analysis.
+"""What the unwinnability searches share: the node :class:`Budget`, the static stage's
+view of a board (:func:`placement_of`, :func:`static_proofs`: :mod:`.static`,
+:mod:`.mate`), the move layer's key for kept answers, and the replay of compiled lines.
 
-* :func:`explore` walks the *whole* space of positions reachable from the root (a
-  transposition set keyed by the Laws' position identity makes it finite) and records
-  every checkmate it meets. Finishing without a mate by a colour proves that colour can
-  never mate: a proof, because every legal move of every visited position was followed.
-  A subtree is skipped only when the static stage proves, at its root, that none of the
-  colours still in question can mate there, which is itself a proof about every position
-  below it. No draw rule cuts a line short: the Laws' question is "any series of legal
-  moves" (FIDE 5.2.2, 6.9). Each move made counts as one node of a :class:`Budget`.
-* :func:`static_proofs` runs the static stage (:mod:`.static`, :mod:`.mate`).
-
-The helpmate search itself is compiled (:mod:`.native`); its lines are replayed here.
+The searches themselves are compiled (:mod:`.native`: the exhaustive walk and the
+helpmate search); their lines are replayed here.
 """
 
 from __future__ import annotations
 
-from collections import OrderedDict
-from dataclasses import dataclass, field
-from typing import Generic, Iterable, TypeVar
+from dataclasses import dataclass
+from typing import Iterable
 
 from ..core import codes
 from ..core.board import Board
@@ -25,8 +17,6 @@ from ..core.squares import square_name
 from ..core.squares import BLACK, WHITE
 from .mate import cannot_mate
 from .static import Placement, analyse_static
-
-Answer = TypeVar("Answer")
 
 
 class BudgetExhausted(Exception):
@@ -56,40 +46,6 @@ def placement_of(board: Board) -> Placement:
                 pieces[(type_index, color)] = bb
     ep = board.ep_square if board.ep_square >= 0 and board.has_legal_en_passant() else None
     return Placement(tables, pieces, ep, board.castling_rights)
-
-
-class KeptAnswers(Generic[Answer]):
-    """Answers kept by key, the least recently used dropped beyond ``size`` (the
-    analyses' and the forced-win searches' caches)."""
-
-    def __init__(self, size: int) -> None:
-        self.size = size
-        self._entries: OrderedDict[tuple, Answer] = OrderedDict()
-
-    def get(self, key: tuple) -> Answer | None:
-        hit = self._entries.get(key)
-        if hit is not None:
-            self._entries.move_to_end(key)
-        return hit
-
-    def __contains__(self, key: tuple) -> bool:
-        return key in self._entries
-
-    def put(self, key: tuple, answer: Answer) -> None:
-        self._entries[key] = answer
-        self._entries.move_to_end(key)
-        self._trim()
-
-    def resize(self, size: int) -> None:
-        self.size = max(1, size)
-        self._trim()
-
-    def clear(self) -> None:
-        self._entries.clear()
-
-    def _trim(self) -> None:
-        while len(self._entries) > self.size:
-            self._entries.popitem(last=False)
 
 
 def move_layer_key(board: Board) -> str:
@@ -130,63 +86,3 @@ def line_to_uci(board: Board, line: list[int]) -> list[str]:
         out.append(code_uci(replay, code))
         replay.push_code(code)
     return out
-
-
-@dataclass
-class Exploration:
-    """What :func:`explore` found: a mating line per colour, and whether it finished."""
-
-    complete: bool
-    mates: dict[int, list[int]] = field(default_factory=dict)
-    nodes: int = 0
-
-
-def explore(board: Board, colors: set[int], budget: Budget) -> Exploration:
-    """Visit every position reachable from ``board`` until each of ``colors`` has mated
-    once, the space is exhausted (``complete``), or the budget runs out."""
-    open_colors = set(colors)
-    result = Exploration(complete=False)
-    seen: set[tuple] = set()
-    path: list[int] = []
-    stack: list[tuple[list[int], int]] = []
-    work = board.copy(stack=False)
-
-    def enter(zeroing: bool) -> list[int]:
-        key = work.position_key()
-        if key in seen:
-            return []
-        seen.add(key)
-        moves = work.legal_codes()
-        if not moves:
-            if work.is_check():
-                winner = work.turn ^ 1
-                if winner in open_colors:
-                    result.mates[winner] = list(path)
-                    open_colors.discard(winner)
-            return []
-        if zeroing and static_proofs(work, open_colors) == open_colors:
-            return []
-        return moves
-
-    try:
-        stack.append((enter(False), 0))  # the caller ran the static stage on the root
-        while stack and open_colors:
-            moves, index = stack[-1]
-            if index == len(moves):
-                stack.pop()
-                if path:
-                    path.pop()
-                    work.pop_code()
-                continue
-            stack[-1] = (moves, index + 1)
-            code = moves[index]
-            zeroing = work.is_zeroing_code(code)
-            budget.spend()
-            work.push_code(code)
-            path.append(code)
-            stack.append((enter(zeroing), 0))
-        result.complete = not stack or not open_colors
-    except BudgetExhausted:
-        result.complete = False
-    result.nodes = len(seen)
-    return result

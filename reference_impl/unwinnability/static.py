@@ -44,6 +44,7 @@ from dataclasses import dataclass, field
 
 from ..core.squares import BB_ALL, BLACK, WHITE, Bitboard, scan
 from ..core.tables import MoveTables, PieceType
+from ..kept import KeptAnswers
 
 #: Safety valve for the fixed point; each round thaws at least one unit.
 _MAX_ROUNDS = 64
@@ -100,14 +101,15 @@ def piece_attacks(piece: PieceType, color: int, sq: int, occupied: Bitboard) -> 
 #: Memo tables per compiled ruleset (flood fills and pawn cones recur all through a
 #: search). Each is tied to its MoveTables object and cleared when it grows too big.
 _MEMO_SIZE = 200_000
-_MEMOS: dict[tuple[int, str], tuple[MoveTables, dict]] = {}
+_MEMOS: KeptAnswers[tuple[MoveTables, dict]] = KeptAnswers(64)
 
 
 def memo(tables: MoveTables, name: str) -> dict:
     """The memo dictionary ``name`` for ``tables`` (fresh if the tables are new)."""
     entry = _MEMOS.get((id(tables), name))
     if entry is None or entry[0] is not tables or len(entry[1]) > _MEMO_SIZE:
-        entry = _MEMOS[(id(tables), name)] = (tables, {})
+        entry = (tables, {})
+        _MEMOS.put((id(tables), name), entry)
     return entry[1]
 
 

@@ -12,6 +12,7 @@ from typing import Any
 
 import chess
 
+from ...generate.perft import oracle_perft
 from ...harness.games import GameInputError, read_game, rejected
 from ..base import Adapter, Skip, StartInfo
 
@@ -59,20 +60,6 @@ def _error_name(error: ValueError) -> str:
     return "invalid"
 
 
-def _perft(board: chess.Board, depth: int) -> int:
-    """Leaf count, counting the legal moves at the last ply (python-chess's perft.py)."""
-    if depth < 1:
-        return 1
-    if depth == 1:
-        return board.legal_moves.count()
-    nodes = 0
-    for move in board.legal_moves:
-        board.push(move)
-        nodes += _perft(board, depth - 1)
-        board.pop()
-    return nodes
-
-
 def legal_moves(ruleset: str, data: dict[str, Any]) -> dict[str, Any]:
     """``board.uci(m)`` for each of ``board.legal_moves``."""
     board = _board(ruleset, data["fen"])
@@ -81,7 +68,7 @@ def legal_moves(ruleset: str, data: dict[str, Any]) -> dict[str, Any]:
 
 def perft(ruleset: str, data: dict[str, Any]) -> dict[str, Any]:
     """Bulk-counted perft."""
-    return {"nodes": _perft(_board(ruleset, data["fen"]), int(data["depth"]))}
+    return {"nodes": oracle_perft(_board(ruleset, data["fen"]), int(data["depth"]))}
 
 
 def apply_moves(ruleset: str, data: dict[str, Any]) -> dict[str, Any]:

@@ -15,13 +15,16 @@ from reference_impl.adjudication import api as adjudication
 from reference_impl.adjudication import verdicts
 from reference_impl.adjudication.game import Game
 from reference_impl.core import Board
+from reference_impl.core.board import Move
 from reference_impl.core import perft as count
 from reference_impl.core.chess960 import start_fen
 from reference_impl.errors import ArbiterError, GameEventError, IllegalMoveError, quote
 from reference_impl.notation import api as notation
 from reference_impl.rules import list_rulesets, load_ruleset
-from reference_impl.unwinnability import Verdict, analyse, analyse_both
-from reference_impl.unwinnability.search import KeptAnswers, move_layer_key
+from reference_impl.rules.files import Ruleset
+from reference_impl.unwinnability import Analysis, Verdict, analyse, analyse_both
+from reference_impl.kept import KeptAnswers
+from reference_impl.unwinnability.search import move_layer_key
 
 from ...harness.games import Event, GameInputError, read_game, rejected
 from ..base import MAX_PERFT_DEPTH, Adapter, Skip, StartInfo
@@ -43,15 +46,15 @@ BOARD_CACHE_SIZE = 4096
 #: asks each position under every orthodox ruleset, which share one move layer.
 _PERFT: KeptAnswers[int] = KeptAnswers(PERFT_CACHE_SIZE)
 #: Boards as read from FEN, by ruleset name and FEN text; never handed out, only copies.
-_BOARDS: KeptAnswers[Any] = KeptAnswers(BOARD_CACHE_SIZE)
+_BOARDS: KeptAnswers[Board] = KeptAnswers(BOARD_CACHE_SIZE)
 
 
 @lru_cache(maxsize=64)
-def _rules(ruleset: str) -> Any:
+def _rules(ruleset: str) -> Ruleset:
     return load_ruleset(ruleset)
 
 
-def _board(ruleset: str, fen: str) -> Any:
+def _board(ruleset: str, fen: str) -> Board:
     """A fresh board of ``fen`` under ``ruleset``: a copy of the one read and validated
     the first time (reading a FEN costs a few hundred times a copy, and the corpus asks
     the same position under many kinds, notations and rulesets). A FEN that does not
@@ -69,7 +72,7 @@ def legal_moves(ruleset: str, data: dict[str, Any]) -> dict[str, Any]:
     return {"moves": uci_moves(board, board.legal_moves())}
 
 
-def uci_moves(board: Any, moves: list[Any]) -> list[str]:
+def uci_moves(board: Board, moves: list[Move]) -> list[str]:
     """UCI strings of legal ``moves``, as ``board.uci`` writes them, without its per-call search.
 
     ``board.uci`` finds each move among the legal moves again (a generation per call);
@@ -141,7 +144,7 @@ def san(ruleset: str, data: dict[str, Any]) -> dict[str, Any]:
     return {"san": notation.to_san(board, board.parse_uci(data["move"]))}
 
 
-def _move_or_error(board: Any, parse: Callable[[], Any]) -> dict[str, Any]:
+def _move_or_error(board: Board, parse: Callable[[], Move]) -> dict[str, Any]:
     try:
         move = parse()
     except IllegalMoveError as error:
@@ -242,7 +245,7 @@ def _decided(name: str, *args: Any, **options: Any) -> dict[str, Any]:
         raise Skip(str(error)) from None
 
 
-def _helpmate(analyses: list[Any]) -> dict[str, Any]:
+def _helpmate(analyses: list[Analysis]) -> dict[str, Any]:
     """The ``helpmate`` extra field: the first mating line among ``analyses`` (the same
     analyses the ruling used, answered from the analysis cache). A line longer than
     :data:`HELPMATE_MAX_PLIES` is cut there and marked with ``helpmate_truncated``, its

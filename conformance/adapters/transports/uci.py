@@ -63,7 +63,8 @@ def ruleset_flags() -> dict[str, bool]:
     needs, read from its ``castling.uci`` table entry."""
     flags: dict[str, bool] = {}
     for ruleset in list_rulesets():
-        is960 = (ruleset.get("castling") or {}).get("uci") == CHESS960_CASTLING
+        castling = ruleset.model.castling
+        is960 = castling is not None and castling.uci == CHESS960_CASTLING
         for name in (ruleset.id, *ruleset.aliases):
             flags[name] = is960
     return flags

@@ -170,7 +170,7 @@ def rules_name(rules: str) -> str:
     chosen = cached_chooser(rules)
     if isinstance(chosen, Family):
         return f"{chosen.name} (per game)"
-    return str(chosen.rules["id"])
+    return chosen.rules.id
 
 
 def _echo(records: list[dict[str, Any]]) -> None:

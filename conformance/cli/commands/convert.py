@@ -14,11 +14,13 @@ variations are dropped gets a warning on stderr.
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 from typing import IO, Any, Iterable, Iterator
 
 import click
 
+from reference_impl.core.board import Board
 from reference_impl.errors import ArbiterError, UsageError
 from reference_impl.notation.api import is_notation, notation_ids, san_language, to_notation, with_marks
 from reference_impl.notation.nags import glyph_to_nag
@@ -26,6 +28,7 @@ from reference_impl.notation.errors import NotationError, clip
 from reference_impl.notation.game import convert_moves, replay, start_board
 from reference_impl.notation.pgn import PgnGame, PgnMove, decode_lines, iter_games, write_game
 from reference_impl.notation.printed import read_printed
+from reference_impl.notation.tables import result_markers
 
 from ..common import load_rules, parse_position
 
@@ -71,7 +74,7 @@ def _read_text(name: str) -> str:
         raise UsageError(f"cannot read {name}: {getattr(error, 'strerror', None) or error}") from None
 
 
-def _convert_printed(text: str, board: Any, source: str, target: str, fen: str) -> None:
+def _convert_printed(text: str, board: Board, source: str, target: str, fen: str) -> None:
     """Read a printed game (or a move list) in ``source``, print it in ``target``."""
     game = read_printed(board, text, source, san_language(source) or "en")
     if game.error is not None:
@@ -81,7 +84,7 @@ def _convert_printed(text: str, board: Any, source: str, target: str, fen: str) 
     for move in game.moves:
         written.append(to_notation(position, move, "san" if target == "pgn" else target))
         position.push(move)
-    result = game.result if game.result in ("1-0", "0-1", "1/2-1/2", "*") else None
+    result = game.result if game.result in result_markers() else None
     if target != "pgn":
         click.echo(" ".join(written + ([result] if result else [])))
         return
@@ -120,7 +123,11 @@ def _variations(moves: list[PgnMove]) -> int:
 
 def _lines(name: str) -> Iterator[str]:
     try:
-        handle: IO[bytes] = click.get_binary_stream("stdin") if name == "-" else Path(name).open("rb")
+        handle: IO[bytes]
+        if name == "-":
+            handle = sys.stdin.buffer
+        else:
+            handle = Path(name).open("rb")
     except OSError as error:
         raise UsageError(f"cannot read {name}: {error.strerror}") from None
     with handle:

@@ -10,8 +10,8 @@ from __future__ import annotations
 import json
 import sys
 from collections import Counter
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -19,9 +19,12 @@ from reference_impl.errors import UsageError
 
 from ...adapters.base import KINDS
 from ...mutate import run as mutation
-from ...mutate.mutants import dotted
+from ...mutate.mutants import Mutant, dotted
 from ..common import console
 from .run import EXIT_INTERRUPTED, _jobs
+
+if TYPE_CHECKING:
+    from reference_impl.rules import Ruleset
 
 #: Table columns after entry and cite, in this order.
 COUNTS = ("mutants", "killed", "equivalent", "invalid")
@@ -32,7 +35,7 @@ WIDTH = 160
 def _rulesets(names: Sequence[str]) -> list[str]:
     """The canonical ids asked for (every complete ruleset when none); unknown is a usage error."""
     from reference_impl.rules import list_rulesets
-    from reference_impl.rules.loader import library
+    from reference_impl.rules.files import library
 
     if not names:
         return [r.id for r in list_rulesets()]
@@ -65,7 +68,7 @@ def summary(ruleset: str, results: Sequence[mutation.Result], interrupted: bool 
             "interrupted": interrupted}
 
 
-def render(ruleset: str, results: Sequence[mutation.Result], order: Sequence[Any], interrupted: bool = False) -> None:
+def render(ruleset: str, results: Sequence[mutation.Result], order: Sequence[Mutant], interrupted: bool = False) -> None:
     """One table: a row per rule entry (in document order) with its counts and its
     surviving mutations (key below the entry: change)."""
     from rich.table import Table
@@ -102,7 +105,7 @@ def render(ruleset: str, results: Sequence[mutation.Result], order: Sequence[Any
     out.print(table)
 
 
-def _key(mutant: Any) -> tuple[str, str]:
+def _key(mutant: Mutant) -> tuple[str, str]:
     return (mutant.where, mutant.mutation)
 
 
@@ -115,9 +118,12 @@ def _key(mutant: Any) -> tuple[str, str]:
               help="fixture files or directories (default: the shipped corpus)")
 @click.option("--timeout", default=None, type=float, help="seconds per fixture; a fixture out of time kills the mutant")
 @click.option("--json", "as_json", is_flag=True, help="JSON Lines on stdout: one record per mutant, a summary per ruleset")
+@click.option("--notation", "notation_tables", multiple=True,
+              help="mutate this notation table instead of a ruleset (repeatable; 'all': every table a kind executes)")
 @click.pass_context
 def command(ctx: click.Context, rules: tuple[str, ...], kind: tuple[str, ...], jobs: str,
-            fixture_paths: tuple[str, ...], timeout: float | None, as_json: bool) -> None:
+            fixture_paths: tuple[str, ...], timeout: float | None, as_json: bool,
+            notation_tables: tuple[str, ...]) -> None:
     """Change each rule entry of a ruleset in turn and report the changes no fixture notices.
 
     Per leaf of the resolved ruleset: an integer +-1, a boolean flipped, an enumerated
@@ -125,7 +131,12 @@ def command(ctx: click.Context, rules: tuple[str, ...], kind: tuple[str, ...], j
     killed when a fixture the unchanged ruleset passes fails under it; keys the schema
     marks x-declarative give equivalent mutants; a mutant the schema or the checks
     reject is invalid (with its reason). Exit 1 when a mutant survives.
+
+    With --notation, the notation tables instead (also each string of a mapping of
+    strings swapped with the next), run against the notation fixtures.
     """
+    if notation_tables:
+        ctx.exit(_notation(ctx, notation_tables, fixture_paths, timeout, as_json))
     ids = _rulesets(rules)
     kinds = _kinds(kind)
     workers = _jobs(jobs)
@@ -142,7 +153,7 @@ def command(ctx: click.Context, rules: tuple[str, ...], kind: tuple[str, ...], j
 
         try:
             with _progress(len(mutants), ruleset, disabled=as_json) as advance:
-                mutation.run(ruleset, mutants, lambda r: (emit(r), advance()), fixture_paths=fixture_paths,
+                mutation.run(ruleset, mutants, _both(emit, advance), fixture_paths=fixture_paths,
                              kinds=kinds, jobs=workers, timeout=timeout)
         except KeyboardInterrupt:
             _close(ruleset, results, mutants, as_json, interrupted=True)
@@ -153,13 +164,56 @@ def command(ctx: click.Context, rules: tuple[str, ...], kind: tuple[str, ...], j
     ctx.exit(1 if survived else 0)
 
 
-def _load(ruleset: str) -> Any:
+def _notation(ctx: click.Context, names: Sequence[str], fixture_paths: Sequence[str], timeout: float | None,
+              as_json: bool) -> int:
+    """Mutate the notation tables ``names``; the exit status."""
+    from ...mutate import notation
+
+    tables = list(notation.PROTOCOL_TABLES) if "all" in names else list(names)
+    for name in tables:
+        if name not in notation.PROTOCOL_TABLES:
+            raise UsageError(f"notation table {name!r}: not one a kind of the protocol executes "
+                             f"(known: {', '.join(notation.PROTOCOL_TABLES)}, or all)")
+    survived = False
+    for name in tables:
+        results: list[mutation.Result] = []
+        mutants = notation.mutants_of(name)
+        where = f"notation:{name}"
+
+        def emit(result: mutation.Result) -> None:
+            results.append(result)
+            if as_json:
+                click.echo(json.dumps(result.as_record()))
+                sys.stdout.flush()
+
+        try:
+            with _progress(len(mutants), where, disabled=as_json) as advance:
+                notation.run(name, mutants, _both(emit, advance), fixture_paths=fixture_paths,
+                             timeout=timeout)
+        except KeyboardInterrupt:
+            _close(where, results, mutants, as_json, interrupted=True)
+            click.echo("arbiter: interrupted; the table holds the mutants judged so far", err=True)
+            return EXIT_INTERRUPTED
+        _close(where, results, mutants, as_json)
+        survived = survived or any(r.status == "survived" for r in results)
+    return 1 if survived else 0
+
+
+def _both(first: Callable[[mutation.Result], None], then: Callable[[], None]) -> Callable[[mutation.Result], None]:
+    """``first(result)``, then ``then()``: record a result, then advance the progress bar."""
+    def call(result: mutation.Result) -> None:
+        first(result)
+        then()
+    return call
+
+
+def _load(ruleset: str) -> Ruleset:
     from reference_impl.rules import load_ruleset
 
     return load_ruleset(ruleset)
 
 
-def _close(ruleset: str, results: list[mutation.Result], order: Sequence[Any], as_json: bool,
+def _close(ruleset: str, results: list[mutation.Result], order: Sequence[Mutant], as_json: bool,
            interrupted: bool = False) -> None:
     if as_json:
         click.echo(json.dumps(summary(ruleset, results, interrupted)))

@@ -21,7 +21,7 @@ import click
 import yaml
 
 from reference_impl.rules import Ruleset, list_rulesets, load_ruleset
-from reference_impl.rules.loader import library
+from reference_impl.rules.files import library
 from reference_impl.rules.diff import ABSENT, Difference, annotation_diff, diff
 from reference_impl.rules.validate import validate_paths
 
@@ -141,19 +141,35 @@ def articles_command(document: str | None) -> None:
 TRACE_IDS_SHOWN = 5
 #: Characters of an entry's value shown in text output.
 TRACE_VALUE_WIDTH = 100
+#: C lines shown per member in text output (``--json`` lists them all).
+TRACE_C_LINES_SHOWN = 6
+
+
+def _slots(slots: list[str]) -> str:
+    """``["load_tables[1]", "load_tables[2]", "load_tables[3]"]`` as ``load_tables[1-3]``."""
+    out: dict[str, list[str]] = {}
+    for slot in slots:
+        array, _, rest = slot.partition("[")
+        numbers = out.setdefault(array, [])
+        n = int(rest.rstrip("]"))
+        if numbers and numbers[-1].split("-")[-1] == str(n - 1):
+            numbers[-1] = f"{numbers[-1].split('-')[0]}-{n}"
+        else:
+            numbers.append(str(n))
+    return "; ".join(f"{array}[{', '.join(numbers)}]" for array, numbers in out.items()) or "no slot"
 
 
 @command.command(name="trace")
 @click.argument("cite")
-@click.option("--json", "as_json", is_flag=True, help="One JSON object: entries, code, fixtures.")
+@click.option("--json", "as_json", is_flag=True, help="One JSON object: entries, fields, code, fixtures.")
 def trace_command(cite: str, as_json: bool) -> None:
-    """From the article CITE (e.g. fide-2023:9.3) to its YAML entries, the code that
-    reads them and the fixtures that cite it."""
+    """From the article CITE (e.g. fide-2023:9.3) to its YAML entries, the model fields
+    carrying it, the Python and C lines that read them and the fixtures that cite it."""
     from conformance.cli.trace import check_cite, trace
     from conformance.harness.fixtures import load
 
     check_cite(cite)  # before the corpus is read
-    found = trace(cite, load().fixtures)
+    found = trace(cite, list(load().fixtures))
     if as_json:
         click.echo(json.dumps(found.as_json(), ensure_ascii=False))
         return
@@ -168,6 +184,26 @@ def trace_command(cite: str, as_json: bool) -> None:
         click.echo(f"  spec/{entry.file}:{entry.line}  {entry.dotted}  {value}")
         if entry.rulesets:
             click.echo(f"      resolved into: {', '.join(entry.rulesets)}")
+    click.echo(f"\nModel fields ({len(found.fields)})")
+    for item in found.fields:
+        where = f"spec/{item.source}" if item.source and item.source.line else "the schema's default"
+        value = json.dumps(item.as_json()["value"], ensure_ascii=False)
+        if len(value) > TRACE_VALUE_WIDTH:
+            value = value[: TRACE_VALUE_WIDTH - 3] + "..."
+        click.echo(f"  {item.dotted}  ({item.owner}.{item.name} = {value}; {where}; {', '.join(item.rulesets)})")
+        for index, read in enumerate(item.reads):
+            click.echo(f"    read   {read.file}:{read.line}  {read.text}")
+            for call in item.reached.get(index, []):
+                click.echo(f"    {'  ' * call.depth}-> {call.file}:{call.line}  {call.name.rpartition('.')[2]}()")
+        if item.compiled is not None:
+            compiled = item.compiled
+            if compiled.attributes:
+                click.echo(f"    compiled  {', '.join(compiled.attributes)}; packed {_slots(compiled.slots)}")
+            for member, lines in compiled.lines.items():
+                how = "derived" if member in compiled.derived else "from the slots"
+                shown = ", ".join(f"{c.file}:{c.line}" for c in lines[:TRACE_C_LINES_SHOWN])
+                more = f", ... ({len(lines) - TRACE_C_LINES_SHOWN} more)" if len(lines) > TRACE_C_LINES_SHOWN else ""
+                click.echo(f"    C      {member} ({how}): {shown}{more}")
     click.echo(f"\nCode reading them ({len(found.code)})")
     for site in found.code:
         click.echo(f"  {site.file}:{site.line}  [{', '.join(site.keys)}]  {site.text}")

@@ -26,7 +26,6 @@ from typing import Any
 import click
 from rich.text import Text
 
-from reference_impl.adjudication.tables import optional
 from reference_impl.adjudication.verdicts import dead_position_node_limit, flag_fall_node_limit
 from reference_impl.errors import ArbiterError, UsageError
 from reference_impl.notation.san import to_san
@@ -191,7 +190,7 @@ def run_analysis(fen: str, rules_id: str, colors: tuple[int, ...], node_limit: i
 # --- what the answers mean --------------------------------------------------------------
 
 
-def san_line(board: Any, line: tuple[str, ...]) -> list[str]:
+def san_line(board: Board, line: tuple[str, ...]) -> list[str]:
     """The UCI moves of ``line`` as SAN, played from ``board`` (left unchanged)."""
     work, sans = board.copy(), []
     for text in line:
@@ -201,7 +200,7 @@ def san_line(board: Any, line: tuple[str, ...]) -> list[str]:
     return sans
 
 
-def movetext(board: Any, sans: list[str]) -> str:
+def movetext(board: Board, sans: list[str]) -> str:
     """``1. e4 e5 2. Qh5`` (or ``1... e5``) from the position's move number and side to move."""
     number, turn, words = board.fullmove_number, board.turn, []
     for index, san in enumerate(sans):
@@ -214,7 +213,7 @@ def movetext(board: Any, sans: list[str]) -> str:
     return " ".join(words)
 
 
-def terminal_of(board: Any) -> str | None:
+def terminal_of(board: Board) -> str | None:
     """``checkmate`` or ``stalemate`` when the side to move has no legal move."""
     if board.legal_move_count():
         return None
@@ -233,7 +232,7 @@ def dead_of(reports: dict[int, SideReport], terminal: str | None) -> bool | None
     return None
 
 
-def as_json(board: Any, rules: Any, reports: dict[int, SideReport], node_limit: int,
+def as_json(board: Board, rules: Any, reports: dict[int, SideReport], node_limit: int,
             time_limit: float | None) -> dict[str, Any]:
     terminal = terminal_of(board)
     rule = terminal or "dead_position"
@@ -249,7 +248,18 @@ def as_json(board: Any, rules: Any, reports: dict[int, SideReport], node_limit: 
         }
     return {"fen": board.fen(), "rules": rules.id, "node_limit": node_limit, "time_limit": time_limit,
             "terminal": terminal, "dead": dead_of(reports, terminal),
-            "cite": optional(rules, "termination", rule, "cite"), "sides": sides}
+            "cite": termination_cite(rules, rule), "sides": sides}
+
+
+def termination_cite(rules: Any, end: str) -> str | None:
+    """The article of the ruleset's ``termination`` entry for ``end`` (checkmate,
+    stalemate, dead_position), if it has one."""
+    termination = rules.model.termination
+    if termination is None:
+        return None
+    entry = {"checkmate": termination.checkmate, "stalemate": termination.stalemate,
+             "dead_position": termination.dead_position}.get(end)
+    return None if entry is None else entry.cite
 
 
 # --- the text output --------------------------------------------------------------------
@@ -271,7 +281,7 @@ def _verdict_text(report: SideReport, terminal: str | None, node_limit: int, tim
     return text
 
 
-def print_text(board: Any, rules: Any, reports: dict[int, SideReport], node_limit: int,
+def print_text(board: Board, rules: Any, reports: dict[int, SideReport], node_limit: int,
                time_limit: float | None) -> None:
     out = console()
     terminal = terminal_of(board)
@@ -288,11 +298,11 @@ def print_text(board: Any, rules: Any, reports: dict[int, SideReport], node_limi
         cpu = "-" if report.cpu is None else f"{report.cpu:.3f}"
         out.print(Text(f"          stage {found.stage}, {nodes} nodes, {cpu} s CPU, {report.wall:.3f} s wall"))
     if terminal is not None:
-        cite = optional(rules, "termination", terminal, "cite")
+        cite = termination_cite(rules, terminal)
         out.print(Text(f"game over {terminal} ({cite}): answered by the Laws, no search"))
         return
     dead = dead_of(reports, terminal)
-    cite = optional(rules, "termination", "dead_position", "cite")
+    cite = termination_cite(rules, "dead_position")
     if dead is True:
         out.print(Text(f"dead      yes: neither side can checkmate ({cite})"))
     elif dead is False:
