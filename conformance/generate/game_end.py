@@ -39,6 +39,13 @@ FIFTY: Verdict = ("*", None, ("fifty_moves",))
 BOTH: Verdict = ("*", None, ("threefold_repetition", "fifty_moves"))
 DRAW_DEAD: Verdict = ("1/2-1/2", "dead_position", ())
 FIVEFOLD: Verdict = ("1/2-1/2", "fivefold_repetition", ())
+Q_14D4 = ("US Chess 14D: 'the game is drawn when one of the following endings exists as of the most "
+          "recently determined legal move, in which the possibility of a win is excluded for either "
+          "side'; 14D4: 'there are no legal moves that could lead to the player being checkmated by the "
+          "opponent'. Read literally 14D4 is one-sided (a draw once one player can no longer be mated); "
+          "the heading and 14D1-14D3 read two-sided. The uscf-7 table encodes the two-sided reading "
+          "(termination.dead_position.test: neither_can_checkmate): the side with the lone king can "
+          "still be mated, so the game goes on; FIDE 5.2.2 is two-sided: 'neither player can checkmate'")
 SEVENTY_FIVE: Verdict = ("1/2-1/2", "seventy_five_moves", ())
 
 
@@ -55,6 +62,7 @@ class Case:
     tags: tuple[str, ...] = ()
     python_chess: str = ""  # non-empty: python-chess differs, and why the Laws win
     extra: dict[str, Any] = field(default_factory=dict)
+    quote: str = ""  # the article's words that decide, added to source.detail
 
 
 def every(verdict: Verdict, uscf_blitz: bool = False, chess960: bool = True) -> dict[str, Verdict]:
@@ -298,6 +306,16 @@ CASES: list[Case] = [
          "stalemate ends the game; no fifty-move claim remains", every(("1/2-1/2", "stalemate",
                                                                         ())),
          ("fide-2023:5.2.1", "uscf-7:14A"), ("stalemate", "fifty-moves")),
+    *[Case(f"uscf-14d4-two-sided.{name}", fen, san, f"{what}: one player can no longer be checkmated, "
+           "the other can: not dead under the two-sided reading of 14D4 the US Chess table encodes",
+           every(ONGOING, uscf_blitz=True), ("fide-2023:5.2.2", "uscf-7:14D", "uscf-7:14D4"),
+           ("insufficient-material", "open-reading"), quote=Q_14D4)
+      for name, fen, san, what in (
+          ("rook", "4k3/8/8/8/8/8/8/R3K3 w - - 0 1", "Ra7", "king and rook against a lone king"),
+          ("queen", "4k3/8/8/8/8/8/8/3QK3 w - - 0 1", "Qd5", "king and queen against a lone king"),
+          ("pawn", "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1", "e4", "king and pawn against a lone king"),
+          ("black-rook", "r3k3/8/8/8/8/8/8/4K3 b - - 0 1", "Ra2", "Black's king and rook against a lone "
+           "king"))],
     Case("fifty-reset-by-capture", "4k3/8/8/8/8/8/3q4/4K1NR w - - 99 80", "Kxd2",
          "a capture on the 100th ply resets the count", every(ONGOING),
          ("fide-2023:9.3",), ("fifty-moves",)),
@@ -347,6 +365,8 @@ def case_fixture(case: Case) -> Fixture:
     detail = ("Laws' text applied by hand; " + (
         f"{ORACLE} outcome()/can_claim_* agree for FIDE 2018/2023" if not case.python_chess
         else f"{ORACLE} says {oracle}: {case.python_chess}"))
+    if case.quote:
+        detail = f"{case.quote}; {detail}"
     if differs and not case.python_chess:
         detail += ("; python-chess follows FIDE 2017+ only, so it differs where FIDE 2014 "
                    "or US Chess 14K decide otherwise (the Laws' text is right for them)")

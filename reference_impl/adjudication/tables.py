@@ -50,12 +50,32 @@ def regime(rules: Mapping[str, Any], control: TimeControl | None) -> str:
     return str(speed) if speed in ("standard", "rapid", "blitz") else DEFAULT_REGIME
 
 
-def penalty_ms(rules: Mapping[str, Any], regime_name: str) -> int:
-    """The time added to the opponent for an illegal move or incorrect claim."""
+#: ``clocks.penalty.<regime>.full_supervision``'s schema default: under full supervision
+#: the regime's own penalty applies.
+FULL_SUPERVISION_DEFAULT = "this_regime"
+#: ``illegal_moves.clock_press_without_move``'s schema default (FIDE 7.5.3).
+CLOCK_PRESS_DEFAULT = "illegal_move"
+
+
+def penalty_ms(rules: Mapping[str, Any], regime_name: str, supervised: bool = True) -> int:
+    """The time added to the opponent for an illegal move or incorrect claim.
+
+    Under adequate supervision an entry whose ``full_supervision`` is
+    ``competition_rules`` gives the standard regime's penalty instead (FIDE 2023 B.2 read
+    literally); ``this_regime`` keeps its own."""
     entry = optional(rules, "clocks", "penalty", regime_name) or optional(
         rules, "clocks", "penalty", DEFAULT_REGIME
     )
+    if entry and supervised and (entry.get("full_supervision") or FULL_SUPERVISION_DEFAULT) == "competition_rules":
+        entry = optional(rules, "clocks", "penalty", DEFAULT_REGIME) or entry
     return int(entry["seconds"]) * 1000 if entry else 0
+
+
+def clock_press_is_illegal_move(rules: Mapping[str, Any]) -> bool:
+    """Whether a clock pressed without a move counts as an illegal move
+    (``illegal_moves.clock_press_without_move``: FIDE 7.5.3 since 2017; not under FIDE 2014)."""
+    value = optional(rules, "illegal_moves", "clock_press_without_move") or CLOCK_PRESS_DEFAULT
+    return value == "illegal_move"
 
 
 def illegal_regime(rules: Mapping[str, Any], regime_name: str, supervised: bool = True) -> Mapping[str, Any]:

@@ -101,12 +101,27 @@ def can_checkmate(board: Any, color: int, node_limit: int) -> str:
     return _tri(_module().can_checkmate(board, color, node_limit=node_limit))
 
 
-def is_dead(board: Any, node_limit: int) -> str:
-    """``"cannot"`` when neither side can ever mate (dead), ``"can"`` when one can."""
-    return _tri(_module().is_dead_position(board, node_limit=node_limit))
+#: The readings of ``termination.dead_position.test``, the schema's default first: neither
+#: player can checkmate (FIDE 5.2.2; US Chess 14D two-sided), or one player can no longer
+#: be checkmated (US Chess 14D4 read literally).
+DEAD_TESTS = ("neither_can_checkmate", "player_cannot_be_checkmated")
 
 
-def is_dead_cheap(board: Any, node_limit: int) -> bool:
+def dead_test(entry: Mapping[str, Any] | None) -> str:
+    """The reading the ``termination.dead_position`` table ``entry`` encodes."""
+    return str((entry or {}).get("test") or DEAD_TESTS[0])
+
+
+def is_dead(board: Any, node_limit: int, test: str = DEAD_TESTS[0]) -> str:
+    """``"cannot"`` when the position is dead under ``test``, ``"can"`` when not:
+    two-sided, neither side can ever mate; one-sided, some side cannot."""
+    if test == DEAD_TESTS[0]:
+        return _tri(_module().is_dead_position(board, node_limit=node_limit))
+    answers = [can_checkmate(board, color, node_limit) for color in (0, 1)]
+    return CANNOT if CANNOT in answers else UNDETERMINED if UNDETERMINED in answers else CAN
+
+
+def is_dead_cheap(board: Any, node_limit: int, test: str = DEAD_TESTS[0]) -> bool:
     """Dead, proven cheaply enough to ask after every move.
 
     The proofs without search come first (the static stage, and the material proof
@@ -114,11 +129,12 @@ def is_dead_cheap(board: Any, node_limit: int) -> bool:
     where they prove neither side unable to mate, nothing more is asked, and ordinary
     positions end there. Where they prove one side, a short compiled helpmate search for
     the other comes next (a mate found, replayed, means not dead), then a search of
-    ``node_limit`` moves. A position this misses is simply not declared dead.
+    ``node_limit`` moves. A position this misses is simply not declared dead. Under the
+    one-sided ``test`` (US Chess 14D4 read literally) one side proven is enough.
     """
     unwinnability = _module()
     proven = unwinnability.proven_unable(board)
-    if len(proven) == 2:
+    if len(proven) == 2 or (proven and test != DEAD_TESTS[0]):
         return True
     if len(proven) == 1 and node_limit > 0:
         other = 1 - next(iter(proven))
@@ -130,10 +146,10 @@ def is_dead_cheap(board: Any, node_limit: int) -> bool:
 
 def dead_after_move(board: Any, entry: Mapping[str, Any], limits: Limits | None = None) -> bool:
     """The check after every move that the ``termination.dead_position`` table ``entry``
-    asks for: :func:`is_dead_cheap` with the ``move_node_limit`` of ``limits`` (the
-    ruleset's, from :func:`limits_of`; the limits table's own when not given)."""
-    del entry  # the table's presence is the question; its budget is in the limits table
-    return is_dead_cheap(board, (limits or limits_of({})).move_node_limit)
+    asks for: :func:`is_dead_cheap` under the entry's ``test``, with the
+    ``move_node_limit`` of ``limits`` (the ruleset's, from :func:`limits_of`; the limits
+    table's own when not given)."""
+    return is_dead_cheap(board, (limits or limits_of({})).move_node_limit, dead_test(entry))
 
 
 def forced_win(board: Any, color: int, rules: Mapping[str, Any]) -> Any:
@@ -173,7 +189,7 @@ def flag_fall(rules: Mapping[str, Any], board: Any, flagged: int) -> Ruling:
     ruling = _flag_fall(rules, board, flagged)
     dead = optional(rules, "termination", "dead_position")
     if ruling.reason == "timeout" and ruling.result != DRAW and not ruling.proven and dead is not None and dead_first:
-        answer = is_dead(board, dead_position_node_limit(rules))
+        answer = is_dead(board, dead_position_node_limit(rules), dead_test(dead))
         if answer == CANNOT:
             return Ruling(DRAW, "dead_position", dead["cite"])
         if answer == UNDETERMINED:
