@@ -369,8 +369,10 @@ def claim_cases() -> list[Case]:
     ]
     forfeit = {"fide": ONGOING, "uscf": draw_rep}
     touch_detail = ("FIDE 9.4: 'if the player touches a piece as in Article 4.3, he/she loses the right "
-                    "to claim a draw under Article 9.2 or 9.3 on that move' (2014 9.4); US Chess 14C4 "
-                    "and 9G1 keep the claim open until the clock is pressed")
+                    "to claim a draw under Article 9.2 or 9.3 on that move' (2014 9.4); US Chess: no "
+                    "rule takes the claim away on a touch, 10B binds the touched piece for the move "
+                    "('must move or capture the first piece touched'), and 14C4 and 9G1 keep the claim "
+                    "open until the clock is pressed")
     cases += [
         Case("claim.touch.threefold", "White touches the g1 knight, then claims the third occurrence",
              THREE_TIMES + [touch("g1"), claim("threefold_repetition", "white")],
