@@ -44,6 +44,30 @@ PIECES: list[tuple[str, str, str, list[str]]] = [
      ["4k3/8/8/3p1p2/4P3/8/8/4K3 w - - 0 1", "4k3/8/8/8/8/p1p5/1P6/4K3 w - - 0 1",
       "4k3/8/8/3n4/4P3/8/8/4K3 w - - 0 1"]),
 ]
+#: A pawn on the last rank must become a piece (3.7.3.3; 2018 3.7.5.1; 2014 3.7 e; US 8F6).
+PROMOTION: list[tuple[str, str]] = [
+    ("4k3/1P6/8/8/8/8/8/4K3 w - - 0 1", "the pawn on b7 can only become a piece on b8"),
+    ("r3k3/1P6/8/8/8/8/8/4K3 w - - 0 1", "the pawn on b7 promotes on b8 or by taking on a8"),
+    ("4k3/8/8/8/8/8/6p1/4K3 b - - 0 1", "Black's pawn on g2 can only become a piece on g1"),
+]
+Q_PROMOTION = ("FIDE 2023 3.7.3.3: 'when a player, having the move, plays a pawn to the rank furthest from "
+               "its starting position, he/she must exchange that pawn as part of the same move for a new "
+               "queen, rook, bishop or knight of the same colour'; 2018 3.7.5.1 the same words (with 'he'); "
+               "2014 3.7 e; US Chess 8F6: 'on reaching the last rank, a pawn must immediately be exchanged, "
+               "as part of the same move, for the player's choice of a queen, a rook, a bishop, or a "
+               "knight': no move leaves a pawn on its last rank")
+#: Castling on either side (3.8.2; 2014 3.8 a; US Chess 8A2).
+CASTLING: list[tuple[str, str]] = [
+    ("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1", "White may castle on either side"),
+    ("r3k2r/8/8/8/8/8/8/R3K2R b KQkq - 0 1", "Black may castle on either side"),
+    ("4k3/8/8/8/8/8/8/4K2R w K - 0 1", "White may castle king-side"),
+]
+Q_CASTLING = ("FIDE 2023 3.8.2 (2018 alike): castling is 'a move of the king and either rook of the same "
+              "colour along the player's first rank ... the king is transferred from its original square "
+              "two squares towards the rook on its original square, then that rook is transferred to the "
+              "square the king has just crossed'; 2014 3.8 a (ii); US Chess 8A2: 'the king is transferred "
+              "from its original square two squares toward either rook on the same rank; then, that rook "
+              "is transferred over the king to the square adjacent to the king'")
 #: The board's edge stops riders and leapers: (FEN, the cornered piece's article, what).
 BOARD: list[tuple[str, str, str]] = [
     ("4k3/8/8/8/8/8/8/R6K w - - 0 1", "fide-2023:3.3",
@@ -93,6 +117,12 @@ def legal_fixtures() -> list[Fixture]:
     for index, (fen, piece, what) in enumerate(BOARD, 1):
         out.append(_legal(f"legal.article.board-edge.{index}", fen, what, ["fide-2023:2.1", piece], Q_BOARD,
                           STANDARD_AND_960))
+    for index, (fen, what) in enumerate(PROMOTION, 1):
+        out.append(_legal(f"legal.article.promotion.{index}", fen, what, ["fide-2023:3.7.3.3"], Q_PROMOTION,
+                          STANDARD_AND_960))
+    for index, (fen, what) in enumerate(CASTLING, 1):
+        out.append(_legal(f"legal.article.castling-sides.{index}", fen, what,
+                          ["fide-2023:3.8.2", "uci:moves"], Q_CASTLING, STANDARD))
     for index, (fen, what) in enumerate(BLOCKED, 1):
         board = chess.Board(fen)
         if any(board.is_castling(m) for m in board.legal_moves):

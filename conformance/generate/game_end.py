@@ -39,6 +39,25 @@ FIFTY: Verdict = ("*", None, ("fifty_moves",))
 BOTH: Verdict = ("*", None, ("threefold_repetition", "fifty_moves"))
 DRAW_DEAD: Verdict = ("1/2-1/2", "dead_position", ())
 FIVEFOLD: Verdict = ("1/2-1/2", "fivefold_repetition", ())
+Q_INTENDED = ("FIDE 2023 9.2.1: the position 'is about to appear, if he/she first indicates his/her move, "
+              "which cannot be changed, by writing it on the paper scoresheet or entering it on the "
+              "electronic scoresheet and declares to the arbiter his/her intention to make this move'; "
+              "2018 9.2.1.1: 'is about to appear, if he first writes his move, which cannot be changed, on "
+              "his scoresheet and declares to the arbiter his intention to make this move'; 2014 9.2 a "
+              "alike; US Chess 14C: 'about to appear for at least the third time', 14C2: 'write this move "
+              "on the scoresheet but not play the move on the board'")
+Q_FIFTY_INTENDED = ("FIDE 2023 9.3.1: 'he/she indicates his/her move, which cannot be changed, by writing it "
+                    "on the paper scoresheet or entering it on the electronic scoresheet and declares to "
+                    "the arbiter his/her intention to make this move which will result in the last 50 "
+                    "moves by each player having been made without the movement of any pawn and without "
+                    "any capture'; 2018 9.3.1: 'he writes his move, which cannot be changed, on his "
+                    "scoresheet' and the rest alike; 2014 9.3 a alike")
+Q_SEVENTY_FIVE = ("FIDE 2023 9.6.2: 'any series of at least 75 moves have been made by each player without "
+                  "the movement of any pawn and without any capture. If the last move resulted in "
+                  "checkmate, that shall take precedence'; 2018 9.6.2: '... If the last move results in "
+                  "mate, it has priority'; 2014 9.6 b: 'any consecutive series of 75 moves'; US Chess "
+                  "14K2: the director 'may' declare the draw, 'if the last move resulted in checkmate, "
+                  "that shall take precedence'")
 Q_14D4 = ("US Chess 14D: 'the game is drawn when one of the following endings exists as of the most "
           "recently determined legal move, in which the possibility of a win is excluded for either "
           "side'; 14D4: 'there are no legal moves that could lead to the player being checkmated by the "
@@ -131,16 +150,16 @@ CASES: list[Case] = [
          ("threefold-repetition",)),
     Case("threefold-intended-move", START, "Nf3 Nf6 Ng1 Ng8 Nf3 Nf6 Ng1",
          "Black may claim by writing Ng8, which repeats the position a third time",
-         every(THREEFOLD), ("fide-2023:9.2.1", "uscf-7:14C"), ("threefold-repetition",)),
+         every(THREEFOLD), ("fide-2023:9.2.1", "uscf-7:14C"), ("threefold-repetition",), quote=Q_INTENDED),
     Case("threefold-intended-move-white",
          "rnbqkbnr/pppppppp/8/8/8/5N2/PPPPPPPP/RNBQKB1R b KQkq - 1 1",
          "Nf6 Ng1 Ng8 Nf3 Nf6 Ng1 Ng8",
          "White may claim by writing Nf3, which repeats the FEN's position a third time",
-         every(THREEFOLD), ("fide-2023:9.2.1", "uscf-7:14C"), ("threefold-repetition",)),
+         every(THREEFOLD), ("fide-2023:9.2.1", "uscf-7:14C"), ("threefold-repetition",), quote=Q_INTENDED),
     Case("threefold-intended-move-endgame", "4k3/8/8/8/8/8/8/4K1NR w - - 10 80",
          "Nf3 Ke7 Ng1 Ke8 Nf3 Ke7 Ng1",
          "Black may claim by writing Ke8, which repeats the FEN's position a third time",
-         every(THREEFOLD), ("fide-2023:9.2.1", "uscf-7:14C"), ("threefold-repetition",)),
+         every(THREEFOLD), ("fide-2023:9.2.1", "uscf-7:14C"), ("threefold-repetition",), quote=Q_INTENDED),
     Case("twofold-only", START, SHUFFLE, "the initial position twice: no claim",
          every(ONGOING), ("fide-2023:9.2",), ("threefold-repetition",)),
     Case("twofold-black-to-move", START, "Nf3 Nf6 Ng1 Ng8 Nf3",
@@ -222,22 +241,22 @@ CASES: list[Case] = [
          {"fide": SEVENTY_FIVE, "fide-2014": SEVENTY_FIVE, "uscf": FIFTY,
           "chess960": SEVENTY_FIVE},
          ("fide-2023:9.6.2", "fide-2014:9.6.b", "uscf-7:14K2"),
-         ("seventy-five-moves", "discretionary")),
+         ("seventy-five-moves", "discretionary"), quote=Q_SEVENTY_FIVE),
     Case("mate-on-75th", "7k/8/6K1/8/8/8/8/1Q6 w - - 149 150", "Qb8#",
          "checkmate on the move that completes 75 moves takes precedence",
          every(("1-0", "checkmate", ()), uscf_blitz=True),
          ("fide-2023:9.6.2", "fide-2023:5.1.1", "uscf-7:14K2"),
-         ("seventy-five-moves", "mate-beats-move-rule", "checkmate")),
+         ("seventy-five-moves", "mate-beats-move-rule", "checkmate"), quote=Q_SEVENTY_FIVE),
     Case("mate-on-75th-black", "1q6/8/8/8/8/6k1/8/7K b - - 149 150", "Qb1#",
          "Black mates on the move that completes 75 moves: the mate stands",
          every(("0-1", "checkmate", ()), uscf_blitz=True),
          ("fide-2023:9.6.2", "fide-2023:5.1.1", "uscf-7:14K2"),
-         ("seventy-five-moves", "mate-beats-move-rule", "checkmate")),
+         ("seventy-five-moves", "mate-beats-move-rule", "checkmate"), quote=Q_SEVENTY_FIVE),
     Case("mate-on-75th-after-moves", "7k/8/6K1/8/8/8/8/1Q6 w - - 145 148", "Qc1 Kg8 Qb1 Kh8 Qb8#",
          "four quiet plies, then mate on the 150th ply without pawn move or capture",
          every(("1-0", "checkmate", ()), uscf_blitz=True),
          ("fide-2023:9.6.2", "fide-2023:5.1.1", "uscf-7:14K2"),
-         ("seventy-five-moves", "mate-beats-move-rule", "checkmate")),
+         ("seventy-five-moves", "mate-beats-move-rule", "checkmate"), quote=Q_SEVENTY_FIVE),
     Case("mate-on-50th", "7k/8/6K1/8/8/8/8/1Q6 w - - 99 150", "Qb8#",
          "checkmate on the 100th ply ends the game before any fifty-move claim",
          every(("1-0", "checkmate", ()), uscf_blitz=True), ("fide-2023:5.1.1", "fide-2023:9.3"),
@@ -251,15 +270,15 @@ CASES: list[Case] = [
     Case("fifty-intended-move", "6R1/7k/8/8/1r3B2/5K2/8/8 w - - 99 119", "",
          "White may claim by writing a move that completes the fifty",
          {"fide": FIFTY, "fide-2014": FIFTY, "chess960": FIFTY}, ("fide-2023:9.3.1",),
-         ("fifty-moves",)),
+         ("fifty-moves",), quote=Q_FIFTY_INTENDED),
     Case("fifty-intended-move-black", "8/7k/8/6R1/1r3B2/5K2/8/8 b - - 99 119", "",
          "Black may claim by writing a move that completes the fifty",
          {"fide": FIFTY, "fide-2014": FIFTY, "chess960": FIFTY}, ("fide-2023:9.3.1",),
-         ("fifty-moves",)),
+         ("fifty-moves",), quote=Q_FIFTY_INTENDED),
     Case("fifty-intended-after-moves", "6R1/7k/8/8/1r3B2/5K2/8/8 w - - 97 118", "Ke3 Rb5",
          "after two quiet plies White may claim by writing a move that completes the fifty",
          {"fide": FIFTY, "fide-2014": FIFTY, "chess960": FIFTY}, ("fide-2023:9.3.1",),
-         ("fifty-moves",)),
+         ("fifty-moves",), quote=Q_FIFTY_INTENDED),
     Case("fifty-not-yet", "6R1/7k/8/8/1r3B2/5K2/8/8 w - - 98 119", "",
          "one ply short even with an intended move", every(ONGOING), ("fide-2023:9.3",),
          ("fifty-moves", "one-ply-short")),
