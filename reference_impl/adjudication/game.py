@@ -28,7 +28,8 @@ from . import repetition as rep
 from . import touch as touchmove
 from . import verdicts
 from .clocks import Clock
-from .tables import clock_press_is_illegal_move, flag_noticed, illegal_regime, optional, penalty_ms, regime, table
+from .tables import (clock_press_is_illegal_move, flag_noticed, illegal_regime, optional, penalty_ms, regime,
+                     table)
 from .timecontrol import TimeControl, classify, parse
 from .verdicts import DRAW, Ruling, outcome
 
