@@ -777,6 +777,12 @@ def illegal_cases() -> list[Case]:
              "US Chess blitz the claimant's lone king is no mating material, a draw after the first",
              by=((FIDE_2017, draw), ((F14, US), ONGOING), ((USB,), REJECTED)),
              fen="4k3/8/8/8/8/8/4P3/3QK3 w - - 0 40"),
+        Case("illegal.second-on-the-board.opponent-cannot-mate", "White completes two illegal moves on the "
+             "board; Black has a lone king", [illegal("white", "e1e3"), illegal("white", "e2e5")],
+             no_clock + ("uscf-7:14E1",), tags + ("lone-king",), Q_ILLEGAL + "; the second illegal move "
+             "would lose, but Black cannot checkmate: a draw under every FIDE edition (2014 7.5 b alike); "
+             "under US Chess blitz the claimant's lone king is no mating material, a draw after the first",
+             by=((FIDE, draw), ((US,), ONGOING), ((USB,), REJECTED)), fen="4k3/8/8/8/8/8/4P3/3QK3 w - - 0 40"),
         Case("illegal.first.opponent-cannot-mate", "White completes one illegal move; Black has a lone "
              "king", [illegal("white", "e1c3")], no_clock + ("uscf-7:14E1",), tags + ("lone-king",),
              Q_ILLEGAL, by=((FIDE + (US,), ONGOING), ((USB,), draw)), fen="4k3/8/8/8/8/8/4P3/3QK3 w - - 0 40"),
@@ -841,6 +847,24 @@ def illegal_cases() -> list[Case]:
                           Q_ILLEGAL + "; the second illegal move loses under FIDE since 2017, US Chess adds "
                           "two minutes again; under 2014 the clock press is no illegal move, so only the "
                           "first penalty stands", by=two, time_control=control))
+        # The same with a second illegal move made on the board: it loses under every FIDE edition.
+        moved = events + timed(("g1f3", 5), ("b8c6", 5)) + [illegal("white", "d1d5")]
+        lost = {"standard": 120_000, "rapid": 0, "blitz": 60_000}[speed]
+        if speed == "standard":
+            by_move = ((FIDE, res("0-1", "illegal_moves", white2, black2 + lost)),
+                       ((US, USB), res("*", None, white2, black2 + 240_000)))
+        elif speed == "rapid":
+            by_move = (((F23, F23R, F23B), res("0-1", "illegal_moves", white2, black2 + 60_000)),
+                       ((F18, F14), res("0-1", "illegal_moves", white2, black2 + 120_000)),
+                       ((US, USB), res("*", None, white2, black2 + 240_000)))
+        else:
+            by_move = ((FIDE, res("0-1", "illegal_moves", white2, black2 + lost)), ((US, USB), REJECTED))
+        cases.append(Case(f"illegal.second-on-the-board.{speed}", f"{control}: White's second completed "
+                          "illegal move, Qd1-d5 through the pawn on d2", moved, cites + clock_cites,
+                          tags + ("clocks", "increment"),
+                          Q_ILLEGAL + "; the second illegal move loses under every FIDE edition (2014 7.5 b "
+                          "as 2018 and 2023 7.5.5), US Chess adds two minutes again", by=by_move,
+                          time_control=control))
     return cases
 
 
