@@ -10,6 +10,7 @@ control (A.1/B.1, 5C) or, without one, from the ruleset's scope.
 from __future__ import annotations
 
 from reference_impl.adjudication.game import Game
+from reference_impl.rules import derive_ruleset
 
 
 
@@ -39,24 +40,51 @@ def test_illegal_moves_are_counted_per_player() -> None:
     assert game.illegal_move().result == "0-1"  # White's second
 
 
-def test_fide_2023_a_3_rapid_one_minute_then_loss() -> None:
+def test_fide_2023_a_3_rapid_one_minute_then_the_loss_of_7_5_5_through_a_4() -> None:
     game = Game("fide-2023", time_control="900+10")  # 25 minutes: rapid (A.1)
     assert game.regime == "rapid" and game.speed_class == "rapid"
     assert game.illegal_move().clock_ms == (900_000, 960_000)
-    assert game.illegal_move().cite == "fide-2023:A.3"
+    assert game.illegal_move().cite == "fide-2023:A.4"  # A.3 only sets the minute
 
 
 def test_fide_2023_rapid_ruleset_without_time_control_uses_its_scope() -> None:
     game = Game("fide-2023-rapid")
     assert game.regime == "rapid"
     game.illegal_move()
-    assert game.illegal_move().cite == "fide-2023:A.3"
+    assert game.illegal_move().cite == "fide-2023:A.4"
 
 
 def test_fide_2023_b_3_blitz_one_minute_then_loss() -> None:
     game = Game("fide-2023-blitz", time_control="180+2")
     assert game.illegal_move().clock_ms == (180_000, 240_000)
-    assert game.illegal_move().cite == "fide-2023:B.3"
+    assert game.illegal_move().cite == "fide-2023:B.2"  # supervised: the Competition Rules' 7.5.5
+
+
+def test_b_2_full_supervision_reading_is_a_table_key_one_row_away() -> None:
+    """FIDE 2023 B.2 under full supervision: the table encodes one minute (this_regime);
+    the literal reading (competition_rules) gives the standard two minutes, and only
+    where play is supervised."""
+    literal = derive_ruleset("fide-2023-blitz", {"clocks": {"penalty": {"blitz": {"full_supervision": "competition_rules"}}}},
+                             id="fide-2023-blitz-literal")
+    assert Game("fide-2023-blitz", time_control="180+2").illegal_move().clock_ms == (180_000, 240_000)
+    assert Game(literal, time_control="180+2").illegal_move().clock_ms == (180_000, 300_000)
+    unsupervised = Game(literal, time_control="180+2", supervised=False)
+    assert unsupervised.illegal_move().clock_ms == (180_000, 240_000)  # B.3: A.3's minute
+    claim = Game(literal, time_control="180+2").claim_draw("white", claim="threefold_repetition")
+    assert claim.penalty_ms == 120_000  # 9.5.3's two minutes
+
+
+def test_a_clock_pressed_without_a_move_is_an_illegal_move_since_2017_only() -> None:
+    """FIDE 7.5.3 (2018 7.5.3, from 1 July 2017) against 2014 6.2."""
+    for ruleset in ("fide-2023", "fide-2018"):
+        game = Game(ruleset)
+        game.illegal_move(without_move=True)
+        assert game.illegal_move(without_move=True).result == "0-1", ruleset
+    game = Game("fide-2014", time_control="5400+30")
+    for _ in range(3):
+        status = game.illegal_move(without_move=True)
+    assert status.result == "*" and status.clock_ms == (5_400_000, 5_400_000)
+    assert game.illegal_move().clock_ms == (5_400_000, 5_520_000)  # a real one still counts
 
 
 def test_fide_2023_45_plus_15_is_standard_so_two_minutes() -> None:

@@ -163,3 +163,19 @@ def test_impossible_events_raise_and_leave_the_game_unchanged(name: str) -> None
     with pytest.raises(GameEventError):
         IMPOSSIBLE[name](game)
     assert _snapshot(game) == before
+
+
+def test_us_chess_14d4_reading_is_a_table_key_one_row_away() -> None:
+    """14D4 read two-sided (the table) against literally one-sided: K+R against a lone
+    king goes on, unless a player who can no longer be mated ends the game."""
+    from reference_impl.rules import derive_ruleset, load_ruleset
+
+    fen, moves = "4k3/8/8/8/8/8/8/R3K3 w - - 0 1", ["a1a7"]
+    termination = load_ruleset("uscf-7").model.termination
+    assert termination is not None and termination.dead_position is not None
+    assert termination.dead_position.test == "neither_can_checkmate"
+    assert game_end("uscf-7", fen, moves)["result"] == "*"
+    literal = derive_ruleset("uscf-7", {"termination": {"dead_position": {"test": "player_cannot_be_checkmated"}}},
+                             id="uscf-7-one-sided")
+    one_sided = game_end(literal, fen, moves)
+    assert (one_sided["result"], one_sided["reason"]) == ("1/2-1/2", "dead_position")

@@ -112,7 +112,8 @@ def test_uscf_articles_are_not_scored_from_fide_results() -> None:
     assert article_applies("uscf-7:14E", "uscf-7")
     assert article_applies("uscf-7:14E", "uscf-7-blitz")
     assert not article_applies("uscf-7:14E", "fide-2023")
-    assert article_applies("fide-2023:6.9", "uscf-7")  # US Chess's tables cite FIDE's move rules
+    assert not article_applies("fide-2023:6.9", "uscf-7")  # US Chess's tables cite its own rules
+    assert article_applies("fide-2023:3.8.2", "fide-2018")  # 2018 inherits the unchanged 2023 cites
     assert not article_applies("fide-2018:6.9", "fide-2023")
     assert article_applies("pgn:8.2.3", "fide-2023-chess960")  # not a ruleset's document
     summary = summarize(_report([

@@ -48,3 +48,29 @@ def test_cli_lists_citations_apart_only_on_request() -> None:
         cli, ["rules", "diff", "fide-2023", "fide-2018", "--json", "--annotations"]).stdout.splitlines()]
     assert {line["path"] for line in lines if not line.get("annotation")} == _keys(
         diff(load_ruleset("fide-2023").data, load_ruleset("fide-2018").data))
+
+
+def test_readings_the_laws_leave_open_are_listed_on_request_with_the_alternatives() -> None:
+    """Issue 23: US Chess 14D4 and FIDE 2023 B.2 under full supervision are table keys;
+    ``rules diff --readings`` shows each table's choice and the value one row away."""
+    runner = CliRunner()
+    plain = runner.invoke(cli, ["rules", "diff", "fide-2023", "uscf-7"])
+    assert "readings the Laws leave open are encoded (--readings lists them" in plain.stderr
+    text = runner.invoke(cli, ["rules", "diff", "fide-2023", "uscf-7", "--readings"]).stdout
+    head, _, readings = text.partition("# readings the Laws leave open")
+    assert "termination.dead_position.test  (US Chess 14D4" in readings
+    assert '"player_cannot_be_checkmated"' in readings and "[uscf-7:14D4]" in readings
+    assert "clocks.penalty.blitz.full_supervision" in readings and '"competition_rules"' in readings
+    rows = [json.loads(line) for line in runner.invoke(
+        cli, ["rules", "diff", "fide-2023", "uscf-7", "--json", "--readings"]).stdout.splitlines()]
+    found = {row["path"]: row for row in rows if row.get("reading")}
+    assert found["termination.dead_position.test"]["uscf-7"] == {
+        "value": "neither_can_checkmate", "absent": False, "cite": "uscf-7:14D4"}
+    assert found["termination.dead_position.test"]["alternatives"] == ["player_cannot_be_checkmated"]
+    assert found["clocks.penalty.blitz.full_supervision"]["uscf-7"]["absent"] is True
+
+
+def test_a_key_beside_its_own_cite_shows_that_cite() -> None:
+    differences = {d.key: d for d in diff(load_ruleset("fide-2018").data, load_ruleset("fide-2014").data)}
+    found = differences["illegal_moves.clock_press_without_move"]
+    assert (found.cite_a, found.cite_b) == ("fide-2018:7.5.3", "fide-2014:6.2")

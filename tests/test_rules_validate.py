@@ -164,6 +164,40 @@ def test_registry_file_problems_are_reported_with_lines(tmp_path: Path) -> None:
     assert f"{path}:6: articles.1.3: each article needs a non-empty title" in found
 
 
+def test_registry_borrowing_keys_name_registered_articles(tmp_path: Path) -> None:
+    """``unchanged`` lists articles of a registered document, none of them also an article
+    of this one; ``elsewhere`` gives a registered document a reason; nothing else is allowed."""
+    write(tmp_path, "base.yaml", """\
+        document: base
+        title: Base
+        source: here
+        articles:
+          "1": {title: One}
+          "2": {title: Two}
+        """)
+    path = write(tmp_path, "child.yaml", """\
+        document: child
+        title: Child
+        source: there
+        unchanged:
+          document: base
+          articles: ["1", "9", "2"]
+        elsewhere:
+          base: ""
+          nowhere: "a reason"
+        extra: 1
+        articles:
+          "2": {title: Two again}
+        """)
+    found = [str(v) for v in validate_articles(tmp_path)]
+    assert f"{path}:1: (top level): unknown keys ['extra']" in found
+    assert f"{path}:6: unchanged.articles[1]: base:9 is not registered" in found
+    assert f"{path}:6: unchanged.articles[2]: 2 is also an article of this document: cite one or the other" in found
+    assert f"{path}:8: elsewhere.base: needs a registry document and a reason" in found
+    assert f"{path}:9: elsewhere.nowhere: needs a registry document and a reason" in found
+    assert len(found) == 5  # "1" is a registered article of base: no complaint
+
+
 def test_duplicate_key_is_reported_at_its_second_line(tmp_path: Path) -> None:
     path = write(tmp_path, "dup.yaml", """\
         id: dup

@@ -9,12 +9,12 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from . import (chess960_games, fen, forced_win, game_end, games, lichess, moves, perft, san, speed_games,
-               start, unwinnable, uscf_discretionary)
+from . import (articles, chess960_games, fen, forced_win, game_end, games, lichess, moves, perft, san,
+               speed_games, start, unwinnable, uscf_discretionary)
 from .common import Fixture, main
 
 GENERATORS = (perft, moves, fen, san, start, unwinnable, forced_win, lichess, game_end, games,
-              speed_games, uscf_discretionary, chess960_games)
+              speed_games, uscf_discretionary, chess960_games, articles)
 
 
 def build(data: Path) -> dict[str, list[Fixture]]:

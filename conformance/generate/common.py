@@ -42,8 +42,128 @@ TAG_CITES: dict[str, str] = {
     "double-check": "fide-2023:3.9.1",
     "pin": "fide-2023:3.9.2",
     "chess960": "fide-2023:II.3.2.7.4",
+    "castling-rights-lost": "fide-2023:3.8.2.1",
 }
 MOVE_LAYER_CITE = "fide-2023:3.10.1"
+#: The complete rulesets ``"*"`` stands for (docs/fixtures.md).
+ORTHODOX = ("fide-2023", "fide-2023-rapid", "fide-2023-blitz", "fide-2018", "fide-2014", "uscf-7",
+            "uscf-7-blitz")
+#: Each FIDE 2023 article a rule table cites -> for every ruleset whose table cites another
+#: article for the same entry, that article (the 2018 and 2014 numbers and wording, US
+#: Chess's rules, Chess960's Guidelines II). A fixture citing the 2023 article also cites
+#: the article of each ruleset it runs under (:func:`fixture` adds them), so that fixtures
+#: run under an edition cite that edition's text. Read off the tables by hand;
+#: tests/test_edition_cites.py checks it equals what the tables say.
+EDITION_CITES: dict[str, dict[str, tuple[str, ...]]] = {
+    "fide-2023:2.1": {"fide-2014": ("fide-2014:2.1",), "uscf-7": ("uscf-7:2B",),
+        "uscf-7-blitz": ("uscf-7:2B",)},
+    "fide-2023:2.3": {"fide-2014": ("fide-2014:2.3",), "fide-2023-chess960": ("fide-2023:II.2",),
+        "uscf-7": ("uscf-7:3C",), "uscf-7-blitz": ("uscf-7:3C",)},
+    "fide-2023:3.2": {"fide-2014": ("fide-2014:3.2",), "uscf-7": ("uscf-7:8D",),
+        "uscf-7-blitz": ("uscf-7:8D",)},
+    "fide-2023:3.3": {"fide-2014": ("fide-2014:3.3",), "uscf-7": ("uscf-7:8C",),
+        "uscf-7-blitz": ("uscf-7:8C",)},
+    "fide-2023:3.4": {"fide-2014": ("fide-2014:3.4",), "uscf-7": ("uscf-7:8B",),
+        "uscf-7-blitz": ("uscf-7:8B",)},
+    "fide-2023:3.6": {"fide-2014": ("fide-2014:3.6",), "uscf-7": ("uscf-7:8E",),
+        "uscf-7-blitz": ("uscf-7:8E",)},
+    "fide-2023:3.7": {"fide-2014": ("fide-2014:3.7",), "uscf-7": ("uscf-7:8F",),
+        "uscf-7-blitz": ("uscf-7:8F",)},
+    "fide-2023:3.7.1": {"fide-2014": ("fide-2014:3.7.a",), "uscf-7": ("uscf-7:8F3",),
+        "uscf-7-blitz": ("uscf-7:8F3",)},
+    "fide-2023:3.7.2": {"fide-2014": ("fide-2014:3.7.b",), "uscf-7": ("uscf-7:8F2",),
+        "uscf-7-blitz": ("uscf-7:8F2",)},
+    "fide-2023:3.7.3": {"fide-2014": ("fide-2014:3.7.c",), "uscf-7": ("uscf-7:8F4",),
+        "uscf-7-blitz": ("uscf-7:8F4",)},
+    "fide-2023:3.7.3.1": {"fide-2014": ("fide-2014:3.7.d",), "fide-2018": ("fide-2018:3.7.4.1",),
+        "uscf-7": ("uscf-7:8F5",), "uscf-7-blitz": ("uscf-7:8F5",)},
+    "fide-2023:3.7.3.3": {"fide-2014": ("fide-2014:3.7.e",), "fide-2018": ("fide-2018:3.7.5.1",),
+        "uscf-7": ("uscf-7:8F6",), "uscf-7-blitz": ("uscf-7:8F6",)},
+    "fide-2023:3.8.1": {"fide-2014": ("fide-2014:3.8.a",), "uscf-7": ("uscf-7:8A1",),
+        "uscf-7-blitz": ("uscf-7:8A1",)},
+    "fide-2023:3.8.2": {"fide-2014": ("fide-2014:3.8.a",),
+        "fide-2023-chess960": ("fide-2023:II.3.2", "fide-2023:II.3.2.6",),
+        "uscf-7": ("uscf-7:8A2",), "uscf-7-blitz": ("uscf-7:8A2",)},
+    "fide-2023:3.8.2.1": {"fide-2014": ("fide-2014:3.8.b.1",), "uscf-7": ("uscf-7:8A3",),
+        "uscf-7-blitz": ("uscf-7:8A3",)},
+    "fide-2023:3.8.2.2.1": {"fide-2014": ("fide-2014:3.8.b.2.a",), "uscf-7": ("uscf-7:8A4",),
+        "uscf-7-blitz": ("uscf-7:8A4",)},
+    "fide-2023:3.8.2.2.2": {"fide-2014": ("fide-2014:3.8.b.2.b",),
+        "fide-2023-chess960": ("fide-2023:II.3.2.7.4",), "uscf-7": ("uscf-7:8A4",),
+        "uscf-7-blitz": ("uscf-7:8A4",)},
+    "fide-2023:4.3.1": {"fide-2014": ("fide-2014:4.3.a",), "uscf-7": ("uscf-7:10B",),
+        "uscf-7-blitz": ("uscf-7:10B",)},
+    "fide-2023:4.3.2": {"fide-2014": ("fide-2014:4.3.b",), "uscf-7": ("uscf-7:10B",),
+        "uscf-7-blitz": ("uscf-7:10B",)},
+    "fide-2023:4.3.3": {"fide-2014": ("fide-2014:4.3.c",), "uscf-7": ("uscf-7:10C",),
+        "uscf-7-blitz": ("uscf-7:10C",)},
+    "fide-2023:4.4.1": {"fide-2014": ("fide-2014:4.4.a",), "uscf-7": ("uscf-7:10I1",),
+        "uscf-7-blitz": ("uscf-7:10I1",)},
+    "fide-2023:4.4.2": {"fide-2014": ("fide-2014:4.4.b",), "uscf-7": ("uscf-7:10I2",),
+        "uscf-7-blitz": ("uscf-7:10I2",)},
+    "fide-2023:4.4.3": {"fide-2014": ("fide-2014:4.4.c",)},
+    "fide-2023:4.5": {"fide-2014": ("fide-2014:4.5",), "uscf-7": ("uscf-7:10D",),
+        "uscf-7-blitz": ("uscf-7:10D",)},
+    "fide-2023:5.1.1": {"fide-2014": ("fide-2014:5.1.a",), "uscf-7": ("uscf-7:13A",),
+        "uscf-7-blitz": ("uscf-7:13A",)},
+    "fide-2023:5.1.2": {"fide-2014": ("fide-2014:5.1.b",), "fide-2018": ("fide-2018:5.1.2",),
+        "uscf-7": ("uscf-7:13B",), "uscf-7-blitz": ("uscf-7:13B",)},
+    "fide-2023:5.2.1": {"fide-2014": ("fide-2014:5.2.a",), "uscf-7": ("uscf-7:14A",),
+        "uscf-7-blitz": ("uscf-7:14A",)},
+    "fide-2023:5.2.2": {"fide-2014": ("fide-2014:5.2.b",), "uscf-7": ("uscf-7:14D",),
+        "uscf-7-blitz": ("uscf-7:14D",)},
+    "fide-2023:5.2.3": {"fide-2014": ("fide-2014:5.2.c",), "fide-2018": ("fide-2018:5.2.3",),
+        "uscf-7": ("uscf-7:14B",), "uscf-7-blitz": ("uscf-7:14B",)},
+    "fide-2023:6.3.1": {"fide-2014": ("fide-2014:6.3.a",), "uscf-7": ("uscf-7:5B1b",),
+        "uscf-7-blitz": ("uscf-7:5B1b",)},
+    "fide-2023:6.3.2": {"fide-2014": ("fide-2014:6.3.b",), "uscf-7": ("uscf-7:5B1a", "uscf-7:5D",),
+        "uscf-7-blitz": ("uscf-7:5B1a", "uscf-7:5D",)},
+    "fide-2023:6.8": {"fide-2014": ("fide-2014:6.8",), "uscf-7": ("uscf-7:13C1",),
+        "uscf-7-blitz": ("uscf-7:13C1",)},
+    "fide-2023:6.9": {"fide-2014": ("fide-2014:6.9",), "fide-2018": ("fide-2018:6.9",),
+        "uscf-7": ("uscf-7:14E",), "uscf-7-blitz": ("uscf-7:14E",)},
+    "fide-2023:7.5.1": {"fide-2014": ("fide-2014:7.5.a",), "fide-2018": ("fide-2018:7.5.1",),
+        "uscf-7": ("uscf-7:11D",), "uscf-7-blitz": ("uscf-7:11D",)},
+    "fide-2023:7.5.3": {"fide-2014": ("fide-2014:6.2",), "fide-2018": ("fide-2018:7.5.3",)},
+    "fide-2023:7.5.5": {"fide-2014": ("fide-2014:7.5.b",), "fide-2018": ("fide-2018:7.5.5",),
+        "uscf-7": ("uscf-7:11D", "uscf-7:1C2a",), "uscf-7-blitz": ("uscf-7:11D", "uscf-7:1C2a",)},
+    "fide-2023:9.1.2.3": {"fide-2014": ("fide-2014:9.1.b",), "uscf-7": ("uscf-7:14",),
+        "uscf-7-blitz": ("uscf-7:14",)},
+    "fide-2023:9.2": {"fide-2014": ("fide-2014:9.2",), "fide-2018": ("fide-2018:9.2",),
+        "uscf-7": ("uscf-7:14C",), "uscf-7-blitz": ("uscf-7:14C",)},
+    "fide-2023:9.2.1": {"fide-2014": ("fide-2014:9.2.a",), "fide-2018": ("fide-2018:9.2.1.1",),
+        "uscf-7": ("uscf-7:14C2",), "uscf-7-blitz": ("uscf-7:14C2",)},
+    "fide-2023:9.2.3": {"fide-2014": ("fide-2014:9.2",), "fide-2018": ("fide-2018:9.2.2",),
+        "uscf-7": ("uscf-7:14C",), "uscf-7-blitz": ("uscf-7:14C",)},
+    "fide-2023:9.2.3.1": {"fide-2014": ("fide-2014:9.2",), "fide-2018": ("fide-2018:9.2.2.1",)},
+    "fide-2023:9.2.3.2": {"fide-2014": ("fide-2014:9.2",), "fide-2018": ("fide-2018:9.2.2.2",)},
+    "fide-2023:9.3": {"fide-2014": ("fide-2014:9.3",), "fide-2018": ("fide-2018:9.3",),
+        "uscf-7": ("uscf-7:14F",), "uscf-7-blitz": ("uscf-7:14F",)},
+    "fide-2023:9.3.1": {"fide-2014": ("fide-2014:9.3.a",), "fide-2018": ("fide-2018:9.3.1",),
+        "uscf-7": ("uscf-7:9G1",), "uscf-7-blitz": ("uscf-7:9G1",)},
+    "fide-2023:9.4": {"fide-2014": ("fide-2014:9.4",), "uscf-7": ("uscf-7:10B", "uscf-7:9G1",),
+        "uscf-7-blitz": ("uscf-7:10B", "uscf-7:9G1",)},
+    "fide-2023:9.5.3": {"fide-2014": ("fide-2014:9.5.c",),
+        "uscf-7": ("uscf-7:14C6", "uscf-7:14F2",), "uscf-7-blitz": ("uscf-7:14C6", "uscf-7:14F2",)},
+    "fide-2023:9.6.1": {"fide-2014": ("fide-2014:9.6.a",), "fide-2018": ("fide-2018:9.6.1",),
+        "uscf-7": ("uscf-7:14K1",), "uscf-7-blitz": ("uscf-7:14K1",)},
+    "fide-2023:9.6.2": {"fide-2014": ("fide-2014:9.6.b",), "fide-2018": ("fide-2018:9.6.2",),
+        "uscf-7": ("uscf-7:14K2",), "uscf-7-blitz": ("uscf-7:14K2",)},
+    "fide-2023:A.1": {"fide-2014": ("fide-2014:A.1",), "fide-2018": ("fide-2018:A.1",),
+        "uscf-7": ("uscf-7:5C",), "uscf-7-blitz": ("uscf-7:5C",)},
+    "fide-2023:A.3": {"fide-2014": ("fide-2014:A.3",), "fide-2018": ("fide-2018:A.3.1",)},
+    "fide-2023:A.4": {"fide-2014": ("fide-2014:A.3",), "fide-2018": ("fide-2018:A.3.1",)},
+    "fide-2023:B.1": {"fide-2014": ("fide-2014:B.1",), "fide-2018": ("fide-2018:B.1",),
+        "uscf-7": ("uscf-7:5C",), "uscf-7-blitz": ("uscf-7:5C",)},
+    "fide-2023:B.2": {"fide-2014": ("fide-2014:B.2", "fide-2014:B.3",),
+        "fide-2018": ("fide-2018:B.2", "fide-2018:B.3.1",),
+        "uscf-7": ("uscf-7:blitz.illegal-move",), "uscf-7-blitz": ("uscf-7:blitz.illegal-move",)},
+    "fide-2023:B.3": {"fide-2014": ("fide-2014:B.2",), "fide-2018": ("fide-2018:B.2",),
+        "uscf-7": ("uscf-7:1C2a",), "uscf-7-blitz": ("uscf-7:1C2a",)},
+    "fide-2023:III.2.2": {"fide-2014": ("fide-2014:6.11",)},
+    "fide-2023:III.3.1": {"fide-2014": ("fide-2014:6.11",), "uscf-7": ("uscf-7:14G",),
+        "uscf-7-blitz": ("uscf-7:14G",)},
+}
 
 
 class DataError(ArbiterError):
@@ -69,10 +189,18 @@ def fixture(fid: str, kind: str, description: str, rulesets: list[str],
     else:
         assert expect_by_ruleset is not None
         record["expect_by_ruleset"] = {k: dict(v) for k, v in expect_by_ruleset.items()}
-    record["cites"] = sorted(set(cites))
+    record["cites"] = sorted(edition_cites(cites, rulesets))
     record["tags"] = sorted(set(tags))
     record["source"] = {"method": method, "detail": detail}
     return record
+
+
+def edition_cites(cites: Iterable[str], rulesets: Iterable[str]) -> set[str]:
+    """``cites`` with each ruleset's own article for the rules they cite (:data:`EDITION_CITES`)."""
+    names = {name for r in rulesets for name in (ORTHODOX if r == "*" else (r,))}
+    found = set(cites)
+    return found | {own for cite in found for ruleset, mine in EDITION_CITES.get(cite, {}).items()
+                    if ruleset in names for own in mine}
 
 
 def dumps(record: Fixture) -> str:

@@ -39,6 +39,32 @@ FIFTY: Verdict = ("*", None, ("fifty_moves",))
 BOTH: Verdict = ("*", None, ("threefold_repetition", "fifty_moves"))
 DRAW_DEAD: Verdict = ("1/2-1/2", "dead_position", ())
 FIVEFOLD: Verdict = ("1/2-1/2", "fivefold_repetition", ())
+Q_INTENDED = ("FIDE 2023 9.2.1: the position 'is about to appear, if he/she first indicates his/her move, "
+              "which cannot be changed, by writing it on the paper scoresheet or entering it on the "
+              "electronic scoresheet and declares to the arbiter his/her intention to make this move'; "
+              "2018 9.2.1.1: 'is about to appear, if he first writes his move, which cannot be changed, on "
+              "his scoresheet and declares to the arbiter his intention to make this move'; 2014 9.2 a "
+              "alike; US Chess 14C: 'about to appear for at least the third time', 14C2: 'write this move "
+              "on the scoresheet but not play the move on the board'")
+Q_FIFTY_INTENDED = ("FIDE 2023 9.3.1: 'he/she indicates his/her move, which cannot be changed, by writing it "
+                    "on the paper scoresheet or entering it on the electronic scoresheet and declares to "
+                    "the arbiter his/her intention to make this move which will result in the last 50 "
+                    "moves by each player having been made without the movement of any pawn and without "
+                    "any capture'; 2018 9.3.1: 'he writes his move, which cannot be changed, on his "
+                    "scoresheet' and the rest alike; 2014 9.3 a alike")
+Q_SEVENTY_FIVE = ("FIDE 2023 9.6.2: 'any series of at least 75 moves have been made by each player without "
+                  "the movement of any pawn and without any capture. If the last move resulted in "
+                  "checkmate, that shall take precedence'; 2018 9.6.2: '... If the last move results in "
+                  "mate, it has priority'; 2014 9.6 b: 'any consecutive series of 75 moves'; US Chess "
+                  "14K2: the director 'may' declare the draw, 'if the last move resulted in checkmate, "
+                  "that shall take precedence'")
+Q_14D4 = ("US Chess 14D: 'the game is drawn when one of the following endings exists as of the most "
+          "recently determined legal move, in which the possibility of a win is excluded for either "
+          "side'; 14D4: 'there are no legal moves that could lead to the player being checkmated by the "
+          "opponent'. Read literally 14D4 is one-sided (a draw once one player can no longer be mated); "
+          "the heading and 14D1-14D3 read two-sided. The uscf-7 table encodes the two-sided reading "
+          "(termination.dead_position.test: neither_can_checkmate): the side with the lone king can "
+          "still be mated, so the game goes on; FIDE 5.2.2 is two-sided: 'neither player can checkmate'")
 SEVENTY_FIVE: Verdict = ("1/2-1/2", "seventy_five_moves", ())
 
 
@@ -55,6 +81,7 @@ class Case:
     tags: tuple[str, ...] = ()
     python_chess: str = ""  # non-empty: python-chess differs, and why the Laws win
     extra: dict[str, Any] = field(default_factory=dict)
+    quote: str = ""  # the article's words that decide, added to source.detail
 
 
 def every(verdict: Verdict, uscf_blitz: bool = False, chess960: bool = True) -> dict[str, Verdict]:
@@ -123,16 +150,16 @@ CASES: list[Case] = [
          ("threefold-repetition",)),
     Case("threefold-intended-move", START, "Nf3 Nf6 Ng1 Ng8 Nf3 Nf6 Ng1",
          "Black may claim by writing Ng8, which repeats the position a third time",
-         every(THREEFOLD), ("fide-2023:9.2.1", "uscf-7:14C"), ("threefold-repetition",)),
+         every(THREEFOLD), ("fide-2023:9.2.1", "uscf-7:14C"), ("threefold-repetition",), quote=Q_INTENDED),
     Case("threefold-intended-move-white",
          "rnbqkbnr/pppppppp/8/8/8/5N2/PPPPPPPP/RNBQKB1R b KQkq - 1 1",
          "Nf6 Ng1 Ng8 Nf3 Nf6 Ng1 Ng8",
          "White may claim by writing Nf3, which repeats the FEN's position a third time",
-         every(THREEFOLD), ("fide-2023:9.2.1", "uscf-7:14C"), ("threefold-repetition",)),
+         every(THREEFOLD), ("fide-2023:9.2.1", "uscf-7:14C"), ("threefold-repetition",), quote=Q_INTENDED),
     Case("threefold-intended-move-endgame", "4k3/8/8/8/8/8/8/4K1NR w - - 10 80",
          "Nf3 Ke7 Ng1 Ke8 Nf3 Ke7 Ng1",
          "Black may claim by writing Ke8, which repeats the FEN's position a third time",
-         every(THREEFOLD), ("fide-2023:9.2.1", "uscf-7:14C"), ("threefold-repetition",)),
+         every(THREEFOLD), ("fide-2023:9.2.1", "uscf-7:14C"), ("threefold-repetition",), quote=Q_INTENDED),
     Case("twofold-only", START, SHUFFLE, "the initial position twice: no claim",
          every(ONGOING), ("fide-2023:9.2",), ("threefold-repetition",)),
     Case("twofold-black-to-move", START, "Nf3 Nf6 Ng1 Ng8 Nf3",
@@ -214,22 +241,22 @@ CASES: list[Case] = [
          {"fide": SEVENTY_FIVE, "fide-2014": SEVENTY_FIVE, "uscf": FIFTY,
           "chess960": SEVENTY_FIVE},
          ("fide-2023:9.6.2", "fide-2014:9.6.b", "uscf-7:14K2"),
-         ("seventy-five-moves", "discretionary")),
+         ("seventy-five-moves", "discretionary"), quote=Q_SEVENTY_FIVE),
     Case("mate-on-75th", "7k/8/6K1/8/8/8/8/1Q6 w - - 149 150", "Qb8#",
          "checkmate on the move that completes 75 moves takes precedence",
          every(("1-0", "checkmate", ()), uscf_blitz=True),
          ("fide-2023:9.6.2", "fide-2023:5.1.1", "uscf-7:14K2"),
-         ("seventy-five-moves", "mate-beats-move-rule", "checkmate")),
+         ("seventy-five-moves", "mate-beats-move-rule", "checkmate"), quote=Q_SEVENTY_FIVE),
     Case("mate-on-75th-black", "1q6/8/8/8/8/6k1/8/7K b - - 149 150", "Qb1#",
          "Black mates on the move that completes 75 moves: the mate stands",
          every(("0-1", "checkmate", ()), uscf_blitz=True),
          ("fide-2023:9.6.2", "fide-2023:5.1.1", "uscf-7:14K2"),
-         ("seventy-five-moves", "mate-beats-move-rule", "checkmate")),
+         ("seventy-five-moves", "mate-beats-move-rule", "checkmate"), quote=Q_SEVENTY_FIVE),
     Case("mate-on-75th-after-moves", "7k/8/6K1/8/8/8/8/1Q6 w - - 145 148", "Qc1 Kg8 Qb1 Kh8 Qb8#",
          "four quiet plies, then mate on the 150th ply without pawn move or capture",
          every(("1-0", "checkmate", ()), uscf_blitz=True),
          ("fide-2023:9.6.2", "fide-2023:5.1.1", "uscf-7:14K2"),
-         ("seventy-five-moves", "mate-beats-move-rule", "checkmate")),
+         ("seventy-five-moves", "mate-beats-move-rule", "checkmate"), quote=Q_SEVENTY_FIVE),
     Case("mate-on-50th", "7k/8/6K1/8/8/8/8/1Q6 w - - 99 150", "Qb8#",
          "checkmate on the 100th ply ends the game before any fifty-move claim",
          every(("1-0", "checkmate", ()), uscf_blitz=True), ("fide-2023:5.1.1", "fide-2023:9.3"),
@@ -243,15 +270,15 @@ CASES: list[Case] = [
     Case("fifty-intended-move", "6R1/7k/8/8/1r3B2/5K2/8/8 w - - 99 119", "",
          "White may claim by writing a move that completes the fifty",
          {"fide": FIFTY, "fide-2014": FIFTY, "chess960": FIFTY}, ("fide-2023:9.3.1",),
-         ("fifty-moves",)),
+         ("fifty-moves",), quote=Q_FIFTY_INTENDED),
     Case("fifty-intended-move-black", "8/7k/8/6R1/1r3B2/5K2/8/8 b - - 99 119", "",
          "Black may claim by writing a move that completes the fifty",
          {"fide": FIFTY, "fide-2014": FIFTY, "chess960": FIFTY}, ("fide-2023:9.3.1",),
-         ("fifty-moves",)),
+         ("fifty-moves",), quote=Q_FIFTY_INTENDED),
     Case("fifty-intended-after-moves", "6R1/7k/8/8/1r3B2/5K2/8/8 w - - 97 118", "Ke3 Rb5",
          "after two quiet plies White may claim by writing a move that completes the fifty",
          {"fide": FIFTY, "fide-2014": FIFTY, "chess960": FIFTY}, ("fide-2023:9.3.1",),
-         ("fifty-moves",)),
+         ("fifty-moves",), quote=Q_FIFTY_INTENDED),
     Case("fifty-not-yet", "6R1/7k/8/8/1r3B2/5K2/8/8 w - - 98 119", "",
          "one ply short even with an intended move", every(ONGOING), ("fide-2023:9.3",),
          ("fifty-moves", "one-ply-short")),
@@ -298,6 +325,16 @@ CASES: list[Case] = [
          "stalemate ends the game; no fifty-move claim remains", every(("1/2-1/2", "stalemate",
                                                                         ())),
          ("fide-2023:5.2.1", "uscf-7:14A"), ("stalemate", "fifty-moves")),
+    *[Case(f"uscf-14d4-two-sided.{name}", fen, san, f"{what}: one player can no longer be checkmated, "
+           "the other can: not dead under the two-sided reading of 14D4 the US Chess table encodes",
+           every(ONGOING, uscf_blitz=True), ("fide-2023:5.2.2", "uscf-7:14D", "uscf-7:14D4"),
+           ("insufficient-material", "open-reading"), quote=Q_14D4)
+      for name, fen, san, what in (
+          ("rook", "4k3/8/8/8/8/8/8/R3K3 w - - 0 1", "Ra7", "king and rook against a lone king"),
+          ("queen", "4k3/8/8/8/8/8/8/3QK3 w - - 0 1", "Qd5", "king and queen against a lone king"),
+          ("pawn", "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1", "e4", "king and pawn against a lone king"),
+          ("black-rook", "r3k3/8/8/8/8/8/8/4K3 b - - 0 1", "Ra2", "Black's king and rook against a lone "
+           "king"))],
     Case("fifty-reset-by-capture", "4k3/8/8/8/8/8/3q4/4K1NR w - - 99 80", "Kxd2",
          "a capture on the 100th ply resets the count", every(ONGOING),
          ("fide-2023:9.3",), ("fifty-moves",)),
@@ -347,6 +384,8 @@ def case_fixture(case: Case) -> Fixture:
     detail = ("Laws' text applied by hand; " + (
         f"{ORACLE} outcome()/can_claim_* agree for FIDE 2018/2023" if not case.python_chess
         else f"{ORACLE} says {oracle}: {case.python_chess}"))
+    if case.quote:
+        detail = f"{case.quote}; {detail}"
     if differs and not case.python_chess:
         detail += ("; python-chess follows FIDE 2017+ only, so it differs where FIDE 2014 "
                    "or US Chess 14K decide otherwise (the Laws' text is right for them)")

@@ -241,7 +241,7 @@ FIFTY_NOW = ("fide-2023:9.3", "fide-2018:9.3", "fide-2014:9.3", "uscf-7:14F")
 FIFTY_INTENDED = ("fide-2023:9.3.1", "fide-2014:9.3", "uscf-7:9G1")
 INCORRECT = ("fide-2023:9.5.3", "fide-2014:9.5.c", "uscf-7:14C6", "uscf-7:14F2")
 AS_OFFER = ("fide-2023:9.1.2.3", "fide-2014:9.1.b", "uscf-7:14")
-TOUCH_FORFEITS = ("fide-2023:9.4", "fide-2014:9.4", "uscf-7:14C4", "uscf-7:9G1")
+TOUCH_FORFEITS = ("fide-2023:9.4", "fide-2014:9.4", "uscf-7:10B", "uscf-7:9G1")
 Q_CLAIM = ("9.2: 'the game is drawn, upon a correct claim by a player having the move, when the same "
            "position ... appears at least three times' (2018 9.2; 2014 9.2; US Chess 14C)")
 Q_INTENDED = ("9.2.1: the position 'is about to appear, if he/she first writes his/her move, which cannot "
@@ -369,8 +369,10 @@ def claim_cases() -> list[Case]:
     ]
     forfeit = {"fide": ONGOING, "uscf": draw_rep}
     touch_detail = ("FIDE 9.4: 'if the player touches a piece as in Article 4.3, he/she loses the right "
-                    "to claim a draw under Article 9.2 or 9.3 on that move' (2014 9.4); US Chess 14C4 "
-                    "and 9G1 keep the claim open until the clock is pressed")
+                    "to claim a draw under Article 9.2 or 9.3 on that move' (2014 9.4); US Chess: no "
+                    "rule takes the claim away on a touch, 10B binds the touched piece for the move "
+                    "('must move or capture the first piece touched'), and 14C4 and 9G1 keep the claim "
+                    "open until the clock is pressed")
     cases += [
         Case("claim.touch.threefold", "White touches the g1 knight, then claims the third occurrence",
              THREE_TIMES + [touch("g1"), claim("threefold_repetition", "white")],
@@ -726,15 +728,24 @@ Q_ILLEGAL = ("FIDE 7.5.1: an illegal move is completed once the clock is pressed
              "minutes extra time to his/her opponent; for the second completed illegal move by the same "
              "player the arbiter shall declare the game lost by this player. However, the game is drawn "
              "if the position is such that the opponent cannot checkmate the player's king by any series "
-             "of legal moves'; A.3 and B.3 (2023): one minute in rapid and blitz; 2018 A.4.2, 2014 A.3: "
-             "two minutes in rapid, 2018 B.2 and 2014 B.2: one minute in blitz; US Chess 11D: two minutes "
-             "(1C2a) every time, no forfeit; US Chess blitz: the first completed illegal move loses on a "
-             "claim, if the claimant has mating material (else a draw)")
+             "of legal moves'; A.3 and B.3 (2023): one minute in rapid and blitz; A.4 (2023): 'the "
+             "Competition Rules shall apply if: A.4.1 one arbiter supervises at most three games and "
+             "A.4.2 each game is recorded', and B.2 alike for blitz, so 7.5.5's loss; 2018 A.3.1 (the "
+             "same words) and 2014 A.3: the Competition Rules, two minutes in rapid; 2018 B.2 and 2014 "
+             "B.2: one minute in blitz; "
+             "FIDE 7.5.3 (2018 7.5.3, from 1 July 2017): 'if the player presses the clock without making "
+             "a move, it shall be considered and penalized as if an illegal move' (an 'illegal' event "
+             "without a move), while under the 2014 text that is improper clock handling (6.2), not an "
+             "illegal move, so nothing is counted; US Chess 11D: two minutes (1C2a) every time, no "
+             "forfeit; US Chess blitz: the first completed illegal move loses on a claim, if the "
+             "claimant has mating material (else a draw)")
 ILL_STD = ("fide-2023:7.5.1", "fide-2023:7.5.5", "fide-2018:7.5.1", "fide-2018:7.5.5", "fide-2014:7.5.a",
            "fide-2014:7.5.b", "uscf-7:11D")
-ILL_RAPID = ("fide-2023:A.3", "fide-2018:A.4.2", "fide-2014:A.3")
-ILL_BLITZ = ("fide-2023:B.3", "fide-2018:B.4", "fide-2018:B.2", "fide-2014:B.3", "fide-2014:B.2",
-             "uscf-7:blitz.illegal-move")
+ILL_RAPID = ("fide-2023:A.3", "fide-2023:A.4", "fide-2018:A.3.1", "fide-2014:A.3")
+ILL_BLITZ = ("fide-2023:B.2", "fide-2023:B.3", "fide-2018:B.3.1", "fide-2018:B.2", "fide-2014:B.3",
+             "fide-2014:B.2", "uscf-7:blitz.illegal-move")
+#: A clock pressed without a move (an ``illegal`` event without one): FIDE 7.5.3 since 2017.
+CLOCK_PRESS = ("fide-2023:7.5.3",)
 
 
 def illegal(by: str = "white", move: str | None = None) -> dict[str, Any]:
@@ -753,25 +764,37 @@ def illegal_cases() -> list[Case]:
              by=((FIDE + (US,), ONGOING), ((USB,), w_loses))),
         Case("illegal.second.no-clock", "White completes two illegal moves (no time control)",
              mv("e2e4", "e7e5") + [illegal("white", "e1e3"), {"move": "g1f3"}, {"move": "b8c6"},
-                                   illegal("white", None)], no_clock, tags,
-             Q_ILLEGAL + "; the first illegal move already lost under US Chess blitz, so the game is over",
-             by=((FIDE, w_loses), ((US,), ONGOING), ((USB,), REJECTED))),
+                                   illegal("white", None)], no_clock + CLOCK_PRESS, tags,
+             Q_ILLEGAL + "; the second is a clock pressed without a move: an illegal move since 2017, "
+             "under 2014 none, so the game goes on; the first illegal move already lost under US Chess "
+             "blitz, so the game is over", by=((FIDE_2017, w_loses), ((F14, US), ONGOING), ((USB,), REJECTED))),
         Case("illegal.second.black", "Black completes two illegal moves in a row",
              mv("e2e4") + [illegal("black", "e8e6"), illegal("black", "d8h4")], no_clock, tags,
              Q_ILLEGAL, by=((FIDE, b_loses), ((US,), ONGOING), ((USB,), REJECTED))),
         Case("illegal.second.opponent-cannot-mate", "White completes two illegal moves; Black has a "
-             "lone king", [illegal("white", "e1e3"), illegal("white", None)], no_clock + ("uscf-7:14E1",),
-             tags + ("lone-king",), Q_ILLEGAL + "; Black cannot checkmate: a draw under FIDE; under US "
-             "Chess blitz the claimant's lone king is no mating material, a draw after the first",
+             "lone king", [illegal("white", "e1e3"), illegal("white", None)],
+             no_clock + CLOCK_PRESS + ("uscf-7:14E1",), tags + ("lone-king",), Q_ILLEGAL
+             + "; the second is a clock pressed without a move; Black cannot checkmate: a draw under FIDE "
+             "since 2017, while under 2014 the clock press is no illegal move and the game goes on; under "
+             "US Chess blitz the claimant's lone king is no mating material, a draw after the first",
+             by=((FIDE_2017, draw), ((F14, US), ONGOING), ((USB,), REJECTED)),
+             fen="4k3/8/8/8/8/8/4P3/3QK3 w - - 0 40"),
+        Case("illegal.second-on-the-board.opponent-cannot-mate", "White completes two illegal moves on the "
+             "board; Black has a lone king", [illegal("white", "e1e3"), illegal("white", "e2e5")],
+             no_clock + ("uscf-7:14E1",), tags + ("lone-king",), Q_ILLEGAL + "; the second illegal move "
+             "would lose, but Black cannot checkmate: a draw under every FIDE edition (2014 7.5 b alike); "
+             "under US Chess blitz the claimant's lone king is no mating material, a draw after the first",
              by=((FIDE, draw), ((US,), ONGOING), ((USB,), REJECTED)), fen="4k3/8/8/8/8/8/4P3/3QK3 w - - 0 40"),
         Case("illegal.first.opponent-cannot-mate", "White completes one illegal move; Black has a lone "
              "king", [illegal("white", "e1c3")], no_clock + ("uscf-7:14E1",), tags + ("lone-king",),
              Q_ILLEGAL, by=((FIDE + (US,), ONGOING), ((USB,), draw)), fen="4k3/8/8/8/8/8/4P3/3QK3 w - - 0 40"),
         Case("illegal.second.black-cannot-mate", "Black completes two illegal moves; White has king "
-             "and knight", [illegal("black", "d8d1"), illegal("black")], no_clock + ("uscf-7:14E2",),
-             tags, Q_ILLEGAL + "; White can mate with a knight only with Black's help: Black's queen and "
-             "pawns can block, so White wins under FIDE; US Chess blitz: king and knight are not mating "
-             "material (14E2), a draw", by=((FIDE, b_loses), ((US,), ONGOING), ((USB,), REJECTED)),
+             "and knight", [illegal("black", "d8d1"), illegal("black")], no_clock + CLOCK_PRESS
+             + ("uscf-7:14E2",), tags, Q_ILLEGAL + "; the second is a clock pressed without a move; White "
+             "can mate with a knight only with Black's help: Black's queen and pawns can block, so White "
+             "wins under FIDE since 2017 (under 2014 the clock press is no illegal move: the game goes "
+             "on); US Chess blitz: king and knight are not mating material (14E2), a draw",
+             by=((FIDE_2017, b_loses), ((F14, US), ONGOING), ((USB,), REJECTED)),
              fen="3qk3/3pp3/8/8/8/8/8/4KN2 b - - 0 40"),
         Case("illegal.legal-move-named", "White reports as illegal a move that is legal",
              [illegal("white", "e2e4")], ILL_STD, tags + ("rejected",), Q_ILLEGAL + "; e2e4 is legal, "
@@ -783,6 +806,7 @@ def illegal_cases() -> list[Case]:
              + [illegal("white", None)], ILL_STD + ("fide-2023:5.1.1", "uscf-7:13A"), tags + ("rejected", "checkmate"),
              Q_ILLEGAL + "; the game already ended by checkmate", REJECTED),
     ]
+    cases += clock_press_cases()
     for control, speed, base, inc in (("5400+30", "standard", 5_400_000, 30_000),
                                       ("900+10", "rapid", 900_000, 10_000),
                                       ("180+2", "blitz", 180_000, 2_000)):
@@ -811,20 +835,85 @@ def illegal_cases() -> list[Case]:
                           "180+2 blitz)", by=one, time_control=control))
         second = events + timed(("g1f3", 5), ("b8c6", 5)) + [illegal("white", None)]
         white2, black2 = white - 5_000 + inc, black - 5_000 + inc
+        first = {"standard": 120_000, "rapid": 120_000, "blitz": 60_000}[speed]  # FIDE 2014's penalty
         if speed == "standard":
-            two = ((FIDE, res("0-1", "illegal_moves", white2, black2 + 120_000)),
+            two = ((FIDE_2017, res("0-1", "illegal_moves", white2, black2 + 120_000)),
                    ((US, USB), res("*", None, white2, black2 + 240_000)))
         elif speed == "rapid":
             two = (((F23, F23R, F23B), res("0-1", "illegal_moves", white2, black2 + 60_000)),
-                   ((F18, F14), res("0-1", "illegal_moves", white2, black2 + 120_000)),
+                   ((F18,), res("0-1", "illegal_moves", white2, black2 + 120_000)),
                    ((US, USB), res("*", None, white2, black2 + 240_000)))
         else:
-            two = ((FIDE, res("0-1", "illegal_moves", white2, black2 + 60_000)), ((US, USB), REJECTED))
-        cases.append(Case(f"illegal.second.{speed}", f"{control}: White's second completed illegal move",
-                          second, cites + clock_cites, tags + ("clocks", "increment"),
-                          Q_ILLEGAL + "; the second illegal move loses under FIDE, US Chess adds two "
-                          "minutes again", by=two, time_control=control))
+            two = ((FIDE_2017, res("0-1", "illegal_moves", white2, black2 + 60_000)), ((US, USB), REJECTED))
+        two += (((F14,), res("*", None, white2, black2 + first)),)
+        cases.append(Case(f"illegal.second.{speed}", f"{control}: White's second completed illegal move "
+                          "(a clock pressed without a move)", second, cites + clock_cites + CLOCK_PRESS,
+                          tags + ("clocks", "increment"),
+                          Q_ILLEGAL + "; the second illegal move loses under FIDE since 2017, US Chess adds "
+                          "two minutes again; under 2014 the clock press is no illegal move, so only the "
+                          "first penalty stands", by=two, time_control=control))
+        # The same with a second illegal move made on the board: it loses under every FIDE edition.
+        moved = events + timed(("g1f3", 5), ("b8c6", 5)) + [illegal("white", "d1d5")]
+        lost = {"standard": 120_000, "rapid": 0, "blitz": 60_000}[speed]
+        by_move: tuple[tuple[tuple[str, ...], dict[str, Any]], ...]
+        if speed == "standard":
+            by_move = ((FIDE, res("0-1", "illegal_moves", white2, black2 + lost)),
+                       ((US, USB), res("*", None, white2, black2 + 240_000)))
+        elif speed == "rapid":
+            by_move = (((F23, F23R, F23B), res("0-1", "illegal_moves", white2, black2 + 60_000)),
+                       ((F18, F14), res("0-1", "illegal_moves", white2, black2 + 120_000)),
+                       ((US, USB), res("*", None, white2, black2 + 240_000)))
+        else:
+            by_move = ((FIDE, res("0-1", "illegal_moves", white2, black2 + lost)), ((US, USB), REJECTED))
+        cases.append(Case(f"illegal.second-on-the-board.{speed}", f"{control}: White's second completed "
+                          "illegal move, Qd1-d5 through the pawn on d2", moved, cites + clock_cites,
+                          tags + ("clocks", "increment"),
+                          Q_ILLEGAL + "; the second illegal move loses under every FIDE edition (2014 7.5 b "
+                          "as 2018 and 2023 7.5.5), US Chess adds two minutes again", by=by_move,
+                          time_control=control))
     return cases
+
+
+Q_CLOCK_PRESS = (
+    "FIDE 7.5.3 (2018 7.5.3, since 1 July 2017): 'if the player presses the clock without making a "
+    "move, it shall be considered and penalized as if an illegal move', so 7.5.5 counts it (two minutes "
+    "to the opponent, one in 2023 rapid and blitz by A.3 and B.3 and in 2018 blitz by B.2; the second "
+    "loses); FIDE 2014 6.2: pressing the clock before moving is improper clock handling, penalised by "
+    "the arbiter (12.9), and 7.5 b counts only moves: no illegal move is counted and no fixed penalty "
+    "follows")
+
+
+def clock_press_cases() -> list[Case]:
+    """A clock pressed without a move (``{"illegal": null}``): an illegal move since 2017 only."""
+    tags = ("illegal-move", "clock-press")
+    cites = CLOCK_PRESS + ("fide-2023:7.5.5",)
+    press = illegal("white", None)
+    w, b = 5_400_000 - 5_000 + 30_000, 5_400_000 - 5_000 + 30_000
+    wb, bb = 180_000 - 5_000 + 2_000, 180_000 - 5_000 + 2_000
+    return [
+        Case("illegal.clock-press.twice", "White presses the clock without moving, twice (no time control)",
+             mv("e2e4", "e7e5") + [press, {"move": "g1f3"}, {"move": "b8c6"}, press], cites, tags,
+             Q_CLOCK_PRESS + "; the second such press loses since 2017; under 2014 the game goes on",
+             by=((FIDE_2017, res("0-1", "illegal_moves")), ((F14,), ONGOING)), rulesets=FIDE),
+        Case("illegal.clock-press.then-illegal-move", "White presses the clock without moving, then "
+             "completes an illegal move (no time control)", mv("e2e4", "e7e5") + [press, {"move": "g1f3"},
+             {"move": "b8c6"}, illegal("white", "e1e3")], cites + ("fide-2023:7.5.1",), tags,
+             Q_CLOCK_PRESS + "; since 2017 the illegal move is White's second and loses; under 2014 it is "
+             "White's first: the game goes on", by=((FIDE_2017, res("0-1", "illegal_moves")), ((F14,), ONGOING)),
+             rulesets=FIDE),
+        Case("illegal.clock-press.standard", "5400+30: White presses the clock without moving after 1.e4 e5",
+             timed(("e2e4", 5), ("e7e5", 5)) + [press], cites + ("fide-2023:6.3.1",),
+             tags + ("clocks", "increment"), Q_CLOCK_PRESS + "; 5400+30 is standard: two minutes to Black "
+             "since 2017, nothing under 2014",
+             by=((FIDE_2017, res("*", None, w, b + 120_000)), ((F14,), res("*", None, w, b))),
+             time_control="5400+30", rulesets=FIDE),
+        Case("illegal.clock-press.blitz", "180+2: White presses the clock without moving after 1.e4 e5",
+             timed(("e2e4", 5), ("e7e5", 5)) + [press], cites + ILL_BLITZ[:4] + ("fide-2023:6.3.1",),
+             tags + ("clocks", "increment"), Q_CLOCK_PRESS + "; 180+2 is blitz (B.1): one minute to Black "
+             "since 2017, nothing under 2014",
+             by=((FIDE_2017, res("*", None, wb, bb + 60_000)), ((F14,), res("*", None, wb, bb))),
+             time_control="180+2", rulesets=FIDE),
+    ]
 
 
 # --- speed bands at their edges, and the fast regimes' exceptions -----------------------
@@ -867,19 +956,20 @@ def fast_illegal_cases() -> list[Case]:
     """The second illegal move against a lone king in rapid and blitz: the draw exception."""
     fen = "4k3/8/8/8/8/8/4P3/3QK3 w - - 0 40"
     events = [illegal("white", "e1e3"), illegal("white", None)]
-    rapid = ("900+10", "rapid", 900_000, (((F23, F23R, F23B), 60), ((F18, F14), 120)),
+    rapid = ("900+10", "rapid", 900_000, (((F23, F23R, F23B), 60), ((F18,), 120)), 120,
              ((US, USB), res("*", None, 900_000, 1_140_000)))
-    blitz = ("180+2", "blitz", 180_000, ((FIDE, 60),), ((US, USB), REJECTED))
+    blitz = ("180+2", "blitz", 180_000, ((FIDE_2017, 60),), 60, ((US, USB), REJECTED))
     cases = []
-    for control, speed, base, penalties, us in (rapid, blitz):
+    for control, speed, base, penalties, first_2014, us in (rapid, blitz):
         by = tuple((names, res("1/2-1/2", "illegal_moves", base, base + seconds * 1000))
-                   for names, seconds in penalties) + (us,)
+                   for names, seconds in penalties) + (us, ((F14,), res("*", None, base, base + first_2014 * 1000)))
         cases.append(Case(
             f"illegal.second.{speed}.opponent-cannot-mate", f"{control}: White completes two illegal "
             "moves; Black has a lone king", events, ILL_STD + (ILL_RAPID if speed == "rapid" else ILL_BLITZ)
-            + ("uscf-7:14E1",), ("illegal-move", "lone-king", "clocks"),
+            + CLOCK_PRESS + ("uscf-7:14E1",), ("illegal-move", "lone-king", "clocks"),
             Q_ILLEGAL + f"; {control} is {speed}: the first illegal move gives Black the penalty, the "
-            "second would lose but Black cannot checkmate, so a draw under FIDE; US Chess adds two "
+            "second (a clock pressed without a move) would lose but Black cannot checkmate, so a draw "
+            "under FIDE since 2017; under 2014 the clock press is no illegal move; US Chess adds two "
             "minutes each time" + ("" if speed == "rapid" else ", and in blitz the first already ended "
             "the game (a draw: the claimant's lone king is no mating material), so the second is "
             "rejected"), by=by, fen=fen, time_control=control))
@@ -992,7 +1082,9 @@ def unsupervised_cases() -> list[Case]:
     cases = []
     for control, speed, base, inc in (("900+10", "rapid", 900_000, 10_000), ("180+2", "blitz", 180_000, 2_000)):
         rule = "fide-2014:A.4.b" if speed == "rapid" else "fide-2014:B.4"
-        cites = ILL_STD + (ILL_RAPID if speed == "rapid" else ILL_BLITZ) + (rule, "uscf-7:1C2a") + clock_cites
+        unsupervised = ("fide-2023:A.5.2", "fide-2018:A.4.2") if speed == "rapid" else ("fide-2018:B.4",)
+        cites = ILL_STD + (ILL_RAPID if speed == "rapid" else ILL_BLITZ) + (rule, "uscf-7:1C2a") + clock_cites \
+            + unsupervised
         p23, p18 = 60, (120 if speed == "rapid" else 60)
         us_loses = speed == "blitz"  # US Chess: 180+2 is blitz, 900+10 quick (penalised as regular)
 
@@ -1039,6 +1131,30 @@ def unsupervised_cases() -> list[Case]:
         "first illegal move gives Black two minutes", by=(((F23, F23R, F23B), res("*", None, w, w + 60_000)),
                                                           ((F18, F14, US, USB), res("*", None, w, w + 120_000))),
         time_control="900+10", supervised=True))
+    wb = 180_000 - 5_000 + 2_000
+    q_full = ("FIDE 2023 B.2: 'the Competition Rules shall apply if B.2.1 one arbiter supervises one game "
+              "and B.2.2 each game is recorded'; their penalty is two minutes (7.5.5, 9.5.3), and the one "
+              "minute of A.3 ('the penalties mentioned in Articles 7 and 9 of the Competitive Rules of Play "
+              "shall be one minute instead of two minutes') reaches blitz only through B.3, without "
+              "supervision: a reading the text leaves open. The fide-2023 tables encode one minute "
+              "(clocks.penalty.blitz.full_supervision: this_regime); the literal reading, "
+              "competition_rules, would give two. FIDE 2018 B.2 and 2014 B.2: 'the penalties mentioned "
+              "in Articles 7 and 9 of the Competition Rules shall be one minute instead of two minutes', "
+              "supervised or not")
+    cases.append(Case(
+        "supervised.blitz.first", "180+2, adequate supervision stated: White's first completed illegal "
+        "move", timed(("e2e4", 5), ("e7e5", 5)) + [illegal("white", "e1e3")],
+        ILL_STD + ILL_BLITZ + ("fide-2023:B.1",) + clock_cites,
+        ("illegal-move", "clocks", "supervision", "open-reading", ADDITION),
+        q_full + "; 180+2 is blitz (B.1): one minute to Black under every FIDE edition, as the tables read",
+        res("*", None, wb, wb + 60_000), time_control="180+2", supervised=True, rulesets=FIDE))
+    cases.append(Case(
+        "supervised.blitz.incorrect-claim", "180+2, adequate supervision stated: White claims a threefold "
+        "repetition that is not there", timed(("e2e4", 5), ("e7e5", 5)) + [claim("threefold_repetition", "white")],
+        INCORRECT + ILL_BLITZ[:4] + ("fide-2023:B.1",) + clock_cites,
+        ("incorrect-claim", "clocks", "supervision", "open-reading", "draw-claim", ADDITION),
+        q_full + "; " + Q_INCORRECT + "; 180+2 is blitz (B.1): one minute to Black, as the tables read",
+        res("*", None, wb, wb + 60_000), time_control="180+2", supervised=True, rulesets=FIDE))
     w = 5_400_000 - 5_000 + 30_000
     cases.append(Case(
         "unsupervised.standard.first", "5400+30, no adequate supervision: White's first completed illegal "

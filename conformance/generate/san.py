@@ -82,6 +82,16 @@ ERRORS: list[tuple[str, str, str, str]] = [
     ("pawn-letter", chess.STARTING_FEN, "Pe4", "invalid"),
     ("lower-case-castle", chess.STARTING_FEN, "o-o", "invalid"),
 ]
+#: A pawn move written without its origin file is a push (PGN 8.2.3.3): where only a
+#: capture lands on the square the text is well formed and matches no legal move, so
+#: "illegal" (docs/fixtures.md), not "invalid". (name, FEN, SAN, what the capture is.)
+PUSH_NOT_CAPTURE: list[tuple[str, str, str, str]] = [
+    ("c4-only-dxc4", "2rq1rk1/pb2bppp/1p2p3/n1ppPn2/2PP4/PP3N2/1B1NQPPP/RB3RK1 b - - 4 13", "c4",
+     "dxc4 (and Nxc4) take on c4"),
+    ("f6-only-en-passant", "4k3/8/8/4Pp2/8/8/8/4K3 w - f6 0 2", "f6", "exf6 takes en passant"),
+    ("d8-only-capture-promotion", "3r4/2P1k3/8/8/8/8/8/4K3 w - - 0 1", "d8=Q", "cxd8=Q takes the rook"),
+    ("d3-only-exd3-black", "4k3/8/8/8/4p3/3P4/8/4K3 b - - 0 1", "d3", "exd3 takes the pawn"),
+]
 PYTHON_CHESS_ERRORS: dict[type, str] = {
     chess.IllegalMoveError: "illegal", chess.AmbiguousMoveError: "ambiguous",
     chess.InvalidMoveError: "invalid",
@@ -213,6 +223,24 @@ def build_errors() -> list[Fixture]:
                            method="laws+oracle",
                            detail=f"built by hand; {ORACLE} parse_san raises "
                                   f"{raised_name}"))
+    for name, fen, san, capture in PUSH_NOT_CAPTURE:
+        board = checked_board(fen)
+        try:
+            board.parse_san(san)
+        except chess.IllegalMoveError:
+            pass
+        else:
+            raise OracleMismatch(f"parse-san.error.push-not-capture.{name}: python-chess reads {san}")
+        out.append(fixture(
+            f"parse-san.error.push-not-capture.{name}", "parse_san",
+            f"{san!r} names a pawn push; only a capture lands there ({capture}): illegal",
+            STANDARD_AND_960, {"fen": fen, "san": san}, expect={"move": None, "error": "illegal"},
+            cites=["pgn:8.2.3", "pgn:8.2.3.3"], tags={"parse-error", "hand-built"}, method="laws+oracle",
+            detail="PGN 8.2.3.3: 'In the case of pawn captures, the file letter of the originating "
+                   "square of the capturing pawn is immediately prepended', so a pawn move without it "
+                   f"is a push; {capture}, no push reaches the square: well formed, no legal move "
+                   f"matches, so 'illegal' (docs/fixtures.md); {ORACLE} parse_san raises "
+                   "IllegalMoveError"))
     return out
 
 

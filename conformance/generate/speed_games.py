@@ -37,8 +37,9 @@ from pathlib import Path
 from typing import Any
 
 from .common import Fixture, main
-from .games import (ALL, F14, F18, F23, F23B, F23R, FIDE, ILL_RAPID, ILL_STD, INCORRECT, ONGOING, Q_INCORRECT,
-                    Q_UNSUPERVISED, SPEED_CITES, US, USB, Case, case_fixture, claim, illegal, mv, res, timed)
+from .games import (ALL, F14, F18, F23, F23B, F23R, FIDE, FIDE_2017, ILL_RAPID, ILL_STD, INCORRECT, ONGOING,
+                    Q_INCORRECT, Q_UNSUPERVISED, SPEED_CITES, US, USB, Case, case_fixture, claim, illegal, mv,
+                    res, timed)
 
 US_ONLY = (US, USB)
 BLITZ_RULE = ("US Chess blitz: 'a completed illegal move loses on a claim (or capture of the king) "
@@ -112,9 +113,11 @@ def standard_control_cases() -> list[Case]:
         "illegal.second.standard-control.opponent-cannot-mate", "5400+30: White completes two "
         "illegal moves; Black has a lone king", [illegal("white", "e1e3"), illegal("white", None)],
         ("fide-2023:7.5.5", "fide-2018:7.5.5", "fide-2014:7.5.b", "fide-2023:A.1", "uscf-7:11D",
-         "uscf-7:5C"), ("illegal-move", "lone-king", "speed-band"),
-        f"{SECOND_ILLEGAL}; Black has a lone king and cannot checkmate",
-        by=((FIDE, res("1/2-1/2", "illegal_moves")), ((US, USB), ONGOING)),
+         "uscf-7:5C", "fide-2023:7.5.3"), ("illegal-move", "lone-king", "speed-band"),
+        f"{SECOND_ILLEGAL}; Black has a lone king and cannot checkmate; the second is a clock pressed "
+        "without a move, an illegal move since 2017 (7.5.3) but under the 2014 text improper clock "
+        "handling (6.2), not counted, so the game goes on",
+        by=((FIDE_2017, res("1/2-1/2", "illegal_moves")), ((F14, US, USB), ONGOING)),
         fen=LONE_KING, time_control="5400+30", rulesets=ALL)]
 
 
@@ -143,7 +146,7 @@ def fide_blitz_edge_cases() -> list[Case]:
             f"claim.penalty.speed-edge.{name}", f"{control}: White's incorrect claim after 1.e4 (10 s) "
             "e5 (20 s); the penalty shows the speed class", timed(("e2e4", 10), ("e7e5", 20))
             + [claim("threefold_repetition", "white")],
-            INCORRECT + SPEED_CITES + ("fide-2023:B.3", "fide-2018:B.2", "fide-2014:B.2") + clock,
+            INCORRECT + SPEED_CITES + ("fide-2023:B.1", "fide-2023:B.3", "fide-2018:B.2", "fide-2014:B.2") + clock,
             ("incorrect-claim", "clocks", "speed-band", "draw-claim"),
             "FIDE B.1 (2023, 2018, 2014 alike): a blitz game is one where all the moves must be completed "
             "in a fixed time of 10 minutes or less, or the time allotted plus 60 times any increment is "

@@ -49,8 +49,10 @@ def build(data: Path) -> dict[str, list[Fixture]]:
         out.append(fixture(f"start.n{number:03d}", "start_position",
                            f"Chess960 start position {number}: {own}", CHESS960,
                            {"number": number}, expect={"fen": fen},
-                           cites=["scharnagl:numbering", "fide-2023:II.2", "fide-2023:II.2.1",
-                                  "fide-2023:II.2.2", "fide-2023:II.2.3"],
+                           cites=["scharnagl:numbering", "scharnagl:light-bishop",
+                                  "scharnagl:dark-bishop", "scharnagl:queen", "scharnagl:krn",
+                                  "fide-2023:II.2", "fide-2023:II.2.1", "fide-2023:II.2.2",
+                                  "fide-2023:II.2.3"],
                            tags=tags, method="oracle+laws",
                            detail=f"{ORACLE} Board.from_chess960_pos; the Scharnagl "
                                   "numbering scheme recomputed independently"))

@@ -72,6 +72,9 @@ EXEMPTIONS: tuple[Exemption, ...] = (
     Exemption("flag_fall.if_undetermined", None, None,
               "read only when the helpmate search ran out of budget, and its other value makes "
               "the reference decline (a skip), which never kills"),
+    Exemption("flag_fall.forced_win_unshown", ('"draw" -> "undetermined"',), None,
+              "read only when the forced-win search (US Chess 14E2) ran out of budget, and "
+              "'undetermined' makes the reference decline that ruling (a skip), which never kills"),
     Exemption("termination.dead_position.kind", ('"automatic" -> "as_of_last_move"',
                                                  '"as_of_last_move" -> "automatic"'), None,
               "the reference checks after every move, so a dead position ends the game at the "

@@ -33,7 +33,7 @@ from . import repetition as rep
 from . import touch as touchmove
 from . import verdicts
 from .clocks import Clock
-from .tables import band, flag_noticed, illegal_regime, need, penalty_ms, regime
+from .tables import band, clock_press_is_illegal_move, flag_noticed, illegal_regime, need, penalty_ms, regime
 from .timecontrol import TimeControl, parse
 from .verdicts import DRAW, Ruling, outcome
 
@@ -402,7 +402,7 @@ class Game:
                 self._end = _End(Ruling(DRAW, found.claim, found.cite), len(self.moves))
                 self.events.append(("claim", event + f": correct ({found.claim})"))
                 return ClaimVerdict(True, found.claim, found.cite)
-        penalty = penalty_ms(self.model, self.regime)
+        penalty = penalty_ms(self.model, self.regime, self.supervised)
         if self.clock is not None:
             self.clock = self.clock.add(1 - me, penalty)
         self.events.append(("claim", event + ": incorrect"))
@@ -485,11 +485,18 @@ class Game:
         self.events.append(("both_flags", outcome))
         return self.status()
 
-    def illegal_move(self, *, claimed: bool = True) -> Status:
-        """The player to move completed an illegal move; the position is reinstated."""
+    def illegal_move(self, *, claimed: bool = True, without_move: bool = False) -> Status:
+        """The player to move completed an illegal move; the position is reinstated.
+
+        ``without_move``: the player pressed the clock without moving, which counts as an
+        illegal move only where ``illegal_moves.clock_press_without_move`` says so (FIDE
+        7.5.3, from 1 July 2017); otherwise it is recorded and nothing follows."""
         me = self.board.turn
         event = f"illegal move by {COLOR_NAMES[me]}"
         self._open(event)
+        if without_move and not clock_press_is_illegal_move(self.model):
+            self.events.append(("clock_press", COLOR_NAMES[me]))
+            return self.status()
         entry = illegal_regime(self.model, self.regime, self.supervised)
         self._illegal[me] += 1
         loses = entry.loses_at is not None and self._illegal[me] >= entry.loses_at
@@ -498,7 +505,7 @@ class Game:
             if ruling.result != verdicts.UNKNOWN:
                 self._end = _End(ruling, len(self.moves))
         elif not loses and self.clock is not None:
-            self.clock = self.clock.add(1 - me, penalty_ms(self.model, self.regime))
+            self.clock = self.clock.add(1 - me, penalty_ms(self.model, self.regime, self.supervised))
         self.events.append(("illegal", f"{COLOR_NAMES[me]} #{self._illegal[me]}"))
         return self.status()
 

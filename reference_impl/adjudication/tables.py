@@ -57,11 +57,24 @@ def regime(model: Model, control: TimeControl | None) -> Regime:
     return speed if speed != "any" else default_regime()
 
 
-def penalty_ms(model: Model, regime_name: Regime) -> int:
-    """The time added to the opponent for an illegal move or incorrect claim."""
+def penalty_ms(model: Model, regime_name: Regime, supervised: bool = True) -> int:
+    """The time added to the opponent for an illegal move or incorrect claim.
+
+    Under adequate supervision an entry whose ``full_supervision`` is
+    ``competition_rules`` gives the standard regime's penalty instead (FIDE 2023 B.2 read
+    literally); ``this_regime`` keeps its own."""
     penalty = model.clocks.penalty
     entry = {"standard": penalty.standard, "rapid": penalty.rapid, "blitz": penalty.blitz}[regime_name]
+    if entry is not None and supervised and entry.full_supervision == "competition_rules":
+        entry = penalty.standard or entry
     return entry.seconds * 1000 if entry is not None else 0
+
+
+def clock_press_is_illegal_move(model: Model) -> bool:
+    """Whether a clock pressed without a move counts as an illegal move
+    (``illegal_moves.clock_press_without_move``: FIDE 7.5.3 since 2017; not under FIDE 2014)."""
+    table = model.illegal_moves
+    return table is None or table.clock_press_without_move == "illegal_move"
 
 
 def illegal_regime(model: Model, regime_name: Regime, supervised: bool = True) -> IllegalRegime:

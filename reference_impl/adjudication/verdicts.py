@@ -16,7 +16,7 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
 from ..rules.files import Ruleset
-from ..rules.model import DeadPosition, FlagFall, IllegalRegime, Limits, MaterialRow, Model
+from ..rules.model import DeadPosition, DeadTest, FlagFall, IllegalRegime, Limits, MaterialRow, Model
 from ..rules.reader import model_of
 from .tables import need
 
@@ -99,14 +99,22 @@ def can_checkmate(board: Board, color: int, node_limit: int) -> str:
     return unwinnability.can_checkmate(board, color, node_limit=node_limit).value
 
 
-def is_dead(board: Board, node_limit: int) -> str:
-    """``"cannot"`` when neither side can ever mate (dead), ``"can"`` when one can."""
+#: The two-sided reading of ``termination.dead_position.test`` (the schema's default).
+TWO_SIDED: DeadTest = "neither_can_checkmate"
+
+
+def is_dead(board: Board, node_limit: int, test: DeadTest = TWO_SIDED) -> str:
+    """``"cannot"`` when the position is dead under ``test``, ``"can"`` when not:
+    two-sided, neither side can ever mate; one-sided, some side cannot."""
     from .. import unwinnability
 
-    return unwinnability.is_dead_position(board, node_limit=node_limit).value
+    if test == TWO_SIDED:
+        return unwinnability.is_dead_position(board, node_limit=node_limit).value
+    answers = [can_checkmate(board, color, node_limit) for color in (0, 1)]
+    return CANNOT if CANNOT in answers else UNDETERMINED if UNDETERMINED in answers else CAN
 
 
-def is_dead_cheap(board: Board, node_limit: int) -> bool:
+def is_dead_cheap(board: Board, node_limit: int, test: DeadTest = TWO_SIDED) -> bool:
     """Dead, proven cheaply enough to ask after every move.
 
     The proofs without search come first (the static stage, and the material proof
@@ -114,12 +122,13 @@ def is_dead_cheap(board: Board, node_limit: int) -> bool:
     where they prove neither side unable to mate, nothing more is asked, and ordinary
     positions end there. Where they prove one side, a short compiled helpmate search for
     the other comes next (a mate found, replayed, means not dead), then a search of
-    ``node_limit`` moves. A position this misses is simply not declared dead.
+    ``node_limit`` moves. A position this misses is simply not declared dead. Under the
+    one-sided ``test`` (US Chess 14D4 read literally) one side proven is enough.
     """
     from .. import unwinnability
 
     proven = unwinnability.proven_unable(board)
-    if len(proven) == 2:
+    if len(proven) == 2 or (proven and test != TWO_SIDED):
         return True
     if len(proven) == 1 and node_limit > 0:
         other = 1 - next(iter(proven))
@@ -131,9 +140,9 @@ def is_dead_cheap(board: Board, node_limit: int) -> bool:
 
 def dead_after_move(board: Board, entry: DeadPosition, limits: Limits) -> bool:
     """The check after every move that the ``termination.dead_position`` table ``entry``
-    asks for: :func:`is_dead_cheap` with the ruleset's ``limits.dead_position.move_node_limit``."""
-    del entry  # the table's presence is the question; its budget is in the limits table
-    return is_dead_cheap(board, limits.dead_position.move_node_limit)
+    asks for: :func:`is_dead_cheap` under the entry's ``test``, with the ruleset's
+    ``limits.dead_position.move_node_limit``."""
+    return is_dead_cheap(board, limits.dead_position.move_node_limit, entry.test)
 
 
 def forced_win(board: Board, color: int, rules: Rules) -> ForcedMate:
@@ -179,7 +188,7 @@ def flag_fall(rules: Rules, board: Board, flagged: int) -> Ruling:
     ruling = _flag_fall(model, entry, board, flagged)
     dead = model.termination.dead_position if model.termination else None
     if ruling.reason == "timeout" and ruling.result != DRAW and not ruling.proven and dead is not None and dead_first:
-        answer = is_dead(board, dead_position_node_limit(model))
+        answer = is_dead(board, dead_position_node_limit(model), dead.test)
         if answer == CANNOT:
             return Ruling(DRAW, "dead_position", _cite(dead.cite))
         if answer == UNDETERMINED:

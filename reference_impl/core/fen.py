@@ -14,6 +14,7 @@ import re
 from typing import TYPE_CHECKING
 
 from ..errors import FenError
+from ..rules.reader import model_of
 from ..text import NumberError, parse_int
 from . import reachable
 from .squares import BB_RANKS, BLACK, FILE_NAMES, WHITE, parse_square, square_name
@@ -170,6 +171,34 @@ def _set_castling(board: "Board", fen: str, field: str) -> None:
         if sides_with_right:
             raise FenError(fen, f"castling field {field!r} gives {who} two rights on one side")
         board.castling_rights |= 1 << rook
+    if not require_initial:
+        _check_mirrored(board, fen)
+
+
+def _check_mirrored(board: "Board", fen: str) -> None:
+    """Rights of both colours fit one initial array that Black mirrors (the setup table's
+    ``black: mirror``, FIDE II.2.3): a right means its king and rook never moved, so a
+    king, or a rook on one side of it, that both colours still have on their initial
+    squares stands on the same file (FIDE 3.10.3: otherwise no game reaches the position)."""
+    setup = model_of(board.rules).setup
+    if setup is not None and setup.black != "mirror":
+        return
+    files: list[dict[str, int]] = []
+    for color in (WHITE, BLACK):
+        king = board.king(color)
+        if king is None:
+            return
+        mine = {"king": king & 7} if _rights_of(board, color) else {}
+        for rook in _rights_of(board, color):
+            mine["king side" if rook > king else "queen side"] = rook & 7
+        files.append(mine)
+    for what in ("king", "king side", "queen side"):
+        white, black = files[WHITE].get(what), files[BLACK].get(what)
+        if white is not None and black is not None and white != black:
+            piece = "kings" if what == "king" else f"{what} rooks"
+            raise FenError(fen, f"castling rights keep both {piece} on their initial squares, "
+                                f"but they stand on different files ({FILE_NAMES[white]} and "
+                                f"{FILE_NAMES[black]}): Black's array mirrors White's")
 
 
 def _rights_of(board: "Board", color: int) -> list[int]:

@@ -7,8 +7,10 @@ ones a single last move can have given: at most two checkers; with two, one of t
 uncovered (a rider whose line to the king a move opened) and the other is the piece that
 moved from that line (or both were uncovered by an en passant capture); with an en
 passant square the last move was that double step, so any check comes from the pawn or
-through the square it left. Each failure is a :class:`~reference_impl.errors.FenError`
-naming the condition.
+through the square it left, and un-making that double step gives a position whose checks
+fit a last move as well (the side now to move was not in check while the other side had
+the move). Each failure is a :class:`~reference_impl.errors.FenError` naming the
+condition.
 """
 
 from __future__ import annotations
@@ -128,8 +130,33 @@ def _castled_rook(board: "Board", color: int, sq: int) -> bool:
     return sq >> 3 == rank and board.king_square(color) >> 3 == rank
 
 
+def before_double_step(board: "Board") -> "Board":
+    """The position the en passant square announces the last move came from: the pawn
+    back on its origin, the other side to move, no en passant square (FIDE 3.7.2)."""
+    tables = board.tables
+    them = board.turn ^ 1
+    assert tables.pawn is not None, "an en passant square implies a pawn table"
+    delta = tables.pawn_push_delta[them]
+    prior = board.copy(stack=False)
+    prior._remove(board.ep_square + delta)
+    prior._put(board.ep_square - delta, them, tables.pawn)
+    prior.turn, prior.ep_square = them, -1
+    return prior
+
+
 def check_checks(board: "Board", fen: str) -> None:
-    """The side not to move is not in check; the checks given fit one last move."""
+    """The side not to move is not in check; the checks given fit one last move; with an
+    en passant square, the position before the double step passes the same test."""
+    _check_last_move(board, fen)
+    if board.ep_square >= 0:
+        try:
+            _check_last_move(before_double_step(board), fen)
+        except FenError as error:
+            raise FenError(fen, f"before the double step the en passant square announces, "
+                                f"{error.reason}") from None
+
+
+def _check_last_move(board: "Board", fen: str) -> None:
     tables = board.tables
     us, them = board.turn, board.turn ^ 1
     if movegen.attackers(board, us, board.king_square(them), board.occupied):

@@ -357,6 +357,11 @@ def _piece_move(board: Board, work: str, used: list[str], original: str) -> Move
         promo = tables.types[tables.by_name[english[promo]]].letter.upper()
     to = "abcdefgh".index(m.group("to")[0]) + 8 * (int(m.group("to")[1]) - 1)
     ff, fr, sep = m.group("ff"), m.group("fr"), m.group("sep")
+    if is_pawn and sep == "x" and not ff:
+        raise NotationError(original, "invalid", "a pawn capture names its origin file (pgn:8.2.3.3)")
+    # A pawn move without its origin file is a push (pgn:8.2.3.3): a capture landing on the
+    # square does not fit it, so none that does is "illegal", not malformed.
+    push_only = is_pawn and not ff
     candidates = [
         mv for mv in board.legal_moves(to_squares=1 << to)
         if mv.to_square == to
@@ -365,6 +370,7 @@ def _piece_move(board: Board, work: str, used: list[str], original: str) -> Move
         and (mv.promotion or None) == promo
         and board.piece_on(mv.from_square).name == name
         and not (name == "king" and is_castling(board, mv))
+        and not (push_only and is_capture(board, mv))
     ]
     if not candidates:
         raise NotationError(original, "illegal", f"no legal move fits in {board.fen()}")
@@ -385,8 +391,6 @@ def _piece_move(board: Board, work: str, used: list[str], original: str) -> Move
         canonical = _disambiguation(board, move, name, board.legal_moves())
         if (ff or "") + (fr or "") != canonical:
             used.append("superfluous_disambiguation")
-    if is_pawn and capture and not ff:
-        raise NotationError(original, "invalid", "a pawn capture names its origin file (pgn:8.2.3.3)")
     return move
 
 

@@ -2,7 +2,11 @@
 
 A cite is ``<document>:<article>``, e.g. ``fide-2023:3.8.2.2.1`` or ``uscf-7:14E2``.
 Each registry file has ``document``, ``title``, ``source`` and ``articles``, a mapping
-from article number to ``{title: ..., note: ...}``.
+from article number to ``{title: ..., note: ...}``. Two optional keys say where a
+ruleset of the document may cite another one: ``unchanged`` (``document`` and
+``articles``: the other document's articles this one has with the same number and
+wording, which a table inheriting them cites once, by design) and ``elsewhere``
+(document -> why the tables cite it instead of the Laws' text).
 """
 
 from __future__ import annotations
@@ -60,6 +64,35 @@ def article_title(cite: str) -> str:
         return registry()[cite].title
     except KeyError:
         raise RulesetError(f"unknown article {cite!r} (not in spec/articles/)") from None
+
+
+@dataclass(frozen=True)
+class Borrowing:
+    """Where a document's rulesets may cite another document, and why."""
+
+    unchanged: frozenset[str]  #: cites of another document identical in number and wording
+    elsewhere: dict[str, str]  #: other document -> the reason it is cited
+
+
+@lru_cache(maxsize=8)
+def _borrowing(directory: Path) -> dict[str, Borrowing]:
+    out: dict[str, Borrowing] = {}
+    for path in sorted(directory.glob("*.yaml")):
+        data, _ = read_yaml(path)
+        if not isinstance(data, dict):
+            continue
+        unchanged = data.get("unchanged")
+        same: dict[str, Any] = unchanged if isinstance(unchanged, dict) else {}
+        other = str(same.get("document", ""))
+        out[str(data.get("document") or path.stem)] = Borrowing(
+            frozenset(f"{other}:{number}" for number in same.get("articles") or ()),
+            {str(k): str(v) for k, v in (data.get("elsewhere") or {}).items()})
+    return out
+
+
+def borrowing(document: str) -> Borrowing:
+    """What ``document``'s registry says its rulesets may cite of other documents."""
+    return _borrowing(spec_dir() / "articles").get(document, Borrowing(frozenset(), {}))
 
 
 def documents() -> dict[str, str]:

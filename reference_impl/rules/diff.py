@@ -78,7 +78,10 @@ def _annotations(value: Any, path: tuple[str, ...]) -> Iterator[tuple[tuple[str,
 
 
 def cite_for(data: Mapping[str, Any], path: tuple[str, ...]) -> str | None:
-    """The nearest ``cite`` at or above ``path`` in ``data``."""
+    """The key's own ``<key>_cite`` beside it, else the nearest ``cite`` at or above ``path``."""
+    parent = _get(data, path[:-1]) if path else ABSENT
+    if isinstance(parent, Mapping) and isinstance(parent.get(f"{path[-1]}_cite"), str):
+        return str(parent[f"{path[-1]}_cite"])
     for depth in range(len(path), 0, -1):
         node = _get(data, path[:depth])
         if isinstance(node, Mapping) and isinstance(node.get("cite"), str):

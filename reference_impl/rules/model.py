@@ -27,6 +27,9 @@ KeyPath = tuple[str | int, ...]
 
 Result = Literal["win", "draw", "loss"]
 Regime = Literal["standard", "rapid", "blitz"]
+#: ``termination.dead_position.test``: neither player can checkmate (FIDE 5.2.2; US Chess
+#: 14D read two-sided), or one player can no longer be checkmated (US Chess 14D4 read literally).
+DeadTest = Literal["neither_can_checkmate", "player_cannot_be_checkmated"]
 EndName = Literal["checkmate", "stalemate", "dead_position", "fivefold_repetition", "seventy_five_moves"]
 RuleKind = Literal["automatic", "claim", "discretionary"]
 File = Literal["a", "b", "c", "d", "e", "f", "g", "h"]
@@ -295,7 +298,8 @@ class ResultEntry(Entry):
 @dataclass(frozen=True, kw_only=True)
 class DeadPosition(Entry):
     kind: Literal["automatic", "as_of_last_move", "claim"]
-    test: Literal["neither_can_checkmate"]
+    test: DeadTest
+    test_cite: str | None
     cite: str | None
     note: str | None
 
@@ -463,6 +467,8 @@ class IllegalRegime(Entry):
 class IllegalMoves(Entry):
     completed_by: Literal["clock_press"] | None
     completed_cite: str | None = covers("completed_by")
+    clock_press_without_move: Literal["illegal_move", "not_an_illegal_move"]
+    clock_press_without_move_cite: str | None
     standard: IllegalRegime | None
     rapid: IllegalRegime | None
     blitz: IllegalRegime | None
@@ -538,6 +544,8 @@ class Periods(Entry):
 @dataclass(frozen=True, kw_only=True)
 class PenaltyEntry(Entry):
     seconds: int
+    full_supervision: Literal["this_regime", "competition_rules"]
+    full_supervision_cite: str | None
     cite: str | None
     note: str | None
 

@@ -299,6 +299,7 @@ def validate_articles(directory: Path | None = None) -> list[Violation]:
         if not isinstance(articles, dict) or not articles:
             out.append(_at(raw, ("articles",), "a non-empty mapping of article -> {title: ...} is required"))
             continue
+        out.extend(_borrowing_problems(raw, data, directory or spec_dir() / "articles"))
         for number, entry in articles.items():
             where = ("articles", str(number))
             if not ARTICLE_ID.match(str(number)):
@@ -307,6 +308,36 @@ def validate_articles(directory: Path | None = None) -> list[Violation]:
                 out.append(_at(raw, where, "each article needs a non-empty title"))
             elif set(entry) - {"title", "note"}:
                 out.append(_at(raw, where, f"unknown keys {sorted(set(entry) - {'title', 'note'})}"))
+    return out
+
+
+def _borrowing_problems(raw: RawFile, data: dict[str, Any], directory: Path) -> list[Violation]:
+    """``unchanged`` names a registered document and articles registered there;
+    ``elsewhere`` maps registered documents to a non-empty reason."""
+    from .yamlio import read_yaml
+
+    out: list[Violation] = []
+    registered = {p.stem for p in directory.glob("*.yaml")}
+    unknown = set(data) - {"document", "title", "source", "note", "articles", "unchanged", "elsewhere"}
+    if unknown:
+        out.append(_at(raw, (), f"unknown keys {sorted(unknown)}"))
+    same = data.get("unchanged")
+    if same is not None:
+        other = same.get("document") if isinstance(same, dict) else None
+        if other not in registered or set(same) != {"document", "articles"} \
+                or not isinstance(same.get("articles"), list):
+            out.append(_at(raw, ("unchanged",), "needs 'document' (a registry file) and 'articles' (a list)"))
+        else:
+            theirs, _ = read_yaml(directory / f"{other}.yaml")
+            for index, number in enumerate(same["articles"]):
+                if str(number) not in (theirs.get("articles") or {}):
+                    out.append(_at(raw, ("unchanged", "articles", index), f"{other}:{number} is not registered"))
+                elif str(number) in data.get("articles", {}):
+                    out.append(_at(raw, ("unchanged", "articles", index),
+                                   f"{number} is also an article of this document: cite one or the other"))
+    for other, reason in (data.get("elsewhere") or {}).items():
+        if other not in registered or not isinstance(reason, str) or not reason.strip():
+            out.append(_at(raw, ("elsewhere", str(other)), "needs a registry document and a reason"))
     return out
 
 

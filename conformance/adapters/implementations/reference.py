@@ -226,7 +226,7 @@ def _play(played: Game, event: Event) -> None:
     else:  # a completed illegal move, noticed: the position is reinstated
         if not played.finished and event.value is not None and _is_legal(played, event.value):
             raise GameEventError(f"illegal move {event.value}: it is legal")
-        played.illegal_move()
+        played.illegal_move(without_move=event.value is None)
 
 
 def _is_legal(played: Game, text: str) -> bool:

@@ -5,8 +5,11 @@
 * ``rules validate [FILE...]`` - every violation as ``FILE:LINE: key.path: message``;
   exit 1 if there is any (no files: all built-ins);
 * ``rules diff A B`` - every entry whose resolved value differs, with both cites
-  (citation-only changes counted, and listed apart with ``--annotations``);
+  (citation-only changes counted, and listed apart with ``--annotations``); with
+  ``--readings`` also the readings the Laws leave open (keys the schema marks
+  ``x-reading``) as each table encodes them, with the alternatives;
 * ``rules articles [DOCUMENT]`` - the citation registry: cite and title per article;
+* ``rules scope ID`` - the ruleset's scope page (``--write DIR``: every page and the index);
 * ``rules trace CITE`` - the YAML entries citing an article, the lines of the reference
   that read them, and the fixtures citing it (:mod:`conformance.cli.trace`).
 """
@@ -28,7 +31,7 @@ from reference_impl.rules.validate import validate_paths
 
 @click.group(name="rules")
 def command() -> None:
-    """The rule tables: list, show, validate, diff, articles, trace."""
+    """The rule tables: list, show, validate, diff, articles, scope, trace."""
 
 
 @command.command(name="list")
@@ -91,7 +94,9 @@ def _as_json(d: Difference, a: Ruleset, b: Ruleset) -> dict[str, Any]:
 @click.argument("b")
 @click.option("--json", "as_json", is_flag=True, help="One JSON object per line.")
 @click.option("--annotations", is_flag=True, help="Also list the citations and notes that differ, in a section of their own.")
-def diff_command(a: str, b: str, as_json: bool, annotations: bool) -> None:
+@click.option("--readings", "show_readings", is_flag=True,
+              help="Also list the readings the Laws leave open, as each table encodes them, with the alternatives.")
+def diff_command(a: str, b: str, as_json: bool, annotations: bool, show_readings: bool) -> None:
     """Every entry whose resolved value differs between A and B, with both cites.
 
     Values are compared without their citations and notes; where only those differ
@@ -102,16 +107,80 @@ def diff_command(a: str, b: str, as_json: bool, annotations: bool) -> None:
     if as_json:
         for d in differences:
             click.echo(json.dumps(_as_json(d, left, right), ensure_ascii=False))
+        for reading in readings(left, right) if show_readings else ():
+            click.echo(json.dumps({**reading, "reading": True}, ensure_ascii=False))
         for d in cited if annotations else ():
             click.echo(json.dumps({**_as_json(d, left, right), "annotation": True}, ensure_ascii=False))
         return
     _print(differences, left, right)
+    open_readings = readings(left, right)
+    if open_readings and show_readings:
+        click.echo(f"\n# readings the Laws leave open ({len(open_readings)}): each table's choice, "
+                   "the alternatives one row away")
+        width = max(len(left.id), len(right.id))
+        for reading in open_readings:
+            click.echo(f"{reading['path']}  ({reading['why']})")
+            for rid in (left.id, right.id):
+                side = reading[rid]
+                click.echo(f"  {rid.ljust(width)}  {_value(ABSENT if side['absent'] else side['value'])}"
+                           + (f"  [{side['cite']}]" if side["cite"] else ""))
+            click.echo(f"  {'other'.ljust(width)}  {', '.join(json.dumps(v) for v in reading['alternatives'])}")
     if annotations and cited:
         click.echo(f"\n# citations and notes only ({len(cited)})")
         _print(cited, left, right)
     more = "" if annotations else " (--annotations lists them)"
     click.echo(f"{len(differences)} entries differ between {left.id} and {right.id}; "
                f"{len(cited)} citations or notes differ{more}", err=True)
+    if open_readings and not show_readings:
+        click.echo(f"{len(open_readings)} readings the Laws leave open are encoded (--readings lists them, "
+                   "with the alternatives)", err=True)
+
+
+#: The schema annotation on a key that encodes a reading the Laws leave open.
+READING = "x-reading"
+
+
+def readings(left: Ruleset, right: Ruleset) -> list[dict[str, Any]]:
+    """The keys either ruleset has that the schema marks ``x-reading``: both values (and
+    the ``<key>_cite`` or the entry's cite), the question, and the values neither chose."""
+    from conformance.mutate.run import schema_view
+    from reference_impl.rules.diff import cite_for
+
+    view = schema_view()
+    paths: dict[tuple[str, ...], str] = {}
+    for rules in (left, right):
+        for path in _leaf_paths(rules.data):
+            why = next((str(n[READING]) for n in view.nodes(path) if READING in n), None)
+            if why:
+                paths.setdefault(path, why)
+    out = []
+    for path, why in paths.items():
+        row: dict[str, Any] = {"path": ".".join(path), "why": why}
+        chosen = []
+        for rules in (left, right):
+            value = _at(rules.data, path)
+            parent = _at(rules.data, path[:-1])
+            cite = parent.get(f"{path[-1]}_cite") if isinstance(parent, dict) else None
+            row[rules.id] = {"value": None if value is ABSENT else value, "absent": value is ABSENT,
+                             "cite": cite or (cite_for(rules.data, path) if value is not ABSENT else None)}
+            chosen.append(value)
+        row["alternatives"] = [v for v in view.allowed(path) if v not in chosen]
+        out.append(row)
+    return out
+
+
+def _leaf_paths(data: Any, path: tuple[str, ...] = ()) -> list[tuple[str, ...]]:
+    if not isinstance(data, dict):
+        return [path]
+    return [p for key, value in data.items() for p in _leaf_paths(value, path + (str(key),))]
+
+
+def _at(data: Any, path: tuple[str, ...]) -> Any:
+    for key in path:
+        if not isinstance(data, dict) or key not in data:
+            return ABSENT
+        data = data[key]
+    return data
 
 
 def _print(differences: list[Difference], left: Ruleset, right: Ruleset) -> None:
@@ -135,6 +204,29 @@ def articles_command(document: str | None) -> None:
     for cite, article in registry().items():
         if document is None or article.document == document:
             click.echo(f"{cite}\t{article.title}")
+
+
+@command.command(name="scope")
+@click.argument("ruleset", required=False)
+@click.option("--write", "directory", type=click.Path(path_type=Path),
+              help="Write every complete ruleset's page to DIRECTORY/<id>.md and the index to DIRECTORY.md.")
+def scope_command(ruleset: str | None, directory: Path | None) -> None:
+    """RULESET's scope page: what its tables encode, what they leave out and why."""
+    from reference_impl.errors import UsageError
+    from reference_impl.rules.scope import index, page
+
+    if directory is None:
+        if ruleset is None:
+            raise UsageError("rules scope: name a RULESET, or --write DIRECTORY for every page")
+        click.echo(page(load_ruleset(ruleset)), nl=False)
+        return
+    rulesets = [load_ruleset(ruleset)] if ruleset else list_rulesets()
+    directory.mkdir(parents=True, exist_ok=True)
+    for rules in rulesets:
+        (directory / f"{rules.id}.md").write_text(page(rules), encoding="utf-8")
+    if ruleset is None:
+        directory.with_suffix(".md").write_text(index(list_rulesets()), encoding="utf-8")
+    click.echo(f"wrote {len(rulesets)} page(s) to {directory}", err=True)
 
 
 #: Fixture ids shown per kind in text output (``--json`` lists them all).
