@@ -397,3 +397,11 @@ def test_the_dead_check_screened_together_answers_as_the_check_itself() -> None:
     assert len(settled) >= 0.8 * len(boards) > 500 and len(sparse) >= 20
     assert all(verdicts.is_dead_cheap(b, ends.limits.dead_position.move_node_limit) == a for b, a in settled)
     assert any(a for _, a in settled) and any(not a for _, a in settled)
+    # Under US Chess 14D4 read literally (one-sided), the same screening answers as the
+    # check under that reading: a colour proven unable is enough.
+    one_sided = ["player_cannot_be_checkmated"] * len(boards)
+    literal = [(b, a) for b, a in zip(boards, dead_by_screen(boards, one_sided)) if a is not None]
+    limit = ends.limits.dead_position.move_node_limit
+    assert len(literal) >= 0.8 * len(boards)
+    assert all(verdicts.is_dead_cheap(b, limit, "player_cannot_be_checkmated") == a for b, a in literal)
+    assert sum(a for _, a in literal) > sum(a for _, a in settled)

@@ -310,7 +310,8 @@ def _ask_together(games: list[_Prepared]) -> None:
         judge.answer_by_batch(questions, node_limit)
     screened = [game for game in games if judge.BATCHED_FLAG_FALLS and _dead_check_asked(game)]
     boards = [game.board for game in screened if game.board is not None]  # every game's, set above
-    for game, answer in zip(screened, judge.dead_by_screen(boards)):
+    tests = [judge._ends_of(game.rules).dead_test for game in screened]
+    for game, answer in zip(screened, judge.dead_by_screen(boards, tests)):
         game.dead = answer
 
 

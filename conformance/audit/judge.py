@@ -52,7 +52,7 @@ from reference_impl.adjudication.tables import need
 from reference_impl.core import Board
 from reference_impl.errors import ArbiterError
 from reference_impl.notation import fastsan
-from reference_impl.rules.model import DeadPosition
+from reference_impl.rules.model import DeadPosition, DeadTest
 from reference_impl.notation.errors import NotationError, clip
 from reference_impl.notation.pgn import PgnGame, tag_problems
 from reference_impl.notation.san import read_san
@@ -210,6 +210,11 @@ class _Ends:
             (e for n, e in self.active if n == "dead_position" and isinstance(e, DeadPosition)), None)
         self.limits = model.limits
 
+    @property
+    def dead_test(self) -> DeadTest:
+        """The reading of the dead-position end (``termination.dead_position.test``)."""
+        return self.dead_entry.test if self.dead_entry is not None else verdicts.TWO_SIDED
+
     def cheap(self, board: Board, keys: list[Hashable], seen: Counter) -> bool:
         """Whether fivefold or 75 moves may hold now (the per-ply check)."""
         return board.halfmove_clock >= self.plies or seen[keys[-1]] >= self.occurrences
@@ -228,7 +233,7 @@ class _Ends:
         end: settled by the compiled screening where it can be (:func:`dead_by_screen`)."""
         if self.dead_entry is None:
             return False
-        settled = dead_by_screen([board])[0] if BATCHED_FLAG_FALLS else None
+        settled = dead_by_screen([board], [self.dead_entry.test])[0] if BATCHED_FLAG_FALLS else None
         return verdicts.dead_after_move(board, self.dead_entry, self.limits) if settled is None else settled
 
 
@@ -484,7 +489,7 @@ def answer_by_batch(questions: Sequence[tuple[Board, int]], node_limit: int) -> 
             unwinnability.keep_answer(board, color, node_limit, answer)
 
 
-def dead_by_screen(boards: Sequence[Board]) -> list[bool | None]:
+def dead_by_screen(boards: Sequence[Board], tests: Sequence[DeadTest] | None = None) -> list[bool | None]:
     """The answer of the dead-position check at each board (:meth:`_Ends.dead`,
     :func:`~reference_impl.adjudication.verdicts.is_dead_cheap`) where the compiled
     screening alone settles it, asked for all of them at once; ``None`` where the check
@@ -495,17 +500,25 @@ def dead_by_screen(boards: Sequence[Board]) -> list[bool | None]:
     otherwise a mate the check's short helpmate search finds for a colour not proven
     settles it as the check would (not dead: the proofs are sound, so a colour with a
     mate is never proven unable), asked before the proof by material the check makes
-    first (a search of its own, in Python); where none is found the check itself goes on."""
+    first (a search of its own, in Python); where none is found the check itself goes on.
+
+    Under the one-sided reading of the table's ``test`` (``tests``, one per board; the
+    two-sided where not given) a colour proven unable is enough for a dead position, and
+    only the check itself decides where neither is proven by the screening.
+    """
     if not boards:
         return []
     answers = batch.screen([(b, c) for b in boards for c in (0, 1)])
     out: list[bool | None] = []
     for index, board in enumerate(boards):
         proven = [a.verdict is unwinnability.Verdict.CANNOT for a in answers[2 * index: 2 * index + 2]]
-        if all(proven):
+        two_sided = tests is None or tests[index] == verdicts.TWO_SIDED
+        if all(proven) or (any(proven) and not two_sided):
             out.append(True)
         elif not any(proven) and (board.castling_rights or _has_pawn(board)):
             out.append(False)
+        elif not two_sided:
+            out.append(None)
         else:
             unproven = tuple(c for c in (board.turn ^ 1, board.turn) if not proven[c])
             out.append(False if unwinnability.mate_found_quickly(board, colors=unproven) else None)

@@ -182,10 +182,10 @@ class _End:
 
 def _dead_after_move(board: Board, entry: DeadPosition, limits: Limits) -> bool:
     """:func:`verdicts.dead_after_move`, kept across games: its answer is a pure function
-    of the move layer, the position (FIDE 9.2.3 identity) and the budget, and the same
-    games are played under several rulesets sharing both (the corpus plays each under up
-    to eight)."""
-    key = (move_layer_key(board), board.position_key(), limits.dead_position.move_node_limit)
+    of the move layer, the position (FIDE 9.2.3 identity), the table's ``test`` and the
+    budget, and the same games are played under several rulesets sharing them (the corpus
+    plays each under up to eight)."""
+    key = (move_layer_key(board), board.position_key(), entry.test, limits.dead_position.move_node_limit)
     answer = _DEAD.get(key)
     if answer is None:
         answer = verdicts.dead_after_move(board, entry, limits)
