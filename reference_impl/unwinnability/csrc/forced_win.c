@@ -880,6 +880,7 @@ static int fg_run(FwGame *G, Pos *root, long long limit, int *plies, int *line, 
 typedef struct {
     long long pn, dn;
     int32_t code, children, nchildren, distance;
+    int32_t info; /* the index of its position's FpInfo (-1 until known) */
     uint8_t clean;
 } FpNode;
 
@@ -928,9 +929,10 @@ static void fp_prove(FwPns *S, long long at, int distance, int move) {
 /* A new child for the position just reached by ``code`` (forced_win.py's _leaf). */
 static FpNode fp_leaf(FwPns *S, int code, int material) {
     const Tables *T = S->T;
-    FpNode child = {1, 1, code, -1, 0, 0, 1};
+    FpNode child = {1, 1, code, -1, 0, 0, -1, 1};
     long long at = fp_info(S);
     if (at < 0) return child;
+    child.info = (int32_t)at;
     FpInfo *known = &S->info[at];
     if (known->proven) {
         child.pn = 0, child.dn = FW_INFINITE, child.distance = known->distance;
@@ -977,8 +979,7 @@ static void fp_update(FwPns *S, FpNode *node, int winner_to_move) {
     }
     node->pn = pn, node->dn = dn;
     if (pn == 0) {
-        long long at = fp_info(S);
-        if (at < 0) return;
+        long long at = node->info;
         int distance = 0, move = -1;
         if (winner_to_move) {
             int best = -1;
@@ -1002,11 +1003,7 @@ static void fp_update(FwPns *S, FpNode *node, int winner_to_move) {
             for (int i = 0; i < n; i++) if (!c[i].dn && c[i].clean) clean = 1;
         }
         node->clean = (uint8_t)clean;
-        if (clean) {
-            long long at = fp_info(S);
-            if (at < 0) return;
-            S->info[at].refuted = 1;
-        }
+        if (clean) S->info[node->info].refuted = 1;
         node->children = -1, node->nchildren = 0;
     }
 }
@@ -1020,8 +1017,7 @@ static void fp_expand(FwPns *S, size_t node) {
     int n = legal_moves(T, &S->P, moves);
     if (!n) {
         S->pool[node].pn = FW_INFINITE, S->pool[node].dn = 0;
-        long long at = fp_info(S);
-        if (at >= 0) S->info[at].refuted = 1;
+        S->info[S->pool[node].info].refuted = 1;
         return;
     }
     if (!fg_grow((void **)&S->pool, &S->pool_capacity, S->npool + (size_t)n, sizeof(FpNode))) {
@@ -1047,19 +1043,19 @@ static void fp_expand(FwPns *S, size_t node) {
     fp_update(S, &S->pool[node], winner_to_move);
 }
 
-static void fp_path(FwPns *S, int delta) {
-    long long at = fp_info(S);
-    if (at >= 0) S->info[at].on_path += delta;
-}
+static inline void fp_path(FwPns *S, size_t node, int delta) { S->info[S->pool[node].info].on_path += delta; }
 
 /* Grow the tree until the root is proven or disproven or the budget ends: 1 proven, 0
  * disproven, -1 not decided. */
 static int fp_run(FwPns *S) {
     const Tables *T = S->T;
     if (!fg_grow((void **)&S->pool, &S->pool_capacity, 1, sizeof(FpNode))) { S->oom = S->aborted = 1; return -1; }
-    S->pool[0] = (FpNode){1, 1, -1, -1, 0, 0, 1};
+    S->pool[0] = (FpNode){1, 1, -1, -1, 0, 0, -1, 1};
     S->npool = 1;
-    fp_path(S, 1);
+    long long root = fp_info(S);
+    if (root < 0) return -1;
+    S->pool[0].info = (int32_t)root;
+    fp_path(S, 0, 1);
     fp_expand(S, 0);
     size_t *stack = malloc(MAXPLY * sizeof(size_t));
     Undo *undo = malloc(MAXPLY * sizeof(Undo));
@@ -1079,7 +1075,7 @@ static int fp_run(FwPns *S) {
             if (!fp_spend(S) || depth + 1 >= MAXPLY) { S->aborted = 1; break; }
             node = (size_t)S->pool[node].children + (size_t)pick;
             make(T, &S->P, S->pool[node].code, &undo[depth + 1]);
-            fp_path(S, 1);
+            fp_path(S, node, 1);
             stack[++depth] = node;
         }
         if (S->aborted) break;
@@ -1087,7 +1083,7 @@ static int fp_run(FwPns *S) {
         fp_expand(S, node);
         if (S->aborted) break;
         while (depth > 0 && ((S->pool[node].pn != pn || S->pool[node].dn != dn) || !S->pool[node].pn || !S->pool[node].dn)) {
-            fp_path(S, -1);
+            fp_path(S, node, -1);
             unmake(T, &S->P, &undo[depth]);
             node = stack[--depth];
             pn = S->pool[node].pn, dn = S->pool[node].dn;
