@@ -65,7 +65,7 @@ _CACHE: KeptAnswers["ForcedMate"] = KeptAnswers(4096)
 SHORT_PLIES, SHORT_SHARE = 9, 0.25
 #: The compiled solver's proof-number search gets at most this share of the budget (it
 #: finds long forced mates in few moves); the game solved on the fly gets the rest.
-PROOF_NUMBER_SHARE = 0.25
+PROOF_NUMBER_SHARE = 0.5
 
 #: "No bound proven" markers of the transposition table.
 _NEVER, _UNBOUNDED = -1, 1 << 30

@@ -530,10 +530,17 @@ typedef struct {
     int32_t choice; /* the defender's: the position its chosen move leads to, -1 */
     int32_t dist;   /* won: the plies to mate of the strategy found */
     int32_t best;   /* won, the winner's: the winning move */
+    uint32_t priority;
     uint8_t status, expanded;
 } FwNode;
 
 typedef struct { int32_t parent, move, next; } FwEdge;
+
+/* A position waiting to be expanded: its key is its priority (the defender's replies
+ * beyond the first, summed from the root: as a proof number counts the lines a proof
+ * must close, so mates against a defence with few choices are met first), then the
+ * order it came in. */
+typedef struct { u64 key; uint32_t at; } FgQueued;
 
 typedef struct {
     const Tables *T;
@@ -544,8 +551,9 @@ typedef struct {
     FwNode *node;
     FwEdge *edge;
     size_t nedge, edge_capacity;
-    uint32_t *queue; /* positions to expand, first in first out */
-    size_t head, tail, queue_capacity;
+    FgQueued *queue; /* positions to expand: a binary heap, the smallest key first */
+    size_t queued, queue_capacity, expansions;
+    u64 sequence;
     uint32_t *won; /* positions found won whose parents have not heard yet */
     size_t nwon, won_capacity;
     u64 *configs; /* the placements of the defender's units its chosen moves led to (0: empty) */
@@ -578,20 +586,51 @@ static int fg_grow(void **array, size_t *capacity, size_t need, size_t size) {
 
 static void fg_oom(FwGame *G) { G->oom = 1; }
 
+/* The heap of positions waiting: push and pop. */
+static void fg_push(FwGame *G, uint32_t at, u64 priority) {
+    if (!fg_grow((void **)&G->queue, &G->queue_capacity, G->queued + 1, sizeof(FgQueued))) { fg_oom(G); return; }
+    FgQueued item = {priority << 40 | G->sequence++, at};
+    size_t i = G->queued++;
+    while (i > 0 && G->queue[(i - 1) / 2].key > item.key) {
+        G->queue[i] = G->queue[(i - 1) / 2];
+        i = (i - 1) / 2;
+    }
+    G->queue[i] = item;
+}
+
+static uint32_t fg_pop(FwGame *G) {
+    uint32_t at = G->queue[0].at;
+    FgQueued last = G->queue[--G->queued];
+    size_t i = 0;
+    for (;;) {
+        size_t c = 2 * i + 1;
+        if (c >= G->queued) break;
+        if (c + 1 < G->queued && G->queue[c + 1].key < G->queue[c].key) c++;
+        if (G->queue[c].key >= last.key) break;
+        G->queue[i] = G->queue[c];
+        i = c;
+    }
+    if (G->queued) G->queue[i] = last;
+    return at;
+}
+
 /* Status of the new position ``P`` (the move that reached it changed the material
  * when ``material``): a checkmate of the defender is won, a stalemate or a winner
  * without a move or (after a change of material) a winner the static stage proves
- * can never mate is safe, anything else open. */
-static int fg_status(FwGame *G, Pos *P, int material) {
+ * can never mate is safe, anything else open; ``*replies`` its legal moves. */
+static int fg_status(FwGame *G, Pos *P, int material, int *replies) {
     const Tables *T = G->T;
+    *replies = 0;
     if (material && fw_never_mates(T, P, G->winner)) return FW_SAFE;
     int moves[MAXMOVES];
-    if (legal_moves_upto(T, P, moves, 1)) return FW_OPEN;
+    *replies = P->turn != G->winner ? legal_moves(T, P, moves) : legal_moves_upto(T, P, moves, 1);
+    if (*replies) return FW_OPEN;
     return P->turn != G->winner && in_check(T, P) ? FW_WON : FW_SAFE;
 }
 
-/* The index of the position ``P`` (added with ``status`` and queued if open, when new). */
-static long long fg_node(FwGame *G, Pos *P, const Record *r, u64 key, int status) {
+/* The index of the position ``P`` (added with ``status`` and queued if open, when new;
+ * ``priority``: smaller first). */
+static long long fg_node(FwGame *G, Pos *P, const Record *r, u64 key, int status, u64 priority) {
     long long at = fw_find(&G->set, r, key);
     if (at >= 0) return at;
     size_t capacity = G->set.capacity;
@@ -602,11 +641,9 @@ static long long fg_node(FwGame *G, Pos *P, const Record *r, u64 key, int status
         if (!node) { fg_oom(G); return -1; }
         G->node = node;
     }
-    G->node[at] = (FwNode){-1, -1, 0, -1, (uint8_t)status, 0};
-    if (status == FW_OPEN) {
-        if (!fg_grow((void **)&G->queue, &G->queue_capacity, G->tail + 1, sizeof(uint32_t))) { fg_oom(G); return -1; }
-        G->queue[G->tail++] = (uint32_t)at;
-    }
+    G->node[at] = (FwNode){-1, -1, 0, -1, (uint32_t)priority, (uint8_t)status, 0};
+    if (status == FW_OPEN) fg_push(G, (uint32_t)at, priority);
+    (void)P;
     return at;
 }
 
@@ -745,7 +782,9 @@ static void fg_choose(FwGame *G, long long at) {
         Record r;
         u64 key = fw_canonical(T, &P, &r, G->winner);
         long long child = fw_find(&G->set, &r, key);
-        if (child < 0) child = fg_node(G, &P, &r, key, candidate[i].rank == 0 ? FW_SAFE : fg_status(G, &P, material));
+        int replies = 0;
+        if (child < 0) child = fg_node(G, &P, &r, key, candidate[i].rank == 0 ? FW_SAFE : fg_status(G, &P, material, &replies),
+                                       G->node[at].priority);
         if (child < 0) return;
         if (G->node[child].status == FW_WON) {
             if (G->node[child].dist > longest) longest = G->node[child].dist;
@@ -777,7 +816,10 @@ static void fg_expand_winner(FwGame *G, long long at) {
         Record r;
         u64 key = fw_canonical(T, &P, &r, G->winner);
         long long child = fw_find(&G->set, &r, key);
-        if (child < 0) child = fg_node(G, &P, &r, key, fg_status(G, &P, material));
+        int replies = 0, status = child < 0 ? fg_status(G, &P, material, &replies) : 0;
+        /* the defender's replies beyond the first, summed along the way: positions where
+         * the defence has few choices (mates come there) are expanded first */
+        if (child < 0) child = fg_node(G, &P, &r, key, status, G->node[at].priority + (u64)(replies > 1 ? replies - 1 : 0));
         unmake(T, &P, &u);
         if (child < 0 || !fg_edge(G, child, at, code)) return;
         if (G->node[child].status == FW_WON) {
@@ -843,7 +885,8 @@ static long long fg_start(FwGame *G, Pos *root) {
     fw_symmetries(G->T);
     Record r;
     u64 key = fw_canonical(G->T, root, &r, G->winner);
-    return fg_node(G, root, &r, key, fg_status(G, root, 0));
+    int replies;
+    return fg_node(G, root, &r, key, fg_status(G, root, 0, &replies), 0);
 }
 
 /* Expand until the root is decided or ``limit`` moves have been made in all: 1 a forced
@@ -851,10 +894,10 @@ static long long fg_start(FwGame *G, Pos *root) {
  * search that ran out may be run again with a larger limit. */
 static int fg_run(FwGame *G, Pos *root, long long limit, int *plies, int *line, int *length) {
     long long at = 0; /* the root is the first position added */
-    while (G->node[at].status == FW_OPEN && G->head < G->tail && !G->oom) {
+    while (G->node[at].status == FW_OPEN && G->queued && !G->oom) {
         if (G->nodes + FG_MOST_PER_EXPANSION > limit) return -1;
-        if ((G->head & 0x3FF) == 0 && PyErr_CheckSignals() < 0) { G->signalled = 1; return -1; }
-        uint32_t next = G->queue[G->head++];
+        if ((++G->expansions & 0x3FF) == 0 && PyErr_CheckSignals() < 0) { G->signalled = 1; return -1; }
+        uint32_t next = fg_pop(G);
         FwNode *n = &G->node[next];
         if (n->status != FW_OPEN || n->expanded) continue;
         n->expanded = 1;
