@@ -11,6 +11,9 @@ idle 2-core machine. The timing is a measurement, never asserted. Run::
     python benchmarks/bench_main_job.py [--jobs auto] [-- EXTRA ARBITER RUN OPTIONS]
 
 Options after ``--`` go to ``arbiter run`` unchanged (``-- -k timeout`` times one kind).
+The answer times are wall-clock, and on a loaded machine they say little about CPU;
+``--groups`` then runs the kinds of each of :data:`GROUPS` as an ``arbiter run -j 1`` of
+its own and prints the CPU each took, the start-up (an empty selection's CPU) taken off.
 """
 
 from __future__ import annotations
@@ -30,6 +33,17 @@ from typing import Any
 
 #: How many reasons and example ids to print per kind.
 SHOWN = 5
+#: The kinds ``--groups`` times together: those that share the unwinnability analyses'
+#: kept answers (flag falls, dead positions and games ask the same positions) in one run.
+GROUPS = {
+    "timeout, dead_position, game": ("timeout", "dead_position", "game"),
+    "perft": ("perft",),
+    "game_end": ("game_end",),
+    "notation": ("from_notation", "to_notation", "san", "parse_san"),
+    "moves and positions": ("legal_moves", "apply_moves", "status", "start_position", "validate_fen"),
+}
+#: A selection that matches no fixture: the start-up's CPU.
+NOTHING = ("--id", "no-such-fixture")
 #: A quoted position in a skip message (replaced so that messages group by reason).
 QUOTED = re.compile(r"'[^']*'")
 
@@ -45,6 +59,21 @@ def run_main_job(jobs: str, extra: list[str], report: Path) -> tuple[int, float,
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
     return status, wall, cpu
+
+
+def group_cpu(extra: list[str]) -> dict[str, float]:
+    """CPU seconds of ``arbiter run -j 1`` per group of :data:`GROUPS`, start-up taken off."""
+    def cpu(selection: list[str]) -> float:
+        command = [sys.executable, "-m", "conformance.cli", "run", "-j", "1", "-o", "-", "--no-progress", "-q",
+                   *selection, *extra]
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
+        subprocess.run(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+
+    start = cpu(list(NOTHING))
+    return {name: cpu([word for kind in kinds for word in ("-k", kind)]) - start
+            for name, kinds in GROUPS.items()} | {"start-up (each run)": start}
 
 
 def read_report(report: Path) -> tuple[dict[str, int], list[dict[str, Any]], dict[str, tuple[int, float]]]:
@@ -95,6 +124,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--jobs", default="auto", help="-j for arbiter run (default auto)")
     parser.add_argument("--keep", type=Path, default=None, help="keep the JSON Lines report here")
+    parser.add_argument("--groups", action="store_true", help="also the CPU of each group of kinds, one -j 1 run each")
     parser.add_argument("extra", nargs="*", help="further arbiter run options (after --)")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as folder:
@@ -109,6 +139,10 @@ def main() -> int:
     print(f"wall {wall:.1f} s ({int(wall // 60)} min {wall % 60:.0f} s), CPU {cpu:.1f} s")
     for line in [*summary(counts, skipped), *kind_times(by_kind)]:
         print(line)
+    if args.groups:
+        print("CPU by group of kinds (arbiter run -j 1 each):")
+        for name, seconds in group_cpu(args.extra).items():
+            print(f"  {name:<30} {seconds:6.1f} s")
     return 0
 
 

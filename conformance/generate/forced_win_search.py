@@ -12,6 +12,18 @@ the range as well, the deeper score recorded.
 A few positions Stockfish scores without a mate, at the deeper depth, and not won for the
 minor piece's side (a score of at most +1.00 for it), are kept as the other case.
 
+The walk met no bishop's forced mate of five moves or more, so ``--bishop`` searches for
+them apart, in the bishop's cage (:func:`cage`): the defender's king in the corner behind
+its own rook's pawn, the winner's king two files away guarding the rest of its squares,
+a bishop of the corner's colour, and three to seven of the defender's pawns, most where
+they block the long diagonal or spend tempi. A cage Stockfish scores ``mate -M`` (M from
+5 to 12) at the first depth is analysed again by new Stockfish processes at
+:data:`CONFIRM_DEPTH` and :data:`DEEP_DEPTH` and kept, with the shorter of the two mates
+and its depth, when both report one in the range (a search that stops early may report
+a longer mate than the shortest: a mate in 8 was a mate in 9 at depth 30); every second
+one kept is stored colour-flipped (White's flag falls). ``--bishop`` replaces the
+bishop's lines of ``--out`` and keeps the rest.
+
 Each line of the output: ``FEN;flagged;mate moves or -;engine;depth;score`` (the score
 as Stockfish printed it, from the side to move). Found lines are also appended to
 ``OUT.progress`` as they come, since a bishop's forced mate of five moves or more is
@@ -19,7 +31,7 @@ rare enough that the walk may use all its tries without one. The generator
 (:mod:`.forced_win`) reads the file; it needs no engine.
 
 Run: ``python -m conformance.generate.forced_win_search --engine /usr/games/stockfish
---out conformance/generate/data/forced-win-mates.txt``.
+--out conformance/generate/data/forced-win-mates.txt`` (then the same with ``--bishop``).
 """
 
 from __future__ import annotations
@@ -36,8 +48,10 @@ import chess.engine
 MATES = range(5, 13)
 #: Positions kept per mate distance and minor piece, and positions without a mate.
 PER_DISTANCE, NO_MATE = 1, 4
-#: Depth of the first look and of the confirming one.
-FIRST_DEPTH, CONFIRM_DEPTH = 14, 30
+#: Depth of the first look and of the confirming one, and the deeper look at the bishop's mates.
+FIRST_DEPTH, CONFIRM_DEPTH, DEEP_DEPTH = 14, 30, 40
+#: The bishop's cages tried, and their seed.
+BISHOP_TRIES, BISHOP_SEED = 6_000, 7
 #: "Not won" for the minor piece's side: at most this many centipawns for it.
 NOT_WON_CP = 100
 SEED = 14_02
@@ -49,11 +63,14 @@ HEADER = """\
 # side to move. `mate -M`: the flagged player is mated in M moves against any defence
 # (a forced win, so 14E2 does not save the game); no mate score: no forced mate seen at
 # that depth and the position not won by the minor piece's side. The walk met no forced
-# mate of five moves or more for a lone bishop, so the mates here are the knight's.
-# Every score was checked again by a new Stockfish process (no hash table from earlier
-# positions); the mate in 12 comes from a scan of the knight's squares in K+N against
-# king and two rook's pawns, 8/p7/8/8/8/p7/8/k1K5 b, the first walk's warm-hash one
-# having been a mate in 10.
+# mate of five moves or more for a lone bishop; the bishop's come from a search of its
+# cage (seed 7: the defender's king in the corner behind its own rook's pawn, the
+# winner's king two files away, the defender's other pawns blocking the long diagonal or
+# spending tempi), each kept with the shorter mate of two new Stockfish processes at
+# depths 30 and 40. Every score was checked again by a new Stockfish process (no hash
+# table from earlier positions); the mate in 12 comes from a scan of the knight's
+# squares in K+N against king and two rook's pawns, 8/p7/8/8/8/p7/8/k1K5 b, the first
+# walk's warm-hash one having been a mate in 10.
 # FEN;flagged;mate moves (- for none);engine;depth;score
 """
 
@@ -180,6 +197,80 @@ def search(engine_path: str, seed: int, tries: int, progress: Path | None = None
     return [line for key in sorted(found) for line in found[key]] + quiet
 
 
+#: The squares of the bishop's cage, the corner a1 (the defender is Black): its king and
+#: rook's pawn, where the winner's king may stand, where the defender's other pawns go
+#: most often (the long diagonal and the squares next to it).
+CAGE_KING, CAGE_PAWN = chess.A1, chess.A2
+CAGE_WINNER_KING = (chess.C2, chess.C2, chess.C1, chess.D2, chess.D1, chess.C3)
+CAGE_PAWNS = (chess.C3, chess.D4, chess.E5, chess.F6, chess.G7, chess.D3, chess.E3, chess.C4, chess.E4, chess.D5,
+              chess.F5, chess.E6, chess.C5, chess.C6, chess.C7, chess.D6, chess.D7, chess.F4, chess.F3)
+
+
+def cage(rng: random.Random) -> chess.Board | None:
+    """A bishop's cage (Black to move and mated if any), or ``None`` if not a legal position."""
+    board = chess.Board(None)
+    board.set_piece_at(CAGE_KING, chess.Piece(chess.KING, chess.BLACK))
+    board.set_piece_at(CAGE_PAWN, chess.Piece(chess.PAWN, chess.BLACK))
+    board.set_piece_at(rng.choice(CAGE_WINNER_KING), chess.Piece(chess.KING, chess.WHITE))
+    for _ in range(rng.randint(3, 7)):
+        square = rng.choice(CAGE_PAWNS) if rng.random() < 0.7 else rng.randrange(chess.A3, chess.A8)
+        if chess.square_file(square) >= 2 and board.piece_at(square) is None:
+            board.set_piece_at(square, chess.Piece(chess.PAWN, chess.BLACK))
+    dark = [s for s in chess.SQUARES if chess.BB_DARK_SQUARES >> s & 1 and board.piece_at(s) is None]
+    board.set_piece_at(rng.choice(dark), chess.Piece(chess.BISHOP, chess.WHITE))
+    board.turn = chess.BLACK
+    return board if board.is_valid() and not board.is_game_over() else None
+
+
+def fresh_score(engine_path: str, board: chess.Board, depth: int) -> chess.engine.Score:
+    """Stockfish's score from the side to move, from a new process (nothing kept from before)."""
+    engine = chess.engine.SimpleEngine.popen_uci(engine_path)
+    try:
+        engine.configure({"Threads": 1, "Hash": 64})
+        return score(engine, board, depth)
+    finally:
+        engine.quit()
+
+
+def bishop_search(engine_path: str, seed: int, tries: int, progress: Path | None = None) -> list[str]:
+    """The bishop's lines: per mate distance in :data:`MATES`, :data:`PER_DISTANCE` cages
+    Stockfish mates at two depths (the shorter mate kept), every second one colour-flipped."""
+    rng = random.Random(seed)
+    engine = chess.engine.SimpleEngine.popen_uci(engine_path)
+    name = engine.id.get("name", engine_path)
+    engine.configure({"Threads": 1, "Hash": 64})
+    wanted = dict.fromkeys(MATES, PER_DISTANCE)
+    kept: list[tuple[int, str]] = []
+    seen: set[str] = set()
+    try:
+        for _ in range(tries):
+            board = cage(rng)
+            if board is None or board.epd() in seen:
+                continue
+            seen.add(board.epd())
+            first = score(engine, board, FIRST_DEPTH).mate()
+            if first is None or first > -4:
+                continue
+            mates = [(-(fresh_score(engine_path, board, depth).mate() or 0), depth) for depth in (CONFIRM_DEPTH, DEEP_DEPTH)]
+            moves, depth = min(mates)
+            if not all(m in MATES for m, _ in mates) or not wanted.get(moves):
+                continue
+            wanted[moves] -= 1
+            if len(kept) % 2:
+                board = board.mirror()
+            kept.append((moves, f"{board.fen()};{chess.COLOR_NAMES[board.turn]};{moves};{name};{depth};mate -{moves}"))
+            _note(progress, kept[-1][1])
+    finally:
+        engine.quit()
+    return [line for _, line in sorted(kept)]
+
+
+def _bishop(line: str) -> bool:
+    """Is the winner's minor piece in this data line a bishop?"""
+    board = chess.Board(line.split(";")[0])
+    return bool(board.pieces(chess.BISHOP, not board.turn))
+
+
 def _note(progress: Path | None, line: str) -> None:
     """Append ``line`` to the progress file (the output comes only at the end)."""
     print(line, file=sys.stderr, flush=True)
@@ -194,8 +285,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, required=True)
     parser.add_argument("--seed", type=int, default=SEED)
     parser.add_argument("--tries", type=int, default=200_000)
+    parser.add_argument("--bishop", action="store_true",
+                        help="search the bishop's cages and replace the bishop's lines of --out")
     args = parser.parse_args(argv)
-    lines = search(args.engine, args.seed, args.tries, args.out.with_suffix(".progress"))
+    if args.bishop:
+        old = [line for line in args.out.read_text(encoding="utf-8").splitlines() if line and not line.startswith("#")]
+        found = bishop_search(args.engine, BISHOP_SEED, BISHOP_TRIES, args.out.with_suffix(".progress"))
+        mates = [line for line in old if line.split(";")[2] != "-" and not _bishop(line)]
+        lines = sorted(mates + found, key=lambda line: (int(line.split(";")[2]), _bishop(line)))
+        lines += [line for line in old if line.split(";")[2] == "-"]
+    else:
+        lines = search(args.engine, args.seed, args.tries, args.out.with_suffix(".progress"))
     args.out.write_text(HEADER + "".join(line + "\n" for line in lines), encoding="utf-8")
     return 0
 

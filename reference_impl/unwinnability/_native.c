@@ -28,6 +28,7 @@
  *   this file            reading the tables and the position from Python
  *   csrc/static_stage.c  the static stage (static.py and mate.py, compiled)
  *   csrc/explore.c       the exhaustive exploration (explore)
+ *   csrc/forced_win.c    US Chess 14E's forced win (forced_win.py, compiled) and its entry point
  *   this file            the helpmate driver and its entry point
  *   csrc/batch.c         the batch: FEN text to verdict for many positions
  *   this file            the other Python entry points
@@ -112,6 +113,7 @@ static Tables *read_input(Py_buffer *tables, Py_buffer *placement, int turn, uns
 
 #include "csrc/static_stage.c"
 #include "csrc/explore.c"
+#include "csrc/forced_win.c"
 
 /* ---------------------------------------------------------------- Python bindings */
 
@@ -380,6 +382,9 @@ static PyMethodDef methods[] = {
     {"explore", py_explore, METH_VARARGS,
      "explore(tables, placement, turn, castling, ep, colours, node_limit, prune, prune_cost)"
      " -> (complete, mates, nodes, positions)"},
+    {"forced_win", py_forced_win, METH_VARARGS,
+     "forced_win(tables, placement, turn, castling, ep, winner, max_plies, node_limit, short_plies, short_limit, pns_limit)"
+     " -> (status, plies, line, nodes, positions)"},
     {"scan_pgn", py_scan_pgn, METH_VARARGS,
      "scan_pgn(tables, syntax, data, placement, turn, castling, ep) -> games replayed, or None"},
     {NULL, NULL, 0, NULL},

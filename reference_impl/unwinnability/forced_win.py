@@ -4,13 +4,28 @@ US Chess 14E2 and 14E3 give a draw on time against K+B, K+N or K+N+N only when t
 side "does not have a forced win", a phrase with no bound. :func:`forced_mate` answers
 two questions:
 
-* ``max_plies=None`` (the ruling's): a forced mate at any distance, by proof-number
-  search (:class:`_ProofNumberSearch`); the only bound is the node budget, and with
-  ``move_rule_plies`` the mate must land before the defender could have the game drawn
-  by the move rule;
-* ``max_plies`` a number: the shortest forced mate within that many plies, by a
-  depth-first AND/OR search with iterative deepening on the mate distance
-  (:class:`_MateSearch`), for exact mate distances.
+* ``max_plies=None`` (the ruling's): a forced mate at any distance; the only bound is
+  the node budget, and with ``move_rule_plies`` the mate must land before the defender
+  could have the game drawn by the move rule;
+* ``max_plies`` a number: the shortest forced mate within that many plies, for exact
+  mate distances.
+
+:func:`forced_mate` asks the compiled solver (``csrc/forced_win.c``, through
+:func:`.native.forced_win`); this module's own searches are its specification
+(:func:`specification`), and a differential test holds the two to the same verdicts.
+The specification's searches:
+
+* the bounded question: a depth-first AND/OR search with iterative deepening on the
+  mate distance (:class:`_MateSearch`);
+* the unbounded question: that search for a mate of at most :data:`SHORT_PLIES` plies,
+  then a proof-number search (:class:`_ProofNumberSearch`).
+
+The compiled solver makes the same two passes move for move, then, where the budget is
+left and neither decided, solves the game on the fly: the winner's positions expanded
+whole, the defender's by one chosen move at a time, "won" spread backwards; when
+nothing is left to expand and the root is not won, the positions not won form a set
+the defender never has to leave and in which no checkmate lies, a proof that no forced
+mate exists at any distance (whatever the repetitions: a forced mate never needs one).
 
 The bounded search is made fast by
 
@@ -32,6 +47,7 @@ node budget ran out first, or the mate found could run past the move rule.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from ..core import codes
@@ -48,6 +64,9 @@ _CACHE: KeptAnswers["ForcedMate"] = KeptAnswers(4096)
 #: The unbounded question looks for a mate of at most ``SHORT_PLIES`` plies first, with
 #: the bounded search and at most ``SHORT_SHARE`` of the budget.
 SHORT_PLIES, SHORT_SHARE = 9, 0.25
+#: The compiled solver's proof-number search gets at most this share of the budget (it
+#: finds long forced mates in few moves); the game solved on the fly gets the rest.
+PROOF_NUMBER_SHARE = 0.5
 
 #: "No bound proven" markers of the transposition table.
 _NEVER, _UNBOUNDED = -1, 1 << 30
@@ -407,27 +426,32 @@ def _room(board: Board, square: int) -> int:
 
 def forced_mate(board: Board, color: int | str, max_plies: int | None, node_limit: int,
                 move_rule_plies: int | None = None) -> ForcedMate:
-    """A forced mate for ``color``, spending at most ``node_limit`` moves made.
+    """A forced mate for ``color``, spending at most ``node_limit`` moves made (the compiled
+    solver; answers are kept).
 
     With ``max_plies`` a number, the shortest mate within that many plies (iterative
     deepening; ``False`` proves there is none so short). With ``max_plies=None``, a mate
-    at any distance (proof-number search; ``False`` proves there is none at all), and
-    ``plies`` is the length of the strategy found, not necessarily the shortest. A
-    ``move_rule_plies`` count (the move rule's plies without a capture or pawn move)
-    requires the mate to land before the defender could claim or reach that draw:
-    a strategy found that could run past it is no proof (``found`` is ``None``)."""
-    winner = color_of(color)
-    if max_plies is not None and max_plies < 0:
-        raise ValueError(f"max_plies must be >= 0, not {max_plies}")
+    at any distance (``False`` proves there is none at all), and ``plies`` is the length
+    of the strategy found, not necessarily the shortest. A ``move_rule_plies`` count (the
+    move rule's plies without a capture or pawn move) requires the mate to land before
+    the defender could claim or reach that draw: a strategy found that could run past it
+    is no proof (``found`` is ``None``)."""
+    winner = _winner(color, max_plies)
     key = (move_layer_key(board), board.position_key(), board.halfmove_clock, winner, max_plies, node_limit,
            move_rule_plies)
     hit = _CACHE.get(key)
     if hit is None:
-        hit = _forced_mate(board, winner, max_plies, node_limit)
-        if hit.found and move_rule_plies is not None and board.halfmove_clock + (hit.plies or 0) > move_rule_plies:
-            hit = ForcedMate(None, hit.plies, hit.line, hit.nodes)
+        hit = _within_move_rule(board, _solve(board, winner, max_plies, node_limit, _compiled), move_rule_plies)
         _CACHE.put(key, hit)
     return hit
+
+
+def specification(board: Board, color: int | str, max_plies: int | None, node_limit: int,
+                  move_rule_plies: int | None = None) -> ForcedMate:
+    """:func:`forced_mate` answered by this module's searches (the interpreter's moves,
+    nothing kept): the specification the compiled solver is held to."""
+    winner = _winner(color, max_plies)
+    return _within_move_rule(board, _solve(board, winner, max_plies, node_limit, _specified), move_rule_plies)
 
 
 def clear_cache() -> None:
@@ -435,12 +459,46 @@ def clear_cache() -> None:
     _CACHE.clear()
 
 
-def _forced_mate(board: Board, winner: int, max_plies: int | None, node_limit: int) -> ForcedMate:
+def _winner(color: int | str, max_plies: int | None) -> int:
+    if max_plies is not None and max_plies < 0:
+        raise ValueError(f"max_plies must be >= 0, not {max_plies}")
+    return color_of(color)
+
+
+def _within_move_rule(board: Board, hit: ForcedMate, move_rule_plies: int | None) -> ForcedMate:
+    """``hit``, or no proof (``found`` ``None``) when its mate could land after the move rule's
+    draw (``move_rule_plies`` plies without a capture or pawn move, counted from the board's)."""
+    if hit.found and move_rule_plies is not None and board.halfmove_clock + (hit.plies or 0) > move_rule_plies:
+        return ForcedMate(None, hit.plies, hit.line, hit.nodes)
+    return hit
+
+
+def _solve(board: Board, winner: int, max_plies: int | None, node_limit: int,
+           search: Callable[[Board, int, int | None, int], ForcedMate]) -> ForcedMate:
+    """The answers that need no search (the game already over, the static proof), then ``search``."""
     if not board.legal_move_count():
         mated = board.turn != winner and board.is_check()
         return ForcedMate(mated, 0 if mated else None, (), 0)
     if native.static_stage(board, (winner,)):
         return ForcedMate(False, None, (), 0)
+    return search(board, winner, max_plies, node_limit)
+
+
+def _compiled(board: Board, winner: int, max_plies: int | None, node_limit: int) -> ForcedMate:
+    """The compiled solver; a mating line it proposes is replayed by the interpreter."""
+    found = native.forced_win(board, winner, max_plies, node_limit, short_plies=SHORT_PLIES,
+                              short_limit=int(node_limit * SHORT_SHARE),
+                              pns_limit=int(node_limit * PROOF_NUMBER_SHARE))
+    if found.status < 0:
+        return ForcedMate(None, None, (), node_limit)
+    if found.status == 0:
+        return ForcedMate(False, None, (), found.nodes)
+    line = native.verified_line(board, tuple(found.line), winner)
+    return ForcedMate(True, found.plies, tuple(line), found.nodes)
+
+
+def _specified(board: Board, winner: int, max_plies: int | None, node_limit: int) -> ForcedMate:
+    """This module's searches: the bounded one, or the unbounded question's two passes."""
     if max_plies is None:
         return _unbounded(board, winner, node_limit)
     search = _MateSearch(board, winner, Budget(node_limit))

@@ -161,6 +161,31 @@ def helpmate(board: Board, winner: int, node_limit: int) -> NativeResult:
     return NativeResult(_STATUS[status], tuple(line), nodes)
 
 
+class NativeForcedWin(NamedTuple):
+    """What :func:`forced_win` found: ``status`` 1 a forced mate (``plies`` the length of the
+    strategy found, ``line`` one line of it as packed moves), 0 none (within the bound,
+    when one was given), -1 the node limit ran out first; ``nodes`` moves made,
+    ``positions`` distinct positions kept."""
+
+    status: int
+    plies: int
+    line: list[int]
+    nodes: int
+    positions: int
+
+
+def forced_win(board: Board, winner: int, max_plies: int | None, node_limit: int, *, short_plies: int = 0,
+               short_limit: int = 0, pns_limit: int = 0) -> NativeForcedWin:
+    """US Chess 14E's forced win, compiled (``csrc/forced_win.c``; :mod:`.forced_win` is its
+    specification): with ``max_plies`` the shortest forced mate for ``winner`` within that
+    many plies; with ``None`` a forced mate at any distance (a bounded pass of
+    ``short_plies`` on ``short_limit`` moves, the proof-number search on ``pns_limit``,
+    then the game solved on the fly), all within ``node_limit`` moves made."""
+    return NativeForcedWin._make(_native.forced_win(
+        pack_tables(board.tables), *_position(board), winner, -1 if max_plies is None else max_plies, node_limit,
+        short_plies, short_limit, pns_limit))
+
+
 #: Layout version of :func:`pack_fen_info`, shared with ``csrc/batch.c``.
 FEN_INFO_VERSION = 1
 _FEN_INFO: KeptAnswers[tuple[MoveTables, bytes]] = KeptAnswers(TABLES_KEPT)
