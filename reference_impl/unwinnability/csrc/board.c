@@ -52,6 +52,8 @@ typedef struct {
     u64 promo_rank[2];
     u64 zobrist[2][MAXT][64], zobrist_turn, zobrist_castle[64], zobrist_ep[64];
     u64 id; /* a digest of the packed tables: memoised static results belong to one move layer */
+    int ray_reach[MAXT][2]; /* squares each type attacks from d4 on an empty board, by its rays */
+    int reach[MAXT][2];     /* the same by its leaps and rays together */
 } Tables;
 
 typedef struct {
@@ -213,6 +215,13 @@ static int load_tables(Tables *T, const u64 *data, Py_ssize_t n) {
     for (int c = 0; c < 2; c++)
         for (int k = 0; k < T->nrev[c]; k++)
             if ((T->rev_ray[c][k] = ray_of(T, T->rev[c][k])) < 0) return 0;
+    for (int t = 0; t < T->ntypes; t++)
+        for (int c = 0; c < 2; c++) {
+            u64 rays = 0;
+            for (int i = 0; i < T->ndir[t][c]; i++) rays |= T->ray[T->dir_ray[t][c][i]][27];
+            T->ray_reach[t][c] = popcount(rays);
+            T->reach[t][c] = popcount(T->leaps[t][c][27]) + T->ray_reach[t][c];
+        }
     u64 seed = 0x5EED5EEDULL;
     for (int c = 0; c < 2; c++)
         for (int t = 0; t < MAXT; t++)
@@ -454,20 +463,77 @@ static u64 pinned(const Tables *T, const Pos *P, int c, int king) {
     return result;
 }
 
+/* Enemy units of ``by`` attacking ``sq`` by a leap or a pawn's capture: attacks no
+ * occupancy can block. */
+static inline u64 leap_attackers(const Tables *T, const Pos *P, int sq, int by) {
+    u64 a = T->pawn >= 0 ? T->pawn_cap_from[by][sq] & P->bb[by][T->pawn] : 0;
+    for (int t = 0; t < T->ntypes; t++)
+        if (t != T->pawn && T->has_leaps[t][by]) a |= T->leaps_to[t][by][sq] & P->bb[by][t];
+    return a;
+}
+
+/* Does a rider of ``by`` attack ``sq`` through ``occ``, a unit on a square of ``gone``
+ * (taken, or replaced by the mover's own) not counting? */
+static inline int ray_attacked(const Tables *T, const Pos *P, int sq, int by, u64 occ, u64 gone) {
+    for (int k = 0; k < T->nrev[by]; k++) {
+        int s = first_on_ray(T, T->rev_ray[by][k], sq, occ);
+        if (s == NONE || (gone >> s & 1)) continue;
+        int code = P->mailbox[s];
+        if (code >= 0 && (code >> 4) == by && (T->rev_types[by][k] >> (code & 15) & 1)) return 1;
+    }
+    return 0;
+}
+
+/* Every square colour ``by`` attacks, its riders stopped by ``occ``. */
+static inline u64 attacked_squares(const Tables *T, const Pos *P, int by, u64 occ) {
+    u64 a = 0;
+    for (int t = 0; t < T->ntypes; t++)
+        for (u64 b = P->bb[by][t]; b; b &= b - 1) a |= attacks(T, t, by, lsb(b), occ);
+    return a;
+}
+
+/* Would the move ``m`` (neither castling nor en passant) leave colour ``c``'s only king,
+ * on ``king``, attacked? What make, attacked and unmake would say, without making it.
+ * The king moving: its arrival square is attacked after the move exactly when it is in
+ * ``danger``, the squares the other side attacks with the king lifted off the board (a
+ * unit on the arrival square, taken, attacks other squares only; the square the king
+ * leaves blocks nothing). Any other unit leaves on the king exactly the leap and pawn
+ * attacks ``leapers`` already on it, less a unit it takes, and the rider attacks through
+ * the occupancy after the move. */
+static inline int exposes_king(const Tables *T, const Pos *P, int m, int c, int king, u64 leapers, u64 danger) {
+    int from = m & 63, to = m >> 6 & 63;
+    u64 to_bit = 1ULL << to;
+    if (from == king) return (int)(danger >> to & 1);
+    if (leapers & ~to_bit) return 1;
+    return ray_attacked(T, P, king, c ^ 1, (P->all & ~(1ULL << from)) | to_bit, to_bit);
+}
+
 /* The first ``limit`` legal moves (all of them with MAXMOVES). Out of check, a move of a
  * unit that is neither the king nor pinned, other than en passant (two squares empty),
- * cannot expose the king; every other move is made and the king's square tested. */
+ * cannot expose the king; every other move is tested: with one king of the side (not a
+ * pawn's type), by exposes_king; else (en passant, several royal units) made and the
+ * king's square tested. */
 static inline int legal_moves_upto(const Tables *T, Pos *P, int *out, int limit) {
     int pseudo[MAXMOVES];
     int n = pseudo_moves(T, P, pseudo), k = 0, c = P->turn;
     int own_king = king_square(T, P, c);
-    u64 must_test = ~0ULL;
-    if (own_king != NONE && !attacked(T, P, own_king, c ^ 1, P->all))
+    u64 must_test = ~0ULL, leapers = 0, danger = 0;
+    int single = own_king != NONE && T->royal != T->pawn && !(P->bb[c][T->royal] & (P->bb[c][T->royal] - 1));
+    if (single) {
+        danger = attacked_squares(T, P, c ^ 1, P->all & ~(1ULL << own_king));
+        if (danger >> own_king & 1) leapers = leap_attackers(T, P, own_king, c ^ 1);
+        else must_test = pinned(T, P, c, own_king) | 1ULL << own_king;
+    } else if (own_king != NONE && !attacked(T, P, own_king, c ^ 1, P->all)) {
         must_test = pinned(T, P, c, own_king) | 1ULL << own_king;
+    }
     for (int i = 0; i < n && k < limit; i++) {
         int m = pseudo[i];
         if (m >> 16 == FLAG_CASTLE) { out[k++] = m; continue; }
         if (!(must_test >> (m & 63) & 1) && m >> 16 != FLAG_EP) { out[k++] = m; continue; }
+        if (single && m >> 16 != FLAG_EP) {
+            if (!exposes_king(T, P, m, c, own_king, leapers, danger)) out[k++] = m;
+            continue;
+        }
         Undo u;
         make(T, P, m, &u);
         int king = king_square(T, P, c);
