@@ -290,9 +290,11 @@ static int search(Search *S, int depth, int progressed) {
     const Tables *T = S->T;
     Pos *P = &S->P;
     int moves[MAXMOVES];
-    int n = legal_moves(T, P, moves);
+    /* at the horizon only whether a move exists matters (is this a mate?) */
+    int leaf = depth >= S->max_depth || S->ply >= MAXPLY - 1;
+    int n = legal_moves_upto(T, P, moves, leaf ? 1 : MAXMOVES);
     if (n == 0) return P->turn != S->winner && in_check(T, P);
-    if (depth >= S->max_depth || S->ply >= MAXPLY - 1) { S->interrupted = 1; return 0; }
+    if (leaf) { S->interrupted = 1; return 0; }
     u64 key = identity(T, P);
     int left = S->max_depth - depth;
     TTEntry *e = &S->tt[key & S->tt_mask];
