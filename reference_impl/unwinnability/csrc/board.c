@@ -53,6 +53,7 @@ typedef struct {
     u64 zobrist[2][MAXT][64], zobrist_turn, zobrist_castle[64], zobrist_ep[64];
     u64 id; /* a digest of the packed tables: memoised static results belong to one move layer */
     int dir_back_ray[MAXT][2][MAXDIR]; /* the ray of each piece direction reversed */
+    u64 rev_lines[2][64]; /* the squares of every reverse ray of a colour from each square */
     /* each type's leaps as whole-board shifts, where its table is one (the same steps
      * from every square, as far as the board goes): leap_shift[t][c][i] squares on, from
      * the squares of leap_source[t][c][i]; nleap_shifts -1 where the table is not */
@@ -259,6 +260,9 @@ static int load_tables(Tables *T, const u64 *data, Py_ssize_t n) {
     for (int c = 0; c < 2; c++)
         for (int k = 0; k < T->nrev[c]; k++)
             if ((T->rev_ray[c][k] = ray_of(T, T->rev[c][k])) < 0) return 0;
+    for (int c = 0; c < 2; c++)
+        for (int sq = 0; sq < 64; sq++)
+            for (int k = 0; k < T->nrev[c]; k++) T->rev_lines[c][sq] |= T->ray[T->rev_ray[c][k]][sq];
     for (int t = 0; t < T->ntypes; t++)
         for (int c = 0; c < 2; c++)
             for (int i = 0; i < T->ndir[t][c]; i++)
@@ -515,6 +519,10 @@ static int pseudo_moves(const Tables *T, const Pos *P, int *out) {
 static u64 pinned(const Tables *T, const Pos *P, int c, int king) {
     u64 result = 0;
     int by = c ^ 1;
+    u64 riders = 0; /* none of the other side's riders on a line from the king: no pin */
+    for (int t = 0; t < T->ntypes; t++)
+        if (T->ndir[t][by]) riders |= P->bb[by][t];
+    if (!(riders & T->rev_lines[by][king])) return 0;
     for (int k = 0; k < T->nrev[by]; k++) {
         int ray = T->rev_ray[by][k];
         int first = first_on_ray(T, ray, king, P->all);

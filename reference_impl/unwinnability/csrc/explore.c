@@ -70,8 +70,11 @@ static long long visited_find(const VisitedSet *V, const Record *r, u64 key) {
     return -1;
 }
 
-/* The record of the position ``P`` (the e.p. square only where a legal capture exists). */
+/* The record of the position ``P`` (the e.p. square only where a legal capture exists).
+ * Records are compared whole (memcmp), so the bytes the compiler pads them with are
+ * cleared first: left as they were, one position could be told apart from itself. */
 static void record_of(const Tables *T, Pos *P, Record *r) {
+    memset(r, 0, sizeof(*r));
     memcpy(r->mailbox, P->mailbox, 64);
     r->castling = P->castling;
     r->turn = (signed char)P->turn;
@@ -433,10 +436,12 @@ static PyObject *py_explore(PyObject *self, PyObject *args) {
                 /* captures, pawn moves and promotions first: the walk is depth first, so
                  * the changes that lead to new material meet the mates sooner; the set of
                  * positions walked is the same in any order */
-                int k = 0;
-                for (int pass = 0; pass < 2; pass++)
-                    for (int i = 0; i < n; i++)
-                        if (irreversible(T, P, buffer[i]) != pass) moves[top + k++] = buffer[i];
+                int k = 0, later[MAXMOVES], nlater = 0;
+                for (int i = 0; i < n; i++) {
+                    if (irreversible(T, P, buffer[i])) moves[top + k++] = buffer[i];
+                    else later[nlater++] = buffer[i];
+                }
+                memcpy(moves + top + k, later, (size_t)nlater * sizeof(int));
                 levels[depth].start = top;
                 levels[depth].count = n;
                 levels[depth].index = 0;

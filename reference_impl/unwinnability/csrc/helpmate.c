@@ -292,29 +292,34 @@ static int search(Search *S, int depth, int progressed) {
     int moves[MAXMOVES];
     /* at the horizon only whether a move exists matters (is this a mate?) */
     int leaf = depth >= S->max_depth || S->ply >= MAXPLY - 1;
+    u64 key = 0;
+    int left = S->max_depth - depth;
+    TTEntry *e = NULL;
+    if (!leaf) { /* an entry is kept only for a position with moves: looked up before they are made */
+        key = identity(T, P);
+        e = &S->tt[key & S->tt_mask];
+        if (e->key == key && e->generation == S->generation && e->left >= left) return 0;
+    }
     int n = legal_moves_upto(T, P, moves, leaf ? 1 : MAXMOVES);
     if (n == 0) return P->turn != S->winner && in_check(T, P);
     if (leaf) { S->interrupted = 1; return 0; }
-    u64 key = identity(T, P);
-    int left = S->max_depth - depth;
-    TTEntry *e = &S->tt[key & S->tt_mask];
-    if (e->key == key && e->generation == S->generation && e->left >= left) return 0;
     e->key = key;
     e->left = left;
     e->generation = S->generation;
-    int kind[MAXMOVES], rank[MAXMOVES];
+    int kind[MAXMOVES];
     int order[MAXMOVES];
-    int k = 0;
     /* progress first (in waiting mode the kings' progress before the other units': a king
      * walking to its square is the spine of a mating picture), then the ordinary moves,
-     * then the rest */
+     * then the rest; in generation order within each rank */
+    int bucket[4][MAXMOVES], count[4] = {0, 0, 0, 0};
     for (int i = 0; i < n; i++) {
         kind[i] = classify(S, moves[i]);
-        rank[i] = kind[i] == REWARD ? (S->waiting && (P->mailbox[moves[i] & 63] & 15) != T->royal)
-                  : kind[i] == NORMAL ? 2 : 3;
+        int rank = kind[i] == REWARD ? (S->waiting && (P->mailbox[moves[i] & 63] & 15) != T->royal)
+                   : kind[i] == NORMAL ? 2 : 3;
+        bucket[rank][count[rank]++] = i;
     }
-    for (int r = 0; r < 4; r++)
-        for (int i = 0; i < n; i++) if (rank[i] == r) order[k++] = i;
+    for (int r = 0, k = 0; r < 4; r++)
+        for (int i = 0; i < count[r]; i++) order[k++] = bucket[r][i];
     for (int j = 0; j < n; j++) {
         int i = order[j];
         if (S->nodes >= S->limit || signalled(S)) { S->aborted = 1; return 0; }
