@@ -227,45 +227,42 @@ static int plain_fen(const Tables *T, const FenInfo *F, const char *s, Py_ssize_
 
 /* ---------------------------------------------------------------- the line */
 
-static PyObject *square_text(int from, int to, int promoted, const FenInfo *F) {
-    char text[6] = {(char)('a' + file_of(from)), (char)('1' + rank_of(from)), (char)('a' + file_of(to)),
-                    (char)('1' + rank_of(to)), 0, 0};
-    if (promoted >= 0) text[4] = F->letter[promoted];
-    return PyUnicode_FromStringAndSize(text, promoted >= 0 ? 5 : 4);
-}
-
-/* The UCI of ``m`` (castling as the ruleset writes it). */
-static PyObject *move_uci(const Tables *T, const FenInfo *F, int m) {
+/* The UCI of ``m`` (castling as the ruleset writes it) into ``text``; its length. */
+static int move_uci(const Tables *T, const FenInfo *F, int m, char text[6]) {
     int from = m & 63, to = m >> 6 & 63, promo = m >> 12 & 15;
     if (m >> 16 == FLAG_CASTLE && !F->uci_king_takes_rook) {
         int s = castling_side(T, to > from);
         to = (from & ~7) + T->side_kto[s];
     }
-    return square_text(from, to, promo ? promo - 1 : -1, F);
+    text[0] = (char)('a' + file_of(from)), text[1] = (char)('1' + rank_of(from));
+    text[2] = (char)('a' + file_of(to)), text[3] = (char)('1' + rank_of(to));
+    if (!promo) return 4;
+    text[4] = F->letter[promo - 1];
+    return 5;
 }
 
-/* ``line`` replayed from ``root`` by the compiled generator: each move in the legal
- * list, the end ``winner``'s checkmate; its UCI as a new list, or NULL (with no
- * exception set if the line is not one: the caller reports it). */
-static PyObject *checked_line(const Tables *T, const FenInfo *F, const Pos *root, const int *line, int n,
-                              int winner) {
+/* ``line`` replayed from ``root`` by the compiled generator: 1 if each move is one of
+ * the legal moves where it is played (is_legal_move) and the end is ``winner``'s
+ * checkmate, else 0. */
+static int checked_line(const Tables *T, const Pos *root, const int *line, int n, int winner) {
     Pos R = *root;
-    PyObject *out = PyList_New(n);
-    if (!out) return NULL;
     int moves[MAXMOVES];
     for (int i = 0; i < n; i++) {
-        int count = legal_moves(T, &R, moves), legal = 0;
-        for (int j = 0; j < count && !legal; j++) legal = moves[j] == line[i];
-        if (!legal) { Py_DECREF(out); return NULL; }
-        PyObject *uci = move_uci(T, F, line[i]);
-        if (!uci) { Py_DECREF(out); return NULL; }
-        PyList_SET_ITEM(out, i, uci);
+        if (!is_legal_move(T, &R, line[i])) return 0;
         Undo u;
         make(T, &R, line[i], &u);
     }
-    if (R.turn == winner || legal_moves(T, &R, moves) != 0 || !in_check(T, &R)) {
-        Py_DECREF(out);
-        return NULL;
+    return R.turn != winner && legal_moves_upto(T, &R, moves, 1) == 0 && in_check(T, &R);
+}
+
+/* ``line`` in UCI, as a new list. */
+static PyObject *uci_list(const Tables *T, const FenInfo *F, const int *line, int n) {
+    PyObject *out = PyList_New(n);
+    for (int i = 0; out && i < n; i++) {
+        char text[6];
+        PyObject *uci = PyUnicode_FromStringAndSize(text, move_uci(T, F, line[i], text));
+        if (!uci) Py_CLEAR(out);
+        else PyList_SET_ITEM(out, i, uci);
     }
     return out;
 }
@@ -280,12 +277,12 @@ typedef struct {
     int side;                  /* the colour asked, or -1: the side not to move */
 } BatchMode;
 
-/* One position's answer, before it becomes a tuple or a line of text. ``line``: the
- * helpmate's UCI (a new reference) or NULL; a CAN without one is a mate on the board. */
+/* One position's answer, before it becomes a tuple or a line of text: a CAN with
+ * ``plies`` 0 is a mate on the board, else ``line`` (the search's, checked) holds it. */
 typedef struct {
-    int verdict, side, stage;
+    int verdict, side, stage, plies;
     long long nodes;
-    PyObject *line;
+    const int *line;
 } BatchResult;
 
 /* The helpmate probe of ``M`` for ``side`` into ``R``: 1 if it found a mate (its line
@@ -312,12 +309,11 @@ static int batch_probe(const Tables *T, const FenInfo *F, const BatchMode *M, Se
         R->verdict = BATCH_OPEN, R->stage = BATCH_STAGE_NONE;
         return 1;
     }
-    R->line = checked_line(T, F, P, S->line, S->ply, side);
-    if (!R->line) {
-        if (!PyErr_Occurred())
-            PyErr_SetString(PyExc_RuntimeError, "the compiled helpmate search proposed a line the generator rejects");
+    if (!checked_line(T, P, S->line, S->ply, side)) {
+        PyErr_SetString(PyExc_RuntimeError, "the compiled helpmate search proposed a line the generator rejects");
         return -1;
     }
+    R->line = S->line, R->plies = S->ply;
     R->verdict = BATCH_CAN, R->stage = BATCH_STAGE_HELPMATE;
     return 1;
 }
@@ -334,7 +330,7 @@ static int has_legal_move(const Tables *T, Pos *P) {
  * generator rejects is a RuntimeError). */
 static int batch_one(const Tables *T, const FenInfo *F, const BatchMode *M, Search *S, Pos *P, BatchResult *R) {
     int side = M->side >= 0 ? M->side : P->turn ^ 1;
-    R->side = side, R->nodes = 0, R->line = NULL;
+    R->side = side, R->nodes = 0, R->line = NULL, R->plies = 0;
     if (!has_legal_move(T, P)) {
         int mated = in_check(T, P) ? P->turn : -1;
         R->verdict = mated >= 0 && side != mated ? BATCH_CAN : BATCH_CANNOT;
@@ -351,12 +347,9 @@ static int batch_one(const Tables *T, const FenInfo *F, const BatchMode *M, Sear
     return 0;
 }
 
-/* ``R`` as the tuple (verdict, side, line or None, nodes, stage); steals R->line. */
-static PyObject *result_tuple(BatchResult *R) {
-    PyObject *line = R->line;
-    if (!line && R->verdict == BATCH_CAN) line = PyList_New(0);
-    else if (!line) line = Py_NewRef(Py_None);
-    R->line = NULL;
+/* ``R`` as the tuple (verdict, side, line in UCI or None, nodes, stage). */
+static PyObject *result_tuple(const Tables *T, const FenInfo *F, const BatchResult *R) {
+    PyObject *line = R->verdict == BATCH_CAN ? uci_list(T, F, R->line, R->plies) : Py_NewRef(Py_None);
     if (!line) return NULL;
     return Py_BuildValue("(iiNLi)", R->verdict, R->side, line, R->nodes, R->stage);
 }
@@ -406,8 +399,8 @@ static void text_number(Text *B, long long v) {
  * the same text as json.dumps of the object, written here because a screening answer
  * costs less than formatting it in Python. ``proofs`` holds each stage's proof as JSON
  * text ("null" where none). -1 with an exception on failure. */
-static int answer_text(Text *B, const BatchResult *R, const char *field[6], const Py_ssize_t length[6],
-                       PyObject *proofs) {
+static int answer_text(Text *B, const Tables *T, const FenInfo *F, const BatchResult *R, const char *field[6],
+                       const Py_ssize_t length[6], PyObject *proofs) {
     text_str(B, "\"fen\": \"");
     for (int k = 0; k < 6; k++) {
         if (k) text_add(B, " ", 1);
@@ -428,15 +421,12 @@ static int answer_text(Text *B, const BatchResult *R, const char *field[6], cons
     text_str(B, "\", \"line_uci\": ");
     if (R->verdict == BATCH_CAN) {
         text_add(B, "[", 1);
-        Py_ssize_t plies = R->line ? PyList_GET_SIZE(R->line) : 0;
-        for (Py_ssize_t i = 0; i < plies; i++) {
-            Py_ssize_t n;
-            const char *uci = PyUnicode_AsUTF8AndSize(PyList_GET_ITEM(R->line, i), &n);
-            if (!uci) return -1;
+        for (int i = 0; i < R->plies; i++) {
+            char uci[8] = {'"'};
+            int n = move_uci(T, F, R->line[i], uci + 1);
+            uci[n + 1] = '"';
             if (i) text_add(B, ", ", 2);
-            text_add(B, "\"", 1);
-            text_add(B, uci, (size_t)n);
-            text_add(B, "\"", 1);
+            text_add(B, uci, (size_t)n + 2);
         }
         text_add(B, "]", 1);
     } else {
@@ -508,7 +498,7 @@ static PyObject *py_batch(PyObject *self, PyObject *args) {
         const char *field[6];
         Py_ssize_t length[6];
         int fen = PyUnicode_Check(item);
-        BatchResult R = {0, 0, 0, 0, NULL};
+        BatchResult R = {0, 0, 0, 0, 0, NULL};
         if (fen) {
             Py_ssize_t size;
             const char *text = PyUnicode_AsUTF8AndSize(item, &size);
@@ -525,7 +515,6 @@ static PyObject *py_batch(PyObject *self, PyObject *args) {
         }
         if (!answer) {
             if (batch_one(T, F, &M, S, &P, &R) < 0) {
-                Py_XDECREF(R.line);
                 if (S->signalled) break;
                 goto done;
             }
@@ -535,19 +524,16 @@ static PyObject *py_batch(PyObject *self, PyObject *args) {
                 text_str(&B, "{\"input_line\": ");
                 text_number(&B, PyLong_AsLongLong(PyList_GET_ITEM(numbers, i)));
                 text_str(&B, ", ");
-                int failed = answer_text(&B, &R, field, length, proofs) < 0 || PyErr_Occurred();
-                Py_XDECREF(R.line);
-                if (failed) goto done;
+                if (answer_text(&B, T, F, &R, field, length, proofs) < 0 || PyErr_Occurred()) goto done;
                 answer = Py_NewRef(Py_True);
             } else if (final) {
                 Text line = {NULL, 0, 0, 0};
-                int failed = answer_text(&line, &R, field, length, proofs) < 0;
-                Py_XDECREF(R.line);
+                int failed = answer_text(&line, T, F, &R, field, length, proofs) < 0;
                 answer = failed ? NULL : PyUnicode_FromStringAndSize(line.text, (Py_ssize_t)line.length);
                 free(line.text);
                 if (!answer) goto done;
             } else {
-                answer = result_tuple(&R);
+                answer = result_tuple(T, F, &R);
                 if (!answer) goto done;
             }
         }

@@ -614,14 +614,14 @@ static int en_passant_legal(const Tables *T, Pos *P, int m) {
     return ok;
 }
 
-/* The first ``limit`` legal moves (all of them with MAXMOVES), in pseudo_moves' order.
- * With one king of the side (not of the pawn's type) they are generated unit by unit:
- * out of check, a unit that is neither the king nor pinned may play every pseudo-legal
- * move but en passant (two squares empty), the king every one to a square out of
- * ``danger`` (exposes_king); a pinned unit's moves, and in check every move but the
- * king's, are tested by exposes_king; en passant is made and tested. Otherwise
- * legal_moves_tested. */
-static inline int legal_moves_upto(const Tables *T, Pos *P, int *out, int limit) {
+/* The first ``limit`` legal moves of the units on ``units`` (castling too when
+ * ``castles``), in pseudo_moves' order. With one king of the side (not of the pawn's
+ * type) they are generated unit by unit: out of check, a unit that is neither the king
+ * nor pinned may play every pseudo-legal move but en passant (two squares empty), the
+ * king every one to a square out of ``danger`` (exposes_king); a pinned unit's moves,
+ * and in check every move but the king's, are tested by exposes_king; en passant is
+ * made and tested. Otherwise legal_moves_tested, for every unit. */
+static inline int legal_moves_of(const Tables *T, Pos *P, int *out, int limit, u64 units, int castles) {
     int c = P->turn;
     int own_king = king_square(T, P, c);
     if (own_king == NONE || T->royal == T->pawn || (P->bb[c][T->royal] & (P->bb[c][T->royal] - 1)))
@@ -641,7 +641,7 @@ static inline int legal_moves_upto(const Tables *T, Pos *P, int *out, int limit)
         }                                                                                            \
     } while (0)
     for (int t = 0; t < T->ntypes; t++) {
-        for (u64 pieces = P->bb[c][t]; pieces; pieces &= pieces - 1) {
+        for (u64 pieces = P->bb[c][t] & units; pieces; pieces &= pieces - 1) {
             int sq = lsb(pieces), test = (int)(tested >> sq & 1);
             if (t == T->pawn) {
                 u64 push = T->pawn_push[c][sq] & ~occ;
@@ -674,12 +674,28 @@ static inline int legal_moves_upto(const Tables *T, Pos *P, int *out, int limit)
         }
     }
 #undef EMIT
-    if (T->castling) {
-        int castles[MAXMOVES];
-        int n = castling_moves(T, P, castles, 0);
-        for (int i = 0; i < n && k < limit; i++) out[k++] = castles[i];
+    if (T->castling && castles) {
+        int castled[MAXMOVES];
+        int n = castling_moves(T, P, castled, 0);
+        for (int i = 0; i < n && k < limit; i++) out[k++] = castled[i];
     }
     return k;
+}
+
+/* The first ``limit`` legal moves (all of them with MAXMOVES), in pseudo_moves' order. */
+static inline int legal_moves_upto(const Tables *T, Pos *P, int *out, int limit) {
+    return legal_moves_of(T, P, out, limit, ~0ULL, 1);
+}
+
+/* Is ``m`` one of the legal moves (legal_moves' list holds it)? Only the moves of the
+ * unit on its square are generated (castling's where it castles). */
+static int is_legal_move(const Tables *T, Pos *P, int m) {
+    int moves[MAXMOVES];
+    int castle = m >> 16 == FLAG_CASTLE;
+    int n = legal_moves_of(T, P, moves, MAXMOVES, castle ? 0 : 1ULL << (m & 63), castle);
+    for (int i = 0; i < n; i++)
+        if (moves[i] == m) return 1;
+    return 0;
 }
 
 /* Every legal move. */
