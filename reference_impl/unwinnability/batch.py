@@ -7,7 +7,8 @@ compiled call (``csrc/batch.c``); only what that call leaves open reaches the Py
 schedule. Two modes:
 
 * **screening** (``quick=True``): the Laws' answer when the side to move has no legal
-  move, then the compiled static stage. ``CANNOT`` only with its proof, ``CAN`` only
+  move, then the compiled static stage, skipped where a cheaper compiled test shows it
+  would prove nothing (``native.static_open``). ``CANNOT`` only with its proof, ``CAN`` only
   with a line (the position already the winner's checkmate), everything else
   ``UNDETERMINED``: nothing is guessed. For databases, where almost every position is
   winnable and the rare dead one is what matters.
