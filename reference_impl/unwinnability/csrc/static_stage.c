@@ -805,6 +805,12 @@ static int static_stage(const Tables *T, const Pos *P, int ep, int mask) {
  * With no dead end in F the step into one is never tried, and where one may remain
  * only the kings' own squares are used, which both analyses (with and without dead
  * ends) hold.
+ *
+ * Any smaller W is as good a proof, so W is tried twice: first cheaply (one pass of the
+ * thaw rules, each piece's region its square and the squares it may step to, each
+ * pawn's its own square: enough for most positions), then in full (the thaw rules to
+ * their fixed point, floods, cones, promotions). The test of a mate square spends a
+ * small budget (OPEN_BUDGET king squares tried); when it runs out, W shows nothing.
  */
 
 #ifndef OPEN_BUDGET
