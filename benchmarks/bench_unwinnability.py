@@ -35,15 +35,18 @@ the whole file 100 % decided, 0 wrong, >= 500 positions per CPU-second::
     python benchmarks/bench_unwinnability.py --lichess FILE [--nodes] [--limit N]
 
 ``--against-cha`` runs the Chess Unwinnability Analyzer (``--cha PATH``, or the
-``ARBITER_CHA`` environment variable; default ``../shared/peers/cha/cha`` from the
-repository root) and ``arbiter unwinnable --batch`` on the same positions (``--lichess
-FILE``, default ``../shared/data/unwinnability/lichess-timeouts.txt``: its first column),
-each as a subprocess, full and quick mode, and prints positions per CPU-second of each
-(the children's CPU time from ``resource.getrusage``, minus the same command's CPU on a
-one-position input: start-up aside), the ratios, how many each decided, our verdicts CHA's
-column contradicts, and, outside the timing, every ``can`` line replayed by python-chess::
+``ARBITER_CHA`` environment variable) and ``arbiter unwinnable --batch`` on the same
+positions (``--lichess FILE``, or ``ARBITER_LICHESS_TIMEOUTS``: a lichess-timeouts file,
+its first column), each as a subprocess, full and quick mode, and prints positions per
+CPU-second of each (the children's CPU time from ``resource.getrusage``, minus the same
+command's CPU on a one-position input: start-up aside), the ratios, how many each
+decided, our verdicts CHA's column contradicts, and, outside the timing, every ``can``
+line replayed by python-chess. Neither the peer nor the file ships with the project; a
+missing one is a one-line error. The quick modes answer the file ``--copies`` times over
+in one input (default 10; both programs the same input): a screening pass over 15,000
+positions costs less CPU than the start-up's run-to-run spread::
 
-    python benchmarks/bench_unwinnability.py --against-cha [--lichess FILE] [--cha PATH] [-j N] [--repeat 5]
+    python benchmarks/bench_unwinnability.py --against-cha --lichess FILE --cha PATH [-j N] [--repeat 5] [--copies 10]
 """
 
 from __future__ import annotations
@@ -206,9 +209,10 @@ def bench_lichess(rows: list[Row], node_limit: int | None) -> None:
 
 # --- against CHA: both programs as subprocesses, in the same run ---------------------
 
-#: The peer's binary and the shared Lichess half, relative to the repository root.
-CHA_DEFAULT = ROOT.parent / "shared" / "peers" / "cha" / "cha"
-SHARED_LICHESS = ROOT.parent / "shared" / "data" / "unwinnability" / "lichess-timeouts.txt"
+#: Environment variables naming the peer's binary and the Lichess file when the options do not.
+CHA_VARIABLE, LICHESS_VARIABLE = "ARBITER_CHA", "ARBITER_LICHESS_TIMEOUTS"
+#: Times the quick modes answer the file over in one run, by default.
+QUICK_COPIES = 10
 #: Where the ``arbiter`` entry point of this environment is.
 ARBITER = [sys.executable, "-c", "from conformance.cli import main; main()"]
 
@@ -246,34 +250,47 @@ def _cha_verdicts(output: bytes) -> list[str]:
     return [word for word in words if word in CHA_VERDICTS]
 
 
-def bench_against_cha(path: Path, cha: Path, jobs: int, repeat: int) -> None:
-    if not cha.is_file():
-        raise SystemExit(f"bench_unwinnability: no CHA binary at {cha} (--cha PATH or ARBITER_CHA)")
+def _given(option: Path | None, variable: str, what: str, flag: str) -> Path:
+    """The file ``option`` names, else the environment ``variable``'s; a one-line exit
+    when neither does or it is no file."""
+    text = str(option) if option is not None else os.environ.get(variable)
+    if not text:
+        raise SystemExit(f"bench_unwinnability: --against-cha needs {what}: {flag} PATH or {variable}")
+    path = Path(text).expanduser()
+    if not path.is_file():
+        raise SystemExit(f"bench_unwinnability: {what}: no such file: {path}")
+    return path.resolve()
+
+
+def bench_against_cha(path: Path, cha: Path, jobs: int, repeat: int, copies: int) -> None:
     rows = load_lichess(path, None)
     fens = [row.fen for row in rows]
     n = len(fens)
     with tempfile.TemporaryDirectory() as scratch:
-        feed, one = Path(scratch) / "fens.txt", Path(scratch) / "one.txt"
+        feed, many, one = Path(scratch) / "fens.txt", Path(scratch) / "copies.txt", Path(scratch) / "one.txt"
         feed.write_text("".join(f + "\n" for f in fens))
+        many.write_text("".join(f + "\n" for f in fens) * copies)
         one.write_text(fens[0] + "\n")
         ours = [*ARBITER, "unwinnable", "--batch", "-", "-j", str(jobs)]
         runs = {
             "CHA full": _net_cpu([str(cha)], feed, one, 1),
-            "CHA quick": _net_cpu([str(cha), "-quick"], feed, one, repeat),
+            "CHA quick": _net_cpu([str(cha), "-quick"], many, one, repeat),
             "ours full": _net_cpu(ours, feed, one, 1),
-            "ours quick": _net_cpu([*ours, "--quick"], feed, one, repeat),
+            "ours quick": _net_cpu([*ours, "--quick"], many, one, repeat),
         }
-    rate = {name: n / cpu for name, (cpu, _) in runs.items()}
+    answered = {name: n * (copies if "quick" in name else 1) for name in runs}
+    rate = {name: answered[name] / cpu for name, (cpu, _) in runs.items()}
     cha_full = _cha_verdicts(runs["CHA full"][1])
     if len(cha_full) != n:
         raise SystemExit(f"bench_unwinnability: CHA answered {len(cha_full)} of {n} positions")
-    cha_quick_unwinnable = _cha_verdicts(runs["CHA quick"][1]).count("unwinnable")
+    cha_quick_unwinnable = _cha_verdicts(runs["CHA quick"][1]).count("unwinnable") // copies
     answers = {name: [json.loads(line) for line in runs[name][1].decode().splitlines()]
                for name in ("ours full", "ours quick")}
+    answers["ours quick"] = answers["ours quick"][:n]  # the first copy's (the others are the same questions)
     print(f"{n:,} positions from {path.name}; CPU time per program with its start-up on one position subtracted "
-          f"(quick modes: medians of {repeat} runs)")
+          f"(quick modes: the file {copies} times over in one run, medians of {repeat} runs)")
     for name in runs:
-        cpu = runs[name][0]
+        cpu = runs[name][0] / (copies if "quick" in name else 1)  # per pass over the file
         if name == "CHA full":
             decided = sum(v in ("winnable", "unwinnable") for v in cha_full)
             found = f"decided {decided:,}, unwinnable {sum(v == 'unwinnable' for v in cha_full):,}"
@@ -364,23 +381,30 @@ def main() -> None:
                         f"{RULESET} flag-fall table's)")
     parser.add_argument("--limit", type=int, default=None, help="only the first N positions")
     parser.add_argument("--lichess", type=Path, default=None, metavar="FILE",
-                        help="run a lichess-timeouts file (flag falls with CHA's verdicts)")
+                        help="run a lichess-timeouts file (flag falls with CHA's verdicts) [--against-cha: default "
+                        f"${LICHESS_VARIABLE}]")
     parser.add_argument("--nodes", action="store_true",
                         help="nodes per CPU-second of the compiled core against python-chess, on the "
                         "--lichess rows (default: the shipped sample)")
     parser.add_argument("--against-cha", action="store_true",
                         help="CHA and arbiter unwinnable --batch as subprocesses on the same positions, "
-                        "full and quick (--lichess FILE, default the shared Lichess half)")
-    parser.add_argument("--cha", type=Path, default=None,
-                        help=f"CHA's binary [default: $ARBITER_CHA or {CHA_DEFAULT.relative_to(ROOT.parent)} "
-                        "beside the repository]")
+                        "full and quick (--lichess FILE, --cha PATH)")
+    parser.add_argument("--cha", type=Path, default=None, help=f"--against-cha: CHA's binary [default: ${CHA_VARIABLE}]")
     parser.add_argument("-j", "--jobs", type=int, default=1, help="--against-cha: our worker processes")
     parser.add_argument("--repeat", type=int, default=5,
                         help="--against-cha: runs of each quick mode (and of its start-up) whose median counts")
+    parser.add_argument("--copies", type=int, default=QUICK_COPIES,
+                        help="--against-cha: times the quick modes answer the file over in one run")
     args = parser.parse_args()
     if args.against_cha:
-        cha = (args.cha or Path(os.environ.get("ARBITER_CHA", CHA_DEFAULT))).resolve()
-        bench_against_cha(args.lichess or SHARED_LICHESS, cha, args.jobs, args.repeat)
+        if args.copies < 1 or args.repeat < 1:
+            parser.error("--copies and --repeat must be at least 1")
+        cha = _given(args.cha, CHA_VARIABLE, "CHA's binary", "--cha")
+        lichess = _given(args.lichess, LICHESS_VARIABLE, "a lichess-timeouts file", "--lichess")
+        try:
+            bench_against_cha(lichess, cha, args.jobs, args.repeat, args.copies)
+        except ArbiterError as error:
+            raise SystemExit(f"bench_unwinnability: {error}") from None
         return
     if args.lichess is not None or args.nodes:
         path = args.lichess or SAMPLE

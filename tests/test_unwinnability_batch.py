@@ -169,7 +169,7 @@ def test_fuzzed_fens_the_reader_accepts_the_interpreter_accepts_as_the_same_posi
     rules = load_ruleset(ruleset)
     template = Board(rules)
     fuzzed = _fuzzed(26, [row.fen for row in ROWS] + CASTLING_BASES)
-    answers, stopped = native.batch(template, fuzzed, None, probe=COMPARE_PROBE, full=True)
+    answers, stopped, _ = native.batch(template, fuzzed, None, probe=COMPARE_PROBE, full=True)
     assert stopped is None and len(answers) == len(fuzzed)
     accepted = plain = 0
     for text, answer in zip(fuzzed, answers):
@@ -184,7 +184,7 @@ def test_fuzzed_fens_the_reader_accepts_the_interpreter_accepts_as_the_same_posi
             continue
         plain += 1
         assert native.read_fen(template, text) == native._position(board), text
-        (again,), _ = native.batch(template, [board], None, probe=COMPARE_PROBE, full=True)
+        (again,), _, _ = native.batch(template, [board], None, probe=COMPARE_PROBE, full=True)
         assert answer == again, text
     assert plain > accepted // 2  # the reader is not merely refusing everything
 
@@ -196,7 +196,7 @@ def test_the_reader_takes_the_common_fens_itself(rules):
     fens = CASTLING_BASES[:3] + CASTLING_BASES[4:] + [CASTLING_BASES[3], "k3r3/8/8/8/8/5n2/8/4K3 w - - 0 40"]
     for fen in fens:
         Board.from_fen(fen, rules)  # all valid
-    answers, _ = native.batch(template, fens, None, probe=0, full=False)
+    answers, _, _ = native.batch(template, fens, None, probe=0, full=False)
     assert [a is not None for a in answers] == [True] * 5 + [False, False]
 
 
@@ -243,7 +243,7 @@ def test_batch_json_text_from_c_equals_json_dumps():
     template = Board(rules)
     lines = [(n, row.fen) for n, row in enumerate(ROWS[:60], 1)]
     for quick in (True, False):
-        texts = list(batch.json_lines(template, lines, None, quick=quick, node_limit=20_000))
+        texts = "\n".join(batch.json_lines(template, lines, None, quick=quick, node_limit=20_000)).split("\n")
         answers = list(batch.run_lines(template, lines, None, quick=quick, node_limit=20_000))
         assert texts == [batch.answer_json(a) for a in answers]
         for text, answer in zip(texts, answers):

@@ -12,12 +12,14 @@ away from them, both must prove the same colours.
 from __future__ import annotations
 
 import random
+import re
 from pathlib import Path
 
 import pytest
 
 from conformance.generate.lichess_sample import parse
 from reference_impl import Board, load_ruleset
+from reference_impl.errors import FenError
 from reference_impl.unwinnability import native
 from reference_impl.unwinnability.search import static_proofs
 
@@ -93,3 +95,69 @@ def test_compiled_static_stage_on_chosen_positions(fen: str) -> None:
 def test_compiled_static_stage_under_chess960_rules() -> None:
     for board in _walks(CHESS960, 150, 7):
         assert native.static_stage(board, (0, 1)) == static_proofs(board, (0, 1)), board.fen()
+
+
+# --- the screening's shortcut (st_open): it may skip the static stage only where the
+# --- static stage would not prove the colour unable to mate
+
+
+def _random_board(rng: random.Random) -> Board | None:
+    """Kings, up to eight pawns and three pieces a side on random squares, then a few
+    random moves: blocked and passed pawns, promotions, pieces shut in."""
+    units = ["K", "k"]
+    for case in (str.upper, str.lower):
+        units += [case("p")] * rng.randrange(0, 9)
+        units += [case(rng.choice("qrbnbn")) for _ in range(rng.choice([0, 0, 1, 1, 2, 3]))]
+    squares = rng.sample(range(64), len(units))
+    rows = [["1"] * 8 for _ in range(8)]
+    for unit, square in zip(units, squares):
+        if unit in "Pp" and square // 8 in (0, 7):
+            return None
+        rows[7 - square // 8][square % 8] = unit
+    placement = re.sub("1+", lambda run: str(len(run.group())), "/".join("".join(row) for row in rows))
+    try:
+        board = Board.from_fen(f"{placement} {rng.choice('wb')} - - 0 1", RULES)
+    except FenError:
+        return None
+    for _ in range(rng.randrange(0, 6)):
+        moves = board.legal_codes()
+        if not moves:
+            break
+        board.push_code(rng.choice(moves))
+    return board
+
+
+def _shortcut_agrees(boards: list[Board]) -> int:
+    """Asserts that no colour the shortcut calls open is one the specification proves;
+    returns how many colours it called open."""
+    opened = 0
+    for board in boards:
+        open_ = native.static_open(board, (0, 1))
+        assert not open_ & static_proofs(board, (0, 1)), board.fen()
+        opened += len(open_)
+    return opened
+
+
+def test_the_screening_shortcut_never_skips_a_proof_on_the_lichess_sample() -> None:
+    sample = DATA / "lichess-sample.txt"
+    boards = [Board.from_fen(row.fen, RULES) for row in parse(sample.read_text(), sample.name)]
+    assert _shortcut_agrees(boards) > 1.5 * len(boards)  # nearly every question of real games
+
+
+@pytest.mark.parametrize("fen", CASTLING_AND_EN_PASSANT + DEAD_ENDS)
+def test_the_screening_shortcut_on_chosen_positions(fen: str) -> None:
+    _shortcut_agrees([Board.from_fen(fen, RULES)])
+
+
+@pytest.mark.slow  # about 15 s: left out of `tox -e fast`
+@pytest.mark.parametrize("seed", range(4))
+def test_the_screening_shortcut_never_skips_a_proof(seed: int) -> None:
+    boards = _walks(RULES, 400, seed)
+    rng = random.Random(seed)
+    while len(boards) < 1600:
+        board = _random_board(rng)
+        if board is not None:
+            boards.append(board)
+    opened = _shortcut_agrees(boards)
+    assert opened > len(boards)  # it applies to most questions, the proofs exercised beside it
+    assert sum(len(static_proofs(b, (0, 1))) for b in boards[400:]) > 50

@@ -62,25 +62,27 @@ PROBE_NODES = 20_000
 QUICK_PROBE_NODES = 2_000
 #: Shares of the node budget, in the order they are spent after the static stage: a
 #: very short walk (FIRST_WALK_SHARE: the small reachable spaces, most of the walks'
-#: proofs, close here), the trial of the helpmate search per colour asked (see
-#: FIRST_HELPMATE_TRIAL), a short walk from the start (SECOND_WALK_SHARE), the rest of
+#: proofs, close here), the trials of the helpmate search per colour asked (see
+#: FIRST_HELPMATE_TRIALS), a short walk from the start (SECOND_WALK_SHARE), the rest of
 #: the first helpmate search's share (FIRST_HELPMATE_SHARE: ordinary long mates turn up
 #: here), then the walk again from the start with the bulk, then the helpmate search
 #: with what is left if that is more than it had. Neither search's chances are guessed
-#: from the position: each gets a cheap try before the other gets more, and the walk,
-#: whose moves cost a fifth of the helpmate search's, the bulk. The helpmate trial comes
-#: before the 500,000-node walk because the flag falls the probe misses are mates its
-#: trial finds (on the 14,986 Lichess flag falls 7.5 million nodes in all instead of
-#: 11.7 million; the labelled vectors 86 million instead of 93). Scheduling only; no
+#: from the position: each gets a cheap try before the other gets more, and the walk the
+#: bulk. The helpmate trials come before the 500,000-node walk because the flag falls the
+#: probe misses are mates they find (on the 14,986 Lichess flag falls 7.5 million nodes
+#: in all with one trial instead of 11.7 million, 6.5 million with two; the labelled
+#: vectors 86 million with one instead of 93, 101 million with two). Scheduling only; no
 #: verdict rests on it.
 FIRST_WALK_SHARE = 0.005
 SECOND_WALK_SHARE = 0.05
 FIRST_HELPMATE_SHARE = 0.2
-#: The first helpmate search is tried with this part of its share before the rest: the
-#: compiled search's iteration shares grow with its budget, and a mate its small shares
-#: find is found sooner on a small budget (K+B against K+Q+P: 175,528 moves on 200,000,
-#: 1,255,528 on 2,000,000).
-FIRST_HELPMATE_TRIAL = 0.1
+#: The first helpmate search is tried with these parts of its share, one after the other,
+#: before the rest: the compiled search's iteration shares grow with its budget, and a
+#: mate its small shares find is found sooner on a small budget (K+B against K+Q+P:
+#: 175,528 moves on 200,000, 1,255,528 on 2,000,000); a mate its depth-first part finds
+#: only past the first trial's needs the second (K+B against K+Q+4P: 251,970 moves on
+#: 500,000, not found on 200,000), before the 500,000-node walk.
+FIRST_HELPMATE_TRIALS = (0.1, 0.25)
 #: Partial positions the material proof may visit for each material a walk reaches (the
 #: question's own material gets the proof's full budget).
 WALK_MATERIAL_NODES = 600
@@ -235,8 +237,8 @@ def _terminal(board: Board, colors: tuple[int, ...]) -> dict[int, Analysis] | No
 def _schedule(board: Board, colors: tuple[int, ...], node_limit: int, stop_at_can: bool) -> dict[int, Analysis]:
     """The schedule, per colour asked (``node_limit`` each): a short compiled helpmate
     probe (ordinary game positions end here); the static stage and the material proof;
-    a very short compiled exhaustive walk of the reachable space; a short compiled
-    helpmate search (FIRST_HELPMATE_TRIAL); a short walk; the rest of that helpmate
+    a very short compiled exhaustive walk of the reachable space; two short compiled
+    helpmate searches (FIRST_HELPMATE_TRIALS); a short walk; the rest of that helpmate
     search's share; the walk again with the bulk; the helpmate search with what is left
     (see FIRST_WALK_SHARE). ``node_limit=0`` runs the static stage alone.
 
@@ -281,7 +283,7 @@ def _schedule(board: Board, colors: tuple[int, ...], node_limit: int, stop_at_ca
         return answer()
     probed = max(spent[c] for c in pending)
     first_helpmate = int(node_limit * FIRST_HELPMATE_SHARE)
-    trial_plan = int(first_helpmate * FIRST_HELPMATE_TRIAL)  # at least every trial's budget
+    trial_plan = sum(int(first_helpmate * share) for share in FIRST_HELPMATE_TRIALS)  # at least the trials' budgets
     first_walk = max(0, min(int(node_limit * FIRST_WALK_SHARE), node_limit - probed - trial_plan))
     second_walk = max(0, min(int(node_limit * SECOND_WALK_SHARE), node_limit - probed - trial_plan - first_walk))
     bulk_walk = node_limit - probed - first_walk - second_walk - first_helpmate
@@ -304,13 +306,14 @@ def _schedule(board: Board, colors: tuple[int, ...], node_limit: int, stop_at_ca
 
     if first_walk > 0 and walk(first_walk):
         return answer()
-    rest: dict[int, int] = {}
-    for color in asked:
-        if color not in results and not settled():
-            budget = min(first_helpmate, node_limit - spent[color])
-            trial = int(budget * FIRST_HELPMATE_TRIAL)
-            _helpmate(board, color, trial, results, spent)
-            rest[color] = budget - trial
+    share_of = {color: min(first_helpmate, node_limit - spent[color]) for color in asked}
+    rest = dict(share_of)
+    for share in FIRST_HELPMATE_TRIALS:
+        for color in asked:
+            if color not in results and not settled():
+                trial = int(share_of[color] * share)
+                _helpmate(board, color, trial, results, spent)
+                rest[color] -= trial
     if unsettled() and (second_walk <= first_walk or not walk(second_walk)):
         for color in asked:
             if color not in results and not settled():

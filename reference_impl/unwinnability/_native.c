@@ -134,6 +134,26 @@ done:
     return result;
 }
 
+static PyObject *py_static_open(PyObject *self, PyObject *args) {
+    Py_buffer tables, placement;
+    int turn, ep, colours;
+    unsigned long long castling;
+    if (!PyArg_ParseTuple(args, "y*y*iKii", &tables, &placement, &turn, &castling, &ep, &colours)) return NULL;
+    Pos P;
+    PyObject *result = NULL;
+    Tables *T = read_input(&tables, &placement, turn, castling, ep, &P);
+    if (!T) goto done;
+    int open = 0;
+    for (int c = 0; c < 2; c++)
+        if ((colours >> c & 1) && st_open(T, &P, c)) open |= 1 << c;
+    result = PyLong_FromLong(open);
+done:
+    free(T);
+    PyBuffer_Release(&tables);
+    PyBuffer_Release(&placement);
+    return result;
+}
+
 static PyObject *py_perft(PyObject *self, PyObject *args) {
     Py_buffer tables, placement;
     int turn, ep, depth;
@@ -373,12 +393,15 @@ static PyMethodDef methods[] = {
      "helpmate(tables, placement, turn, castling, ep, winner, node_limit, local_limit, max_depth, tt_bits, horizon, depth_first_limit)"
      " -> (status, line, nodes)"},
     {"batch", py_batch, METH_VARARGS,
-     "batch(tables, fen_info, items, side, full, proofs, probe, local, max_depth, tt_bits, horizon, depth_first)"
-     " -> (answers, exception)"},
+     "batch(tables, fen_info, items, side, full, proofs, probe, local, max_depth, tt_bits, horizon, depth_first,"
+     " numbers=None) -> (answers, exception, blocks)"},
     {"read_fen", py_read_fen, METH_VARARGS,
      "read_fen(tables, fen_info, text) -> (placement, turn, castling, ep) of a plain FEN, or None"},
     {"static_stage", py_static_stage, METH_VARARGS,
      "static_stage(tables, placement, turn, castling, ep, colours) -> proven colours mask"},
+    {"static_open", py_static_open, METH_VARARGS,
+     "static_open(tables, placement, turn, castling, ep, colours) -> mask of the colours the static stage"
+     " is shown not to prove (its last test passed on an under-approximation of its analysis)"},
     {"explore", py_explore, METH_VARARGS,
      "explore(tables, placement, turn, castling, ep, colours, node_limit, prune, prune_cost)"
      " -> (complete, mates, nodes, positions)"},

@@ -7,7 +7,8 @@ compiled call (``csrc/batch.c``); only what that call leaves open reaches the Py
 schedule. Two modes:
 
 * **screening** (``quick=True``): the Laws' answer when the side to move has no legal
-  move, then the compiled static stage. ``CANNOT`` only with its proof, ``CAN`` only
+  move, then the compiled static stage, skipped where a cheaper compiled test shows it
+  would prove nothing (``native.static_open``). ``CANNOT`` only with its proof, ``CAN`` only
   with a line (the position already the winner's checkmate), everything else
   ``UNDETERMINED``: nothing is guessed. For databases, where almost every position is
   winnable and the rare dead one is what matters.
@@ -56,8 +57,9 @@ from . import PROBE_NODES, PROOFS, Analysis, Verdict, analyse, native
 __all__ = ["LineAnswer", "LineError", "QUICK_PROBE_NODES", "analyse_many", "answer_json", "json_lines", "run_lines",
            "screen"]
 
-#: Nodes of the helpmate probe in screening mode: none. The compiled probe's fixed cost
-#: (choosing four mating pictures) exceeds the rest of the screening per position.
+#: Nodes of the helpmate probe in screening mode: none. A median real position needs
+#: about 56 moves of the probe (about 1,700 instructions each) and its line's replay,
+#: several times the rest of the screening (about 23,000 instructions a position).
 QUICK_PROBE_NODES = 0
 #: Side names in the output, by colour.
 _SIDES = ("white", "black")
@@ -106,10 +108,15 @@ def _analysis(answer: native.BatchAnswer) -> Analysis:
     return made
 
 
-def _compiled(template: Board, items: list[native.BatchItem], side: int | None, quick: bool,
-              node_limit: int, text: bool = False) -> tuple[list[native.BatchAnswer | str | None], BaseException | None]:
+def _compiled(
+    template: Board, items: list[native.BatchItem], side: int | None, quick: bool, node_limit: int,
+    numbers: list[int] | None = None,
+) -> tuple[list[native.BatchAnswer | bool | None], BaseException | None, list[str]]:
+    """native.batch in the mode asked; with ``numbers`` the final answers' lines written
+    whole, in blocks (see native.batch)."""
     probe = QUICK_PROBE_NODES if quick else min(PROBE_NODES, node_limit)
-    return native.batch(template, items, side, probe=probe, full=not quick, proofs=_PROOFS_JSON if text else None)
+    return native.batch(template, items, side, probe=probe, full=not quick,
+                        proofs=_PROOFS_JSON if numbers is not None else None, numbers=numbers)
 
 
 def _replay(board: Board, line: Sequence[str], color: int) -> None:
@@ -136,8 +143,8 @@ def screen(items: Sequence[tuple[Board, int]]) -> list[Analysis]:
     with _no_gc():
         for color, indices in _by_color(items).items():
             template = items[indices[0]][0]
-            answers, stopped = native.batch(template, [items[i][0] for i in indices], color,
-                                            probe=QUICK_PROBE_NODES, full=False)
+            answers, stopped, _ = native.batch(template, [items[i][0] for i in indices], color,
+                                               probe=QUICK_PROBE_NODES, full=False)
             if stopped is not None:
                 raise stopped
             for index, answer in zip(indices, answers):
@@ -156,7 +163,8 @@ def analyse_many(items: Sequence[tuple[Board, int]], node_limit: int, *, verify:
     with _no_gc():
         for color, indices in _by_color([items[i] for i in pending]).items():
             chosen = [pending[i] for i in indices]
-            answers, stopped = _compiled(items[chosen[0]][0], [items[i][0] for i in chosen], color, False, node_limit)
+            answers, stopped, _ = _compiled(items[chosen[0]][0], [items[i][0] for i in chosen], color, False,
+                                            node_limit)
             if stopped is not None:
                 raise stopped
             for index, answer in zip(chosen, answers):
@@ -210,8 +218,9 @@ def json_lines(
     template: Board, lines: Sequence[tuple[int, str]], side: int | None, *, quick: bool, node_limit: int,
     verify: bool = False,
 ) -> Iterator[str | LineError]:
-    """:func:`run_lines`, each answer as its :func:`answer_json` text (the compiled call
-    writes most of them itself)."""
+    """:func:`run_lines`, the answers as :func:`answer_json` text: each str yielded is one
+    or more whole output lines joined by newlines, in order (the compiled call writes
+    most of them itself, a run of lines at a time)."""
     for start in range(0, len(lines), CHUNK):
         for item in _run_chunk(template, lines[start:start + CHUNK], side, quick, node_limit, verify, not verify):
             yield answer_json(item) if isinstance(item, LineAnswer) else item
@@ -240,9 +249,12 @@ def run_lines(
 def _run_chunk(template: Board, chunk: Sequence[tuple[int, str]], side: int | None, quick: bool,
                node_limit: int, verify: bool, text: bool = False) -> Iterator[LineAnswer | LineError | str]:
     """The answers of one compiled call over ``chunk`` (with ``text``: those the call
-    wrote as JSON text, as that text), then what the interpreter must do."""
+    wrote as JSON text, as that text, a run of consecutive lines in one str), then what
+    the interpreter must do."""
     with _no_gc():
-        answers, stopped = _compiled(template, [line for _, line in chunk], side, quick, node_limit, text)
+        answers, stopped, blocks = _compiled(template, [line for _, line in chunk], side, quick, node_limit,
+                                             [number for number, _ in chunk] if text else None)
+    written = iter(blocks)
     boards: dict[int, Board] = {}
     retry: list[int] = []
     errors: dict[int, LineError] = {}
@@ -261,7 +273,7 @@ def _run_chunk(template: Board, chunk: Sequence[tuple[int, str]], side: int | No
         retry.append(index)
     if retry and stopped is None:  # the interpreter validated them: the compiled stages again
         with _no_gc():
-            again, stopped = _compiled(template, [boards[i] for i in retry], side, quick, node_limit)
+            again, stopped, _ = _compiled(template, [boards[i] for i in retry], side, quick, node_limit)
         for index, answer in zip(retry, again):
             answers[index] = answer
     for index, answer in enumerate(answers):
@@ -271,8 +283,9 @@ def _run_chunk(template: Board, chunk: Sequence[tuple[int, str]], side: int | No
             continue
         if answer is None:
             break  # stopped before its second pass
-        if answer.__class__ is str:
-            yield f'{{"input_line": {number}, {answer}'
+        if answer is True:  # written by the compiled call: its run's lines at the run's first
+            if index == 0 or answers[index - 1] is not True:
+                yield next(written)
             continue
         color = answer.side
         if answer.verdict == _OPEN and not quick:

@@ -131,6 +131,15 @@ def static_stage(board: Board, colors: Iterable[int]) -> set[int]:
     return {c for c in (0, 1) if proven >> c & 1}
 
 
+def static_open(board: Board, colors: Iterable[int]) -> set[int]:
+    """The colours among ``colors`` the static stage is shown, more cheaply, not to prove
+    (``csrc/static_stage.c``: st_open, its last test passed on an under-approximation of
+    its analysis); the screening leaves them undetermined without running it."""
+    mask = sum(1 << c for c in set(colors))
+    open_ = _native.static_open(pack_tables(board.tables), *_position(board), mask)
+    return {c for c in (0, 1) if open_ >> c & 1}
+
+
 @dataclass(frozen=True)
 class NativeResult:
     """``status``: ``"mate"`` (``line`` holds it), ``"exhausted"`` (every line the search
@@ -257,31 +266,36 @@ class BatchAnswer(NamedTuple):
 
 def batch(
     template: Board, items: list[BatchItem], side: int | None, *, probe: int, full: bool,
-    proofs: tuple[str, str, str, str] | None = None,
-) -> tuple[list[BatchAnswer | str | None], BaseException | None]:
+    proofs: tuple[str, str, str, str] | None = None, numbers: list[int] | None = None,
+) -> tuple[list[BatchAnswer | str | bool | None], BaseException | None, list[str]]:
     """Answer "can ``side`` (the side not to move when None) still checkmate?" for each
     item in one compiled call: the Laws' answer when there is no legal move, then the
     helpmate probe with ``probe`` nodes (the same search and parameters as
     :func:`helpmate`, so the same line and nodes; none when ``probe`` is 0), then, unless
-    ``full`` (the full analysis's first stage: the probe alone), the static stage.
+    ``full`` (the full analysis's first stage: the probe alone), the static stage (where
+    :func:`static_open` does not show it would prove nothing).
 
     ``template`` gives the ruleset. A FEN the compiled reader is not sure of (see
     ``csrc/batch.c``) answers None: the interpreter must validate it and pass the board.
-    Returns the answers in order and, if a signal (Ctrl-C) stopped the call, its
-    exception, to raise once the answers made are used; the answers then stop short.
+    Returns the answers in order, the exception if a signal (Ctrl-C) stopped the call (to
+    raise once the answers made are used; the answers then stop short), and the blocks
+    below.
 
     With ``proofs`` (each of :data:`BATCH_STAGES`' proof as JSON text, ``null`` where
     none) the final answer to a FEN is its JSON Lines text from ``"fen"`` on (the same as
-    ``json.dumps`` of the object ``arbiter unwinnable --batch`` prints), not a tuple."""
+    ``json.dumps`` of the object ``arbiter unwinnable --batch`` prints), not a tuple; with
+    ``numbers`` too (each item's input line number) it is the whole line, ``input_line``
+    first, and the answer is True: each run of consecutive True answers has its lines,
+    joined by newlines, in one str of the blocks, in order."""
     positions: list[str | tuple[bytes, int, int, int]] = [
         item if isinstance(item, str) else _position(item) for item in items
     ]
-    answers, stopped = _native.batch(
+    answers, stopped, blocks = _native.batch(
         pack_tables(template.tables), pack_fen_info(template), positions, -1 if side is None else side,
-        int(full), proofs, *_search_parameters(probe)
+        int(full), proofs, *_search_parameters(probe), numbers
     )
     make = BatchAnswer._make
-    return [a if a is None or a.__class__ is str else make(a) for a in answers], stopped
+    return [a if a is None or a is True or a.__class__ is str else make(a) for a in answers], stopped, blocks
 
 
 @dataclass(frozen=True)

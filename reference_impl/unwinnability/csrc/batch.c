@@ -227,45 +227,42 @@ static int plain_fen(const Tables *T, const FenInfo *F, const char *s, Py_ssize_
 
 /* ---------------------------------------------------------------- the line */
 
-static PyObject *square_text(int from, int to, int promoted, const FenInfo *F) {
-    char text[6] = {(char)('a' + file_of(from)), (char)('1' + rank_of(from)), (char)('a' + file_of(to)),
-                    (char)('1' + rank_of(to)), 0, 0};
-    if (promoted >= 0) text[4] = F->letter[promoted];
-    return PyUnicode_FromStringAndSize(text, promoted >= 0 ? 5 : 4);
-}
-
-/* The UCI of ``m`` (castling as the ruleset writes it). */
-static PyObject *move_uci(const Tables *T, const FenInfo *F, int m) {
+/* The UCI of ``m`` (castling as the ruleset writes it) into ``text``; its length. */
+static int move_uci(const Tables *T, const FenInfo *F, int m, char text[6]) {
     int from = m & 63, to = m >> 6 & 63, promo = m >> 12 & 15;
     if (m >> 16 == FLAG_CASTLE && !F->uci_king_takes_rook) {
         int s = castling_side(T, to > from);
         to = (from & ~7) + T->side_kto[s];
     }
-    return square_text(from, to, promo ? promo - 1 : -1, F);
+    text[0] = (char)('a' + file_of(from)), text[1] = (char)('1' + rank_of(from));
+    text[2] = (char)('a' + file_of(to)), text[3] = (char)('1' + rank_of(to));
+    if (!promo) return 4;
+    text[4] = F->letter[promo - 1];
+    return 5;
 }
 
-/* ``line`` replayed from ``root`` by the compiled generator: each move in the legal
- * list, the end ``winner``'s checkmate; its UCI as a new list, or NULL (with no
- * exception set if the line is not one: the caller reports it). */
-static PyObject *checked_line(const Tables *T, const FenInfo *F, const Pos *root, const int *line, int n,
-                              int winner) {
+/* ``line`` replayed from ``root`` by the compiled generator: 1 if each move is one of
+ * the legal moves where it is played (is_legal_move) and the end is ``winner``'s
+ * checkmate, else 0. */
+static int checked_line(const Tables *T, const Pos *root, const int *line, int n, int winner) {
     Pos R = *root;
-    PyObject *out = PyList_New(n);
-    if (!out) return NULL;
     int moves[MAXMOVES];
     for (int i = 0; i < n; i++) {
-        int count = legal_moves(T, &R, moves), legal = 0;
-        for (int j = 0; j < count && !legal; j++) legal = moves[j] == line[i];
-        if (!legal) { Py_DECREF(out); return NULL; }
-        PyObject *uci = move_uci(T, F, line[i]);
-        if (!uci) { Py_DECREF(out); return NULL; }
-        PyList_SET_ITEM(out, i, uci);
+        if (!is_legal_move(T, &R, line[i])) return 0;
         Undo u;
         make(T, &R, line[i], &u);
     }
-    if (R.turn == winner || legal_moves(T, &R, moves) != 0 || !in_check(T, &R)) {
-        Py_DECREF(out);
-        return NULL;
+    return R.turn != winner && legal_moves_upto(T, &R, moves, 1) == 0 && in_check(T, &R);
+}
+
+/* ``line`` in UCI, as a new list. */
+static PyObject *uci_list(const Tables *T, const FenInfo *F, const int *line, int n) {
+    PyObject *out = PyList_New(n);
+    for (int i = 0; out && i < n; i++) {
+        char text[6];
+        PyObject *uci = PyUnicode_FromStringAndSize(text, move_uci(T, F, line[i], text));
+        if (!uci) Py_CLEAR(out);
+        else PyList_SET_ITEM(out, i, uci);
     }
     return out;
 }
@@ -280,11 +277,19 @@ typedef struct {
     int side;                  /* the colour asked, or -1: the side not to move */
 } BatchMode;
 
-/* The helpmate probe of ``M`` for ``side``: the answer if it found a mate (its line
- * checked), the open answer in full mode, else None (the moves made in ``nodes``); NULL
- * with an exception set on failure or a signal. */
-static PyObject *batch_probe(const Tables *T, const FenInfo *F, const BatchMode *M, Search *S, const Pos *P,
-                             int side, long long *nodes) {
+/* One position's answer, before it becomes a tuple or a line of text: a CAN with
+ * ``plies`` 0 is a mate on the board, else ``line`` (the search's, checked) holds it. */
+typedef struct {
+    int verdict, side, stage, plies;
+    long long nodes;
+    const int *line;
+} BatchResult;
+
+/* The helpmate probe of ``M`` for ``side`` into ``R``: 1 if it found a mate (its line
+ * checked) or, in full mode, with the open answer; 0 if not found (the moves made in
+ * R->nodes); -1 with an exception set on failure or a signal. */
+static int batch_probe(const Tables *T, const FenInfo *F, const BatchMode *M, Search *S, const Pos *P, int side,
+                       BatchResult *R) {
     TTEntry *tt = S->tt;
     u64 tt_mask = S->tt_mask;
     memset(S, 0, sizeof(*S));
@@ -297,19 +302,20 @@ static PyObject *batch_probe(const Tables *T, const FenInfo *F, const BatchMode 
     S->generation = shared_generation; /* no entry of an earlier search counts */
     int status = run_helpmate(S, M->probe, M->local, M->max_depth, M->depth_first);
     shared_generation = S->generation;
-    *nodes = S->nodes;
-    if (S->signalled) return NULL;
+    R->nodes = S->nodes;
+    if (S->signalled) return -1;
     if (status != 1) {
-        if (M->full) return Py_BuildValue("(iiOLi)", BATCH_OPEN, side, Py_None, S->nodes, BATCH_STAGE_NONE);
-        Py_RETURN_NONE;
+        if (!M->full) return 0;
+        R->verdict = BATCH_OPEN, R->stage = BATCH_STAGE_NONE;
+        return 1;
     }
-    PyObject *line = checked_line(T, F, P, S->line, S->ply, side);
-    if (!line) {
-        if (!PyErr_Occurred())
-            PyErr_SetString(PyExc_RuntimeError, "the compiled helpmate search proposed a line the generator rejects");
-        return NULL;
+    if (!checked_line(T, P, S->line, S->ply, side)) {
+        PyErr_SetString(PyExc_RuntimeError, "the compiled helpmate search proposed a line the generator rejects");
+        return -1;
     }
-    return Py_BuildValue("(iiNLi)", BATCH_CAN, side, line, S->nodes, BATCH_STAGE_HELPMATE);
+    R->line = S->line, R->plies = S->ply;
+    R->verdict = BATCH_CAN, R->stage = BATCH_STAGE_HELPMATE;
+    return 1;
 }
 
 /* Has the side to move a legal move? (legal_moves stopping at the first) */
@@ -318,99 +324,151 @@ static int has_legal_move(const Tables *T, Pos *P) {
     return legal_moves_upto(T, P, first, 1);
 }
 
-/* One position's answer as (verdict, side, line or None, nodes, stage): the Laws' answer
- * without a legal move; the probe (full mode: only it); the static stage. NULL with an
- * exception set on failure (a proposed line the generator rejects is a RuntimeError). */
-static PyObject *batch_one(const Tables *T, const FenInfo *F, const BatchMode *M, Search *S, Pos *P) {
+/* One position's answer into ``R``: the Laws' answer without a legal move; the probe
+ * (full mode: only it); the static stage, skipped where st_open shows it would not
+ * prove the side unable. 0, or -1 with an exception set on failure (a proposed line the
+ * generator rejects is a RuntimeError). */
+static int batch_one(const Tables *T, const FenInfo *F, const BatchMode *M, Search *S, Pos *P, BatchResult *R) {
     int side = M->side >= 0 ? M->side : P->turn ^ 1;
+    R->side = side, R->nodes = 0, R->line = NULL, R->plies = 0;
     if (!has_legal_move(T, P)) {
         int mated = in_check(T, P) ? P->turn : -1;
-        if (mated >= 0 && side != mated) return Py_BuildValue("(ii[]ii)", BATCH_CAN, side, 0, BATCH_STAGE_TERMINAL);
-        return Py_BuildValue("(iiOii)", BATCH_CANNOT, side, Py_None, 0, BATCH_STAGE_TERMINAL);
+        R->verdict = mated >= 0 && side != mated ? BATCH_CAN : BATCH_CANNOT;
+        R->stage = BATCH_STAGE_TERMINAL;
+        return 0;
     }
-    long long nodes = 0;
     if (M->probe > 0) {
-        PyObject *found = batch_probe(T, F, M, S, P, side, &nodes);
-        if (found != Py_None || M->full) return found;
-        Py_DECREF(found);
+        int found = batch_probe(T, F, M, S, P, side, R);
+        if (found) return found < 0 ? -1 : 0;
     }
-    if (static_stage(T, P, legal_ep(T, P), 1 << side))
-        return Py_BuildValue("(iiOLi)", BATCH_CANNOT, side, Py_None, nodes, BATCH_STAGE_STATIC);
-    return Py_BuildValue("(iiOLi)", BATCH_OPEN, side, Py_None, nodes, BATCH_STAGE_NONE);
+    int proven = !st_open(T, P, side) && static_stage(T, P, legal_ep(T, P), 1 << side);
+    R->verdict = proven ? BATCH_CANNOT : BATCH_OPEN;
+    R->stage = proven ? BATCH_STAGE_STATIC : BATCH_STAGE_NONE;
+    return 0;
 }
+
+/* ``R`` as the tuple (verdict, side, line in UCI or None, nodes, stage). */
+static PyObject *result_tuple(const Tables *T, const FenInfo *F, const BatchResult *R) {
+    PyObject *line = R->verdict == BATCH_CAN ? uci_list(T, F, R->line, R->plies) : Py_NewRef(Py_None);
+    if (!line) return NULL;
+    return Py_BuildValue("(iiNLi)", R->verdict, R->side, line, R->nodes, R->stage);
+}
+
 /* ---------------------------------------------------------------- the output line */
 
 static const char *const VERDICT_JSON[3] = {"can", "cannot", "undetermined"};
 static const char *const SIDE_JSON[2] = {"white", "black"};
 
-/* ``answer`` as the end of its JSON Lines object, from "fen" on (the caller puts the line
- * number in front): the same text as json.dumps of the object, written here because a
- * screening answer costs less than formatting it in Python. ``proofs`` holds each
- * stage's proof as JSON text ("null" where none). NULL with an exception on failure. */
-static PyObject *answer_text(PyObject *answer, const char *field[6], const Py_ssize_t length[6], PyObject *proofs) {
-    int verdict = (int)PyLong_AsLong(PyTuple_GET_ITEM(answer, 0));
-    int side = (int)PyLong_AsLong(PyTuple_GET_ITEM(answer, 1));
-    PyObject *line = PyTuple_GET_ITEM(answer, 2);
-    long long nodes = PyLong_AsLongLong(PyTuple_GET_ITEM(answer, 3));
-    int stage = (int)PyLong_AsLong(PyTuple_GET_ITEM(answer, 4));
-    Py_ssize_t proof_length;
-    const char *proof = verdict == BATCH_CANNOT ? PyUnicode_AsUTF8AndSize(PyTuple_GET_ITEM(proofs, stage), &proof_length)
-                                                : "null";
-    if (!proof) return NULL;
-    if (verdict != BATCH_CANNOT) proof_length = 4;
-    Py_ssize_t plies = line != Py_None ? PyList_GET_SIZE(line) : 0;
-    size_t size = 160 + (size_t)proof_length + 10 * (size_t)plies;
-    for (int k = 0; k < 6; k++) size += 2 * (size_t)length[k] + 1;
-    char *out = malloc(size), *at = out;
-    if (!out) return PyErr_NoMemory();
-    at += sprintf(at, "\"fen\": \"");
-    for (int k = 0; k < 6; k++) {
-        if (k) *at++ = ' ';
-        for (Py_ssize_t i = 0; i < length[k]; i++) {
-            if (field[k][i] == '"' || field[k][i] == '\\') *at++ = '\\';
-            *at++ = field[k][i];
-        }
+/* A growing text buffer (0 in ``failed`` while memory lasts). */
+typedef struct {
+    char *text;
+    size_t length, size;
+    int failed;
+} Text;
+
+static char *text_room(Text *B, size_t need) {
+    if (B->length + need > B->size) {
+        size_t size = B->size ? B->size : 1 << 16;
+        while (size < B->length + need) size *= 2;
+        char *grown = realloc(B->text, size);
+        if (!grown) { B->failed = 1; return NULL; }
+        B->text = grown, B->size = size;
     }
-    at += sprintf(at, "\", \"side\": \"%s\", \"verdict\": \"%s\", \"line_uci\": ", SIDE_JSON[side & 1],
-                  VERDICT_JSON[verdict]);
-    if (verdict == BATCH_CAN && line != Py_None) {
-        *at++ = '[';
-        for (Py_ssize_t i = 0; i < plies; i++) {
-            Py_ssize_t n;
-            const char *uci = PyUnicode_AsUTF8AndSize(PyList_GET_ITEM(line, i), &n);
-            if (!uci || n > 6) { free(out); return uci ? PyErr_Format(PyExc_ValueError, "long move") : NULL; }
-            at += sprintf(at, i ? ", \"%s\"" : "\"%s\"", uci);
-        }
-        *at++ = ']';
-    } else {
-        at += sprintf(at, "null");
-    }
-    at += sprintf(at, ", \"proof\": ");
-    memcpy(at, proof, (size_t)proof_length);
-    at += proof_length;
-    at += sprintf(at, ", \"nodes\": %lld}", nodes);
-    PyObject *text = PyUnicode_FromStringAndSize(out, at - out);
-    free(out);
-    return text;
+    return B->text + B->length;
 }
 
-/* batch(tables, fen_info, items, side, full, proofs, probe, local, max_depth, tt_bits, horizon, depth_first)
- * -> (answers, exception): an answer per item, in order, as long as no signal came
- * (the exception it raised is handed back, not set). An item is a FEN (str; its
- * answer None when it is not plain) or a position already validated, (placement,
- * turn, castling, ep) as the other entry points take it. With ``proofs`` (a tuple of
- * each stage's proof as JSON text, not None), a final answer to a FEN is its output
- * text (answer_text) instead of the tuple. */
+static void text_add(Text *B, const char *s, size_t n) {
+    char *at = text_room(B, n);
+    if (at) memcpy(at, s, n), B->length += n;
+}
+
+static inline void text_str(Text *B, const char *s) { text_add(B, s, strlen(s)); }
+
+static void text_number(Text *B, long long v) {
+    char digits[24];
+    int n = 0;
+    unsigned long long u = v < 0 ? 0ULL - (unsigned long long)v : (unsigned long long)v;
+    do digits[n++] = (char)('0' + u % 10); while (u /= 10);
+    char *at = text_room(B, (size_t)n + 1);
+    if (!at) return;
+    if (v < 0) *at++ = '-', B->length++;
+    while (n) *at++ = digits[--n], B->length++;
+}
+
+/* ``R`` as its JSON Lines object, from "fen" on (the caller writes what comes before):
+ * the same text as json.dumps of the object, written here because a screening answer
+ * costs less than formatting it in Python. ``proofs`` holds each stage's proof as JSON
+ * text ("null" where none). -1 with an exception on failure. */
+static int answer_text(Text *B, const Tables *T, const FenInfo *F, const BatchResult *R, const char *field[6],
+                       const Py_ssize_t length[6], PyObject *proofs) {
+    text_str(B, "\"fen\": \"");
+    for (int k = 0; k < 6; k++) {
+        if (k) text_add(B, " ", 1);
+        const char *f = field[k];
+        Py_ssize_t start = 0;
+        for (Py_ssize_t i = 0; i < length[k]; i++)
+            if (f[i] == '"' || f[i] == '\\') {
+                text_add(B, f + start, (size_t)(i - start));
+                text_add(B, "\\", 1);
+                start = i;
+            }
+        text_add(B, f + start, (size_t)(length[k] - start));
+    }
+    text_str(B, "\", \"side\": \"");
+    text_str(B, SIDE_JSON[R->side & 1]);
+    text_str(B, "\", \"verdict\": \"");
+    text_str(B, VERDICT_JSON[R->verdict]);
+    text_str(B, "\", \"line_uci\": ");
+    if (R->verdict == BATCH_CAN) {
+        text_add(B, "[", 1);
+        for (int i = 0; i < R->plies; i++) {
+            char uci[8] = {'"'};
+            int n = move_uci(T, F, R->line[i], uci + 1);
+            uci[n + 1] = '"';
+            if (i) text_add(B, ", ", 2);
+            text_add(B, uci, (size_t)n + 2);
+        }
+        text_add(B, "]", 1);
+    } else {
+        text_str(B, "null");
+    }
+    text_str(B, ", \"proof\": ");
+    if (R->verdict == BATCH_CANNOT) {
+        Py_ssize_t n;
+        const char *proof = PyUnicode_AsUTF8AndSize(PyTuple_GET_ITEM(proofs, R->stage), &n);
+        if (!proof) return -1;
+        text_add(B, proof, (size_t)n);
+    } else {
+        text_str(B, "null");
+    }
+    text_str(B, ", \"nodes\": ");
+    text_number(B, R->nodes);
+    text_add(B, "}", 1);
+    if (B->failed) { PyErr_NoMemory(); return -1; }
+    return 0;
+}
+
+/* batch(tables, fen_info, items, side, full, proofs, probe, local, max_depth, tt_bits, horizon, depth_first,
+ *       numbers=None) -> (answers, exception, blocks): an answer per item, in order, as long
+ * as no signal came (the exception it raised is handed back, not set). An item is a FEN
+ * (str; its answer None when it is not plain) or a position already validated,
+ * (placement, turn, castling, ep) as the other entry points take it. With ``proofs`` (a
+ * tuple of each stage's proof as JSON text, not None), a final answer to a FEN is its
+ * output text: from "fen" on, as a str in ``answers`` (answer_text); or, with
+ * ``numbers`` (each item's input line number), the whole line with its "input_line",
+ * and its answer True: the lines of each run of consecutive True answers are one str of
+ * ``blocks``, joined by newlines, in order (a screening writes a chunk of lines at once). */
 static PyObject *py_batch(PyObject *self, PyObject *args) {
     Py_buffer tables, info;
     PyObject *items;
     BatchMode M;
     int tt_bits;
-    PyObject *proofs;
-    if (!PyArg_ParseTuple(args, "y*y*O!iiOLLiiiL", &tables, &info, &PyList_Type, &items, &M.side, &M.full, &proofs,
-                          &M.probe, &M.local, &M.max_depth, &tt_bits, &M.horizon, &M.depth_first))
+    PyObject *proofs, *numbers = Py_None;
+    if (!PyArg_ParseTuple(args, "y*y*O!iiOLLiiiL|O", &tables, &info, &PyList_Type, &items, &M.side, &M.full, &proofs,
+                          &M.probe, &M.local, &M.max_depth, &tt_bits, &M.horizon, &M.depth_first, &numbers))
         return NULL;
-    PyObject *answers = NULL, *result = NULL;
+    PyObject *answers = NULL, *blocks = NULL, *result = NULL;
+    Text B = {NULL, 0, 0, 0};
     Tables *T = malloc(sizeof(Tables));
     FenInfo *F = malloc(sizeof(FenInfo));
     Search *S = calloc(1, sizeof(Search));
@@ -418,33 +476,34 @@ static PyObject *py_batch(PyObject *self, PyObject *args) {
     if (tt_bits > 26) tt_bits = 26;
     TTEntry *tt = M.probe > 0 ? transposition_table(tt_bits) : NULL;
     if (!T || !F || !S || (M.probe > 0 && !tt)) { PyErr_NoMemory(); goto done; }
+    Py_ssize_t n = PyList_GET_SIZE(items);
+    int text_mode = proofs != Py_None, whole_lines = numbers != Py_None;
     if (tables.len % 8 || !load_tables_cached(T, (const u64 *)tables.buf, tables.len / 8) || info.len % 8 ||
         !load_fen_info(F, (const u64 *)info.buf, info.len / 8) || M.side < -1 || M.side > 1 ||
-        (proofs != Py_None && (!PyTuple_Check(proofs) || PyTuple_GET_SIZE(proofs) != 4))) {
-        PyErr_SetString(PyExc_ValueError, "malformed tables, FEN information or side");
+        (text_mode && (!PyTuple_Check(proofs) || PyTuple_GET_SIZE(proofs) != 4)) ||
+        (whole_lines && (!text_mode || !PyList_Check(numbers) || PyList_GET_SIZE(numbers) != n))) {
+        PyErr_SetString(PyExc_ValueError, "malformed tables, FEN information, side or line numbers");
         goto done;
     }
     S->tt = tt;
     S->tt_mask = ((u64)1 << tt_bits) - 1;
-    Py_ssize_t n = PyList_GET_SIZE(items);
     answers = PyList_New(0);
-    if (!answers) goto done;
+    blocks = PyList_New(0);
+    if (!answers || !blocks) goto done;
     PyObject *stopped = NULL;
     for (Py_ssize_t i = 0; i < n; i++) {
         if (PyErr_CheckSignals() < 0) break;
-        PyObject *item = PyList_GET_ITEM(items, i), *answer;
+        PyObject *item = PyList_GET_ITEM(items, i), *answer = NULL;
         Pos P;
         const char *field[6];
         Py_ssize_t length[6];
         int fen = PyUnicode_Check(item);
+        BatchResult R = {0, 0, 0, 0, 0, NULL};
         if (fen) {
             Py_ssize_t size;
             const char *text = PyUnicode_AsUTF8AndSize(item, &size);
             if (!text) goto done;
-            if (!plain_fen(T, F, text, size, &P, field, length)) {
-                if (PyList_Append(answers, Py_None) < 0) goto done;
-                continue;
-            }
+            if (!plain_fen(T, F, text, size, &P, field, length)) answer = Py_NewRef(Py_None);
         } else {
             Py_buffer placement;
             int turn, ep;
@@ -454,20 +513,46 @@ static PyObject *py_batch(PyObject *self, PyObject *args) {
             PyBuffer_Release(&placement);
             if (!ok) { PyErr_SetString(PyExc_ValueError, "malformed position"); goto done; }
         }
-        answer = batch_one(T, F, &M, S, &P);
         if (!answer) {
-            if (S->signalled) break;
-            goto done;
+            if (batch_one(T, F, &M, S, &P, &R) < 0) {
+                if (S->signalled) break;
+                goto done;
+            }
+            int final = fen && text_mode && !(M.full && R.verdict == BATCH_OPEN);
+            if (final && whole_lines) {
+                if (B.length) text_add(&B, "\n", 1);
+                text_str(&B, "{\"input_line\": ");
+                text_number(&B, PyLong_AsLongLong(PyList_GET_ITEM(numbers, i)));
+                text_str(&B, ", ");
+                if (answer_text(&B, T, F, &R, field, length, proofs) < 0 || PyErr_Occurred()) goto done;
+                answer = Py_NewRef(Py_True);
+            } else if (final) {
+                Text line = {NULL, 0, 0, 0};
+                int failed = answer_text(&line, T, F, &R, field, length, proofs) < 0;
+                answer = failed ? NULL : PyUnicode_FromStringAndSize(line.text, (Py_ssize_t)line.length);
+                free(line.text);
+                if (!answer) goto done;
+            } else {
+                answer = result_tuple(T, F, &R);
+                if (!answer) goto done;
+            }
         }
-        if (fen && proofs != Py_None && !(M.full && PyLong_AsLong(PyTuple_GET_ITEM(answer, 0)) == BATCH_OPEN)) {
-            PyObject *text = answer_text(answer, field, length, proofs);
-            Py_DECREF(answer);
-            if (!text) goto done;
-            answer = text;
+        if (answer != Py_True && B.length) { /* a run of written lines ends */
+            PyObject *block = PyUnicode_FromStringAndSize(B.text, (Py_ssize_t)B.length);
+            B.length = 0;
+            int kept = block ? PyList_Append(blocks, block) : -1;
+            Py_XDECREF(block);
+            if (kept < 0) { Py_DECREF(answer); goto done; }
         }
         int appended = PyList_Append(answers, answer);
         Py_DECREF(answer);
         if (appended < 0) goto done;
+    }
+    if (B.length) {
+        PyObject *block = PyUnicode_FromStringAndSize(B.text, (Py_ssize_t)B.length);
+        int kept = block ? PyList_Append(blocks, block) : -1;
+        Py_XDECREF(block);
+        if (kept < 0) goto done;
     }
     if (PyErr_Occurred()) { /* a signal's exception: handed back with what was answered */
         PyObject *type, *value, *traceback;
@@ -483,10 +568,12 @@ static PyObject *py_batch(PyObject *self, PyObject *args) {
         stopped = Py_None;
         Py_INCREF(stopped);
     }
-    result = Py_BuildValue("(NN)", answers, stopped);
-    answers = NULL;
+    result = Py_BuildValue("(NNN)", answers, stopped, blocks);
+    answers = blocks = NULL;
 done:
     Py_XDECREF(answers);
+    Py_XDECREF(blocks);
+    free(B.text);
     free(S);
     free(F);
     free(T);

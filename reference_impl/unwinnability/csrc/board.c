@@ -52,6 +52,16 @@ typedef struct {
     u64 promo_rank[2];
     u64 zobrist[2][MAXT][64], zobrist_turn, zobrist_castle[64], zobrist_ep[64];
     u64 id; /* a digest of the packed tables: memoised static results belong to one move layer */
+    int dir_back_ray[MAXT][2][MAXDIR]; /* the ray of each piece direction reversed */
+    u64 rev_lines[2][64]; /* the squares of every reverse ray of a colour from each square */
+    /* each type's leaps as whole-board shifts, where its table is one (the same steps
+     * from every square, as far as the board goes): leap_shift[t][c][i] squares on, from
+     * the squares of leap_source[t][c][i]; nleap_shifts -1 where the table is not */
+    int nleap_shifts[MAXT][2];
+    int leap_shift[MAXT][2][16];
+    u64 leap_source[MAXT][2][16];
+    int ray_reach[MAXT][2]; /* squares each type attacks from d4 on an empty board, by its rays */
+    int reach[MAXT][2];     /* the same by its leaps and rays together */
 } Tables;
 
 typedef struct {
@@ -80,9 +90,15 @@ static inline int square_step(int sq, Dir d) {
     int f = file_of(sq) + d.df, r = rank_of(sq) + d.dr;
     return (f < 0 || f > 7 || r < 0 || r > 7) ? NONE : r * 8 + f;
 }
-static inline int distance(int a, int b) {
-    int df = abs(file_of(a) - file_of(b)), dr = abs(rank_of(a) - rank_of(b));
-    return df > dr ? df : dr;
+/* The king's distance between two squares, by table (filled when tables are loaded). */
+static unsigned char king_distance[64][64];
+static inline int distance(int a, int b) { return king_distance[a][b]; }
+static void fill_king_distance(void) {
+    for (int a = 0; a < 64; a++)
+        for (int b = 0; b < 64; b++) {
+            int df = abs(file_of(a) - file_of(b)), dr = abs(rank_of(a) - rank_of(b));
+            king_distance[a][b] = (unsigned char)(df > dr ? df : dr);
+        }
 }
 
 /* ---------------------------------------------------------------- tables */
@@ -121,8 +137,39 @@ static inline int first_on_ray(const Tables *T, int k, int sq, u64 occ) {
     return T->ray_ascending[k] ? lsb(b) : 63 - __builtin_clzll(b);
 }
 
+/* Type ``t``'s leaps as shifts (see Tables), if its table is made of the same steps
+ * from every square; else nleap_shifts -1. */
+static void leap_shifts(Tables *T, int t, int c) {
+    Dir steps[16];
+    int n = 0;
+    T->nleap_shifts[t][c] = -1;
+    for (int sq = 0; sq < 64; sq++)
+        for (u64 b = T->leaps[t][c][sq]; b; b &= b - 1) {
+            Dir d = {file_of(lsb(b)) - file_of(sq), rank_of(lsb(b)) - rank_of(sq)};
+            int known = 0;
+            for (int i = 0; i < n && !known; i++) known = steps[i].df == d.df && steps[i].dr == d.dr;
+            if (known) continue;
+            if (n == 16) return;
+            steps[n++] = d;
+        }
+    for (int i = 0; i < n; i++) {
+        T->leap_shift[t][c][i] = steps[i].dr * 8 + steps[i].df;
+        T->leap_source[t][c][i] = 0;
+        for (int sq = 0; sq < 64; sq++)
+            if (square_step(sq, steps[i]) != NONE) T->leap_source[t][c][i] |= 1ULL << sq;
+    }
+    for (int sq = 0; sq < 64; sq++) { /* the shifts give the table exactly, or are not used */
+        u64 b = 0;
+        for (int i = 0; i < n; i++)
+            if (T->leap_source[t][c][i] >> sq & 1) b |= 1ULL << square_step(sq, steps[i]);
+        if (b != T->leaps[t][c][sq]) return;
+    }
+    T->nleap_shifts[t][c] = n;
+}
+
 static int load_tables(Tables *T, const u64 *data, Py_ssize_t n) {
     if (n < HEADER || data[0] != VERSION) return 0;
+    if (!king_distance[0][63]) fill_king_distance();
     memset(T, 0, sizeof(*T));
     T->ntypes = (int)data[1];
     T->royal = (int)data[2];
@@ -213,6 +260,24 @@ static int load_tables(Tables *T, const u64 *data, Py_ssize_t n) {
     for (int c = 0; c < 2; c++)
         for (int k = 0; k < T->nrev[c]; k++)
             if ((T->rev_ray[c][k] = ray_of(T, T->rev[c][k])) < 0) return 0;
+    for (int c = 0; c < 2; c++)
+        for (int sq = 0; sq < 64; sq++)
+            for (int k = 0; k < T->nrev[c]; k++) T->rev_lines[c][sq] |= T->ray[T->rev_ray[c][k]][sq];
+    for (int t = 0; t < T->ntypes; t++)
+        for (int c = 0; c < 2; c++)
+            for (int i = 0; i < T->ndir[t][c]; i++)
+                for (int k = 0; k < T->nrev[c]; k++)
+                    if (T->rev[c][k].df == -T->dirs[t][c][i].df && T->rev[c][k].dr == -T->dirs[t][c][i].dr)
+                        T->dir_back_ray[t][c][i] = T->rev_ray[c][k];
+    for (int t = 0; t < T->ntypes; t++)
+        for (int c = 0; c < 2; c++) leap_shifts(T, t, c);
+    for (int t = 0; t < T->ntypes; t++)
+        for (int c = 0; c < 2; c++) {
+            u64 rays = 0;
+            for (int i = 0; i < T->ndir[t][c]; i++) rays |= T->ray[T->dir_ray[t][c][i]][27];
+            T->ray_reach[t][c] = popcount(rays);
+            T->reach[t][c] = popcount(T->leaps[t][c][27]) + T->ray_reach[t][c];
+        }
     u64 seed = 0x5EED5EEDULL;
     for (int c = 0; c < 2; c++)
         for (int t = 0; t < MAXT; t++)
@@ -244,6 +309,18 @@ static u64 rider_attacks(const Tables *T, int t, int c, int sq, u64 occ) {
     u64 a = 0;
     for (int i = 0; i < T->ndir[t][c]; i++) {
         int k = T->dir_ray[t][c][i];
+        int stop = first_on_ray(T, k, sq, occ);
+        a |= stop == NONE ? T->ray[k][sq] : T->ray[k][sq] & ~T->ray[k][stop];
+    }
+    return a;
+}
+
+/* The squares from which a unit of type ``t`` (colour ``c``) attacks ``sq``, riders
+ * stopped by ``occ``: where rider_attacks and the leaps from them hold ``sq``. */
+static u64 attackers_of(const Tables *T, int t, int c, int sq, u64 occ) {
+    u64 a = T->leaps_to[t][c][sq];
+    for (int i = 0; i < T->ndir[t][c]; i++) {
+        int k = T->dir_back_ray[t][c][i];
         int stop = first_on_ray(T, k, sq, occ);
         a |= stop == NONE ? T->ray[k][sq] : T->ray[k][sq] & ~T->ray[k][stop];
     }
@@ -371,9 +448,9 @@ static inline u64 span(int a, int b) {
 static int castling_moves(const Tables *T, const Pos *P, int *out, int n) {
     if (!T->castling) return n;
     int c = P->turn, king = king_square(T, P, c);
-    if (king == NONE) return n;
-    if (T->safe_from && attacked(T, P, king, c ^ 1, P->all)) return n;
     u64 rights = P->castling & P->occ[c] & P->bb[c][T->rook_type];
+    if (king == NONE || !rights) return n;
+    if (T->safe_from && attacked(T, P, king, c ^ 1, P->all)) return n;
     int back = king & ~7;
     while (rights) {
         int rook = lsb(rights); rights &= rights - 1;
@@ -442,6 +519,10 @@ static int pseudo_moves(const Tables *T, const Pos *P, int *out) {
 static u64 pinned(const Tables *T, const Pos *P, int c, int king) {
     u64 result = 0;
     int by = c ^ 1;
+    u64 riders = 0; /* none of the other side's riders on a line from the king: no pin */
+    for (int t = 0; t < T->ntypes; t++)
+        if (T->ndir[t][by]) riders |= P->bb[by][t];
+    if (!(riders & T->rev_lines[by][king])) return 0;
     for (int k = 0; k < T->nrev[by]; k++) {
         int ray = T->rev_ray[by][k];
         int first = first_on_ray(T, ray, king, P->all);
@@ -454,10 +535,54 @@ static u64 pinned(const Tables *T, const Pos *P, int c, int king) {
     return result;
 }
 
-/* The first ``limit`` legal moves (all of them with MAXMOVES). Out of check, a move of a
- * unit that is neither the king nor pinned, other than en passant (two squares empty),
- * cannot expose the king; every other move is made and the king's square tested. */
-static inline int legal_moves_upto(const Tables *T, Pos *P, int *out, int limit) {
+/* Enemy units of ``by`` attacking ``sq`` by a leap or a pawn's capture: attacks no
+ * occupancy can block. */
+static inline u64 leap_attackers(const Tables *T, const Pos *P, int sq, int by) {
+    u64 a = T->pawn >= 0 ? T->pawn_cap_from[by][sq] & P->bb[by][T->pawn] : 0;
+    for (int t = 0; t < T->ntypes; t++)
+        if (t != T->pawn && T->has_leaps[t][by]) a |= T->leaps_to[t][by][sq] & P->bb[by][t];
+    return a;
+}
+
+/* Does a rider of ``by`` attack ``sq`` through ``occ``, a unit on a square of ``gone``
+ * (taken, or replaced by the mover's own) not counting? */
+static inline int ray_attacked(const Tables *T, const Pos *P, int sq, int by, u64 occ, u64 gone) {
+    for (int k = 0; k < T->nrev[by]; k++) {
+        int s = first_on_ray(T, T->rev_ray[by][k], sq, occ);
+        if (s == NONE || (gone >> s & 1)) continue;
+        int code = P->mailbox[s];
+        if (code >= 0 && (code >> 4) == by && (T->rev_types[by][k] >> (code & 15) & 1)) return 1;
+    }
+    return 0;
+}
+
+/* Every square colour ``by`` attacks, its riders stopped by ``occ``. */
+static inline u64 attacked_squares(const Tables *T, const Pos *P, int by, u64 occ) {
+    u64 a = 0;
+    for (int t = 0; t < T->ntypes; t++)
+        for (u64 b = P->bb[by][t]; b; b &= b - 1) a |= attacks(T, t, by, lsb(b), occ);
+    return a;
+}
+
+/* Would the move ``m`` (neither castling nor en passant) leave colour ``c``'s only king,
+ * on ``king``, attacked? What make, attacked and unmake would say, without making it.
+ * The king moving: its arrival square is attacked after the move exactly when it is in
+ * ``danger``, the squares the other side attacks with the king lifted off the board (a
+ * unit on the arrival square, taken, attacks other squares only; the square the king
+ * leaves blocks nothing). Any other unit leaves on the king exactly the leap and pawn
+ * attacks ``leapers`` already on it, less a unit it takes, and the rider attacks through
+ * the occupancy after the move. */
+static inline int exposes_king(const Tables *T, const Pos *P, int m, int c, int king, u64 leapers, u64 danger) {
+    int from = m & 63, to = m >> 6 & 63;
+    u64 to_bit = 1ULL << to;
+    if (from == king) return (int)(danger >> to & 1);
+    if (leapers & ~to_bit) return 1;
+    return ray_attacked(T, P, king, c ^ 1, (P->all & ~(1ULL << from)) | to_bit, to_bit);
+}
+
+/* legal_moves_upto where make and attacked decide: the pseudo-legal moves, those that
+ * may expose a king made and its square tested (en passant, several royal units). */
+static int legal_moves_tested(const Tables *T, Pos *P, int *out, int limit) {
     int pseudo[MAXMOVES];
     int n = pseudo_moves(T, P, pseudo), k = 0, c = P->turn;
     int own_king = king_square(T, P, c);
@@ -476,6 +601,101 @@ static inline int legal_moves_upto(const Tables *T, Pos *P, int *out, int limit)
         if (ok) out[k++] = m;
     }
     return k;
+}
+
+/* Is the en passant capture ``m`` legal (made, the king's square tested)? */
+static int en_passant_legal(const Tables *T, Pos *P, int m) {
+    int c = P->turn;
+    Undo u;
+    make(T, P, m, &u);
+    int king = king_square(T, P, c);
+    int ok = king == NONE || !attacked(T, P, king, c ^ 1, P->all);
+    unmake(T, P, &u);
+    return ok;
+}
+
+/* The first ``limit`` legal moves of the units on ``units`` (castling too when
+ * ``castles``), in pseudo_moves' order. With one king of the side (not of the pawn's
+ * type) they are generated unit by unit: out of check, a unit that is neither the king
+ * nor pinned may play every pseudo-legal move but en passant (two squares empty), the
+ * king every one to a square out of ``danger`` (exposes_king); a pinned unit's moves,
+ * and in check every move but the king's, are tested by exposes_king; en passant is
+ * made and tested. Otherwise legal_moves_tested, for every unit. */
+static inline int legal_moves_of(const Tables *T, Pos *P, int *out, int limit, u64 units, int castles) {
+    int c = P->turn;
+    int own_king = king_square(T, P, c);
+    if (own_king == NONE || T->royal == T->pawn || (P->bb[c][T->royal] & (P->bb[c][T->royal] - 1)))
+        return legal_moves_tested(T, P, out, limit);
+    u64 danger = attacked_squares(T, P, c ^ 1, P->all & ~(1ULL << own_king));
+    int check = (int)(danger >> own_king & 1);
+    u64 leapers = check ? leap_attackers(T, P, own_king, c ^ 1) : 0;
+    u64 tested = check ? ~(1ULL << own_king) : pinned(T, P, c, own_king);
+    u64 own = P->occ[c], enemy = P->occ[c ^ 1], occ = P->all;
+    int k = 0;
+#define EMIT(move)                                                                                   \
+    do {                                                                                             \
+        int m_ = (move);                                                                             \
+        if (!test || !exposes_king(T, P, m_, c, own_king, leapers, danger)) {                        \
+            out[k++] = m_;                                                                           \
+            if (k >= limit) return k;                                                                \
+        }                                                                                            \
+    } while (0)
+    for (int t = 0; t < T->ntypes; t++) {
+        for (u64 pieces = P->bb[c][t] & units; pieces; pieces &= pieces - 1) {
+            int sq = lsb(pieces), test = (int)(tested >> sq & 1);
+            if (t == T->pawn) {
+                u64 push = T->pawn_push[c][sq] & ~occ;
+                u64 targets = push | (T->pawn_cap[c][sq] & enemy);
+                u64 dbl = push ? (T->pawn_double[c][sq] & ~occ) : 0;
+                while (targets) {
+                    int to = lsb(targets); targets &= targets - 1;
+                    if (T->promo_rank[c] >> to & 1) {
+                        for (int i = 0; i < T->npromo; i++) EMIT(sq | to << 6 | (T->promo[i] + 1) << 12);
+                    } else EMIT(sq | to << 6);
+                }
+                if (dbl) EMIT(sq | lsb(dbl) << 6 | FLAG_DOUBLE << 16);
+                if (P->ep >= 0 && T->en_passant && (T->pawn_cap[c][sq] >> P->ep & 1)) {
+                    int victim = P->ep + T->push_delta[c ^ 1];
+                    int m = sq | P->ep << 6 | FLAG_EP << 16;
+                    if (victim >= 0 && victim < 64 && P->mailbox[victim] == ((c ^ 1) << 4 | T->pawn) &&
+                        en_passant_legal(T, P, m)) {
+                        out[k++] = m;
+                        if (k >= limit) return k;
+                    }
+                }
+            } else {
+                u64 targets = attacks(T, t, c, sq, occ) & ~own;
+                if (sq == own_king) {
+                    targets &= ~danger;
+                    test = 0;
+                }
+                while (targets) { int to = lsb(targets); targets &= targets - 1; EMIT(sq | to << 6); }
+            }
+        }
+    }
+#undef EMIT
+    if (T->castling && castles) {
+        int castled[MAXMOVES];
+        int n = castling_moves(T, P, castled, 0);
+        for (int i = 0; i < n && k < limit; i++) out[k++] = castled[i];
+    }
+    return k;
+}
+
+/* The first ``limit`` legal moves (all of them with MAXMOVES), in pseudo_moves' order. */
+static inline int legal_moves_upto(const Tables *T, Pos *P, int *out, int limit) {
+    return legal_moves_of(T, P, out, limit, ~0ULL, 1);
+}
+
+/* Is ``m`` one of the legal moves (legal_moves' list holds it)? Only the moves of the
+ * unit on its square are generated (castling's where it castles). */
+static int is_legal_move(const Tables *T, Pos *P, int m) {
+    int moves[MAXMOVES];
+    int castle = m >> 16 == FLAG_CASTLE;
+    int n = legal_moves_of(T, P, moves, MAXMOVES, castle ? 0 : 1ULL << (m & 63), castle);
+    for (int i = 0; i < n; i++)
+        if (moves[i] == m) return 1;
+    return 0;
 }
 
 /* Every legal move. */

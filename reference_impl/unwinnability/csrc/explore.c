@@ -70,8 +70,11 @@ static long long visited_find(const VisitedSet *V, const Record *r, u64 key) {
     return -1;
 }
 
-/* The record of the position ``P`` (the e.p. square only where a legal capture exists). */
+/* The record of the position ``P`` (the e.p. square only where a legal capture exists).
+ * Records are compared whole (memcmp), so the bytes the compiler pads them with are
+ * cleared first: left as they were, one position could be told apart from itself. */
 static void record_of(const Tables *T, Pos *P, Record *r) {
+    memset(r, 0, sizeof(*r));
     memcpy(r->mailbox, P->mailbox, 64);
     r->castling = P->castling;
     r->turn = (signed char)P->turn;
@@ -338,6 +341,73 @@ static int shorten_line(const Tables *T, const Pos *root, int *line, int n, long
 
 typedef struct { int start, count, index, move; Undo undo; } Level;
 
+/* The caller's proof in a position without pawns (material.py's) answers by the material
+ * alone: the castling rights, the colours asked, and each unit's colour, type and region
+ * on an empty board (its answers are a function of these: cached so there), so one walk
+ * asks it once per material and the other positions take its answer from here. */
+#define PROOF_MEMO 256
+typedef struct {
+    int open, n, proven;
+    u64 castling;
+    unsigned short kind[64]; /* colour << 8 | type, per unit, in order */
+    u64 region[64];
+} ProofKey;
+
+typedef struct {
+    int count;
+    ProofKey *keys;
+} ProofMemo;
+
+/* Empty-board regions per type, colour and square, per move layer (computed when asked). */
+static u64 (*empty_regions)[2][64];
+static u64 empty_known[MAXT][2], empty_regions_id;
+
+static u64 empty_region(const Tables *T, int t, int c, int sq) {
+    if (!empty_regions) empty_regions = malloc(sizeof(u64) * MAXT * 2 * 64);
+    if (!empty_regions) return 0;
+    if (empty_regions_id != T->id) {
+        memset(empty_known, 0, sizeof(empty_known));
+        empty_regions_id = T->id;
+    }
+    if (!(empty_known[t][c] >> sq & 1)) {
+        u64 reach;
+        st_flood(T, t, c, 1ULL << sq, 0, ~0ULL, &empty_regions[t][c][sq], &reach);
+        empty_known[t][c] |= 1ULL << sq;
+    }
+    return empty_regions[t][c][sq];
+}
+
+/* ``P``'s material key for ``open``: its units by colour and type, each group's regions in
+ * increasing order. 0 when it cannot be made (no memory, too many units). */
+static int proof_key(const Tables *T, const Pos *P, int open, ProofKey *k) {
+    k->open = open, k->castling = P->castling, k->n = 0, k->proven = 0;
+    for (int c = 0; c < 2; c++)
+        for (int t = 0; t < T->ntypes; t++) {
+            int first = k->n;
+            for (u64 b = P->bb[c][t]; b; b &= b - 1) {
+                if (k->n == 64) return 0;
+                u64 r = empty_region(T, t, c, lsb(b));
+                if (!r) return 0;
+                int i = k->n++;
+                while (i > first && k->region[i - 1] > r) { k->region[i] = k->region[i - 1]; i--; }
+                k->region[i] = r;
+            }
+            for (int i = first; i < k->n; i++) k->kind[i] = (unsigned short)(c << 8 | t);
+        }
+    return 1;
+}
+
+static ProofKey *proof_find(ProofMemo *M, const ProofKey *k) {
+    for (int i = 0; i < M->count; i++) {
+        ProofKey *e = &M->keys[i];
+        if (e->open == k->open && e->castling == k->castling && e->n == k->n &&
+            !memcmp(e->kind, k->kind, sizeof(e->kind[0]) * (size_t)k->n) &&
+            !memcmp(e->region, k->region, sizeof(e->region[0]) * (size_t)k->n))
+            return e;
+    }
+    return NULL;
+}
+
 
 static PyObject *py_explore(PyObject *self, PyObject *args) {
     Py_buffer tables, placement;
@@ -352,6 +422,7 @@ static PyObject *py_explore(PyObject *self, PyObject *args) {
     Search S;
     memset(&S, 0, sizeof(S));
     VisitedSet V = {0};
+    ProofMemo memo = {0, NULL};
     Level *levels = NULL;
     int *moves = NULL;
     size_t level_cap = 1024, move_cap = 1 << 16;
@@ -404,16 +475,28 @@ static PyObject *py_explore(PyObject *self, PyObject *args) {
                 nodes += prune_cost; /* a static proof costs about as much as this many moves */
                 int pawnless = T->pawn < 0 || !(P->bb[0][T->pawn] | P->bb[1][T->pawn]);
                 if ((proven & open) != open && pawnless && prune != Py_None) {
-                    unsigned char mb[64];
-                    for (int sq = 0; sq < 64; sq++) mb[sq] = P->mailbox[sq] < 0 ? 0xFF : (unsigned char)P->mailbox[sq];
-                    PyObject *answer = PyObject_CallFunction(prune, "y#iKii", mb, (Py_ssize_t)64, P->turn,
-                                                             (unsigned long long)P->castling, (int)r.ep, open & ~proven);
+                    ProofKey key;
+                    int keyed = proof_key(T, P, open & ~proven, &key);
+                    ProofKey *known = keyed ? proof_find(&memo, &key) : NULL;
                     nodes += prune_cost;
-                    if (!answer) { error = 1; break; }
-                    long more = PyLong_AsLong(answer);
-                    Py_DECREF(answer);
-                    if (more == -1 && PyErr_Occurred()) { error = 1; break; }
-                    proven |= (int)more;
+                    if (known) {
+                        proven |= known->proven;
+                    } else {
+                        unsigned char mb[64];
+                        for (int sq = 0; sq < 64; sq++) mb[sq] = P->mailbox[sq] < 0 ? 0xFF : (unsigned char)P->mailbox[sq];
+                        PyObject *answer = PyObject_CallFunction(prune, "y#iKii", mb, (Py_ssize_t)64, P->turn,
+                                                                 (unsigned long long)P->castling, (int)r.ep, open & ~proven);
+                        if (!answer) { error = 1; break; }
+                        long more = PyLong_AsLong(answer);
+                        Py_DECREF(answer);
+                        if (more == -1 && PyErr_Occurred()) { error = 1; break; }
+                        proven |= (int)more;
+                        if (!memo.keys) memo.keys = malloc(sizeof(ProofKey) * PROOF_MEMO);
+                        if (keyed && memo.keys && memo.count < PROOF_MEMO) {
+                            key.proven = (int)more;
+                            memo.keys[memo.count++] = key;
+                        }
+                    }
                 }
                 if ((proven & open) == open) expand = 0;
             }
@@ -433,10 +516,12 @@ static PyObject *py_explore(PyObject *self, PyObject *args) {
                 /* captures, pawn moves and promotions first: the walk is depth first, so
                  * the changes that lead to new material meet the mates sooner; the set of
                  * positions walked is the same in any order */
-                int k = 0;
-                for (int pass = 0; pass < 2; pass++)
-                    for (int i = 0; i < n; i++)
-                        if (irreversible(T, P, buffer[i]) != pass) moves[top + k++] = buffer[i];
+                int k = 0, later[MAXMOVES], nlater = 0;
+                for (int i = 0; i < n; i++) {
+                    if (irreversible(T, P, buffer[i])) moves[top + k++] = buffer[i];
+                    else later[nlater++] = buffer[i];
+                }
+                memcpy(moves + top + k, later, (size_t)nlater * sizeof(int));
                 levels[depth].start = top;
                 levels[depth].count = n;
                 levels[depth].index = 0;
@@ -517,7 +602,7 @@ static PyObject *py_explore(PyObject *self, PyObject *args) {
 done:
     Py_XDECREF(mates[0]);
     Py_XDECREF(mates[1]);
-    free(V.slots); free(levels); free(moves); free(T);
+    free(V.slots); free(levels); free(moves); free(T); free(memo.keys);
     PyBuffer_Release(&tables);
     PyBuffer_Release(&placement);
     return result;

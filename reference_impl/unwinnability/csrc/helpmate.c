@@ -35,7 +35,7 @@ typedef struct {
     int generation; /* entries of earlier iterations do not count: no clearing needed */
     int corner, king_target;
     int blocker; /* the square beside the corner on its rank, for the loser's blocker */
-    unsigned char blocker_distance[MAXT][64]; /* loser's leapers: moves to the blocker square */
+    const unsigned char (*blocker_distance)[64]; /* loser's leapers: moves to the blocker square */
     int need_loser_promotion;
     int horizon; /* beyond this many plies progress is no longer free */
     int pawn_mode; /* the loser's pawns all march on, to promote into blockers */
@@ -78,10 +78,32 @@ static void leaper_distances(const Tables *T, int t, int c, int target, unsigned
     }
 }
 
-/* Squares a unit of type ``t`` attacks from d4 on an empty board: its reach. */
-static inline int reach(const Tables *T, int t, int c) {
-    return popcount(T->leaps[t][c][27]) + popcount(rider_attacks(T, t, c, 27, 0));
+/* leaper_distances of every type of colour ``c`` to ``target``, made on first use and
+ * kept for the move layer (a search chooses its pictures again at every iteration). */
+static unsigned char (*distance_tables)[2][64][MAXT][64];
+static u64 distance_tables_id;
+static u64 distance_known[2];
+
+static const unsigned char (*leaper_distance_table(const Tables *T, int c, int target))[64] {
+    static unsigned char fallback[MAXT][64];
+    if (!distance_tables) distance_tables = malloc(sizeof(*distance_tables));
+    if (!distance_tables) { /* out of memory: computed each time, as before */
+        for (int t = 0; t < T->ntypes; t++) leaper_distances(T, t, c, target, fallback[t]);
+        return (const unsigned char (*)[64])fallback;
+    }
+    if (distance_tables_id != T->id) {
+        distance_known[0] = distance_known[1] = 0;
+        distance_tables_id = T->id;
+    }
+    if (!(distance_known[c] >> target & 1)) {
+        for (int t = 0; t < T->ntypes; t++) leaper_distances(T, t, c, target, (*distance_tables)[c][target][t]);
+        distance_known[c] |= 1ULL << target;
+    }
+    return (const unsigned char (*)[64])(*distance_tables)[c][target];
 }
+
+/* Squares a unit of type ``t`` attacks from d4 on an empty board: its reach. */
+static inline int reach(const Tables *T, int t, int c) { return T->reach[t][c]; }
 
 /* A unit that, next to the loser's king, would take or guard whatever mates it (a rook
  * or more): as the loser's, it spoils a lone minor's picture instead of blocking. */
@@ -145,7 +167,7 @@ static void choose_targets(Search *S, int variant) {
     S->corner = rank * 8 + file;
     S->king_target = (rank + 2 * toward) * 8 + file;
     S->blocker = rank * 8 + (file ? file - 1 : 1);
-    for (int t = 0; t < T->ntypes; t++) leaper_distances(T, t, w ^ 1, S->blocker, S->blocker_distance[t]);
+    S->blocker_distance = leaper_distance_table(T, w ^ 1, S->blocker);
 }
 
 static int lone_minor(const Search *S) {
@@ -234,7 +256,7 @@ static int classify(Search *S, int m) {
         /* pawns become blockers: by promoting (not to the strongest piece, which could
          * spoil the picture) or by walking up to the corner */
         if (promo) {
-            int strong = popcount(rider_attacks(T, promo - 1, P->turn, 27, 0)) >= 14;
+            int strong = T->ray_reach[promo - 1][P->turn] >= 14;
             return strong ? NORMAL : REWARD;
         }
         if (S->need_loser_promotion || (S->lone_minor && (closer || S->pawn_mode))) return REWARD;
@@ -268,29 +290,36 @@ static int search(Search *S, int depth, int progressed) {
     const Tables *T = S->T;
     Pos *P = &S->P;
     int moves[MAXMOVES];
-    int n = legal_moves(T, P, moves);
-    if (n == 0) return P->turn != S->winner && in_check(T, P);
-    if (depth >= S->max_depth || S->ply >= MAXPLY - 1) { S->interrupted = 1; return 0; }
-    u64 key = identity(T, P);
+    /* at the horizon only whether a move exists matters (is this a mate?) */
+    int leaf = depth >= S->max_depth || S->ply >= MAXPLY - 1;
+    u64 key = 0;
     int left = S->max_depth - depth;
-    TTEntry *e = &S->tt[key & S->tt_mask];
-    if (e->key == key && e->generation == S->generation && e->left >= left) return 0;
+    TTEntry *e = NULL;
+    if (!leaf) { /* an entry is kept only for a position with moves: looked up before they are made */
+        key = identity(T, P);
+        e = &S->tt[key & S->tt_mask];
+        if (e->key == key && e->generation == S->generation && e->left >= left) return 0;
+    }
+    int n = legal_moves_upto(T, P, moves, leaf ? 1 : MAXMOVES);
+    if (n == 0) return P->turn != S->winner && in_check(T, P);
+    if (leaf) { S->interrupted = 1; return 0; }
     e->key = key;
     e->left = left;
     e->generation = S->generation;
-    int kind[MAXMOVES], rank[MAXMOVES];
+    int kind[MAXMOVES];
     int order[MAXMOVES];
-    int k = 0;
     /* progress first (in waiting mode the kings' progress before the other units': a king
      * walking to its square is the spine of a mating picture), then the ordinary moves,
-     * then the rest */
+     * then the rest; in generation order within each rank */
+    int bucket[4][MAXMOVES], count[4] = {0, 0, 0, 0};
     for (int i = 0; i < n; i++) {
         kind[i] = classify(S, moves[i]);
-        rank[i] = kind[i] == REWARD ? (S->waiting && (P->mailbox[moves[i] & 63] & 15) != T->royal)
-                  : kind[i] == NORMAL ? 2 : 3;
+        int rank = kind[i] == REWARD ? (S->waiting && (P->mailbox[moves[i] & 63] & 15) != T->royal)
+                   : kind[i] == NORMAL ? 2 : 3;
+        bucket[rank][count[rank]++] = i;
     }
-    for (int r = 0; r < 4; r++)
-        for (int i = 0; i < n; i++) if (rank[i] == r) order[k++] = i;
+    for (int r = 0, k = 0; r < 4; r++)
+        for (int i = 0; i < count[r]; i++) order[k++] = bucket[r][i];
     for (int j = 0; j < n; j++) {
         int i = order[j];
         if (S->nodes >= S->limit || signalled(S)) { S->aborted = 1; return 0; }

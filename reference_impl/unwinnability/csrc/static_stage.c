@@ -94,7 +94,10 @@ static inline u64 ray_fill_attacks(const Tables *T, int k, u64 from, u64 occ) {
  * ``occ``): the union of st_attacks over the set. */
 static u64 set_attacks(const Tables *T, int t, int c, u64 from, u64 occ) {
     u64 a = 0;
-    if (T->has_leaps[t][c])
+    if (T->nleap_shifts[t][c] > 0)
+        for (int i = 0; i < T->nleap_shifts[t][c]; i++)
+            a |= shift_by(from & T->leap_source[t][c][i], T->leap_shift[t][c][i]);
+    else if (T->has_leaps[t][c])
         for (u64 b = from; b; b &= b - 1) a |= T->leaps[t][c][lsb(b)];
     for (int i = 0; i < T->ndir[t][c]; i++) a |= ray_fill_attacks(T, T->dir_ray[t][c][i], from, occ);
     return a;
@@ -564,16 +567,31 @@ static int st_answers_check(const Tables *T, int t, int c, int n, int checker, u
     return 1;
 }
 
+/* The squares other than ``s`` attacked from ``from`` by type ``t`` (walls: ``walls``)
+ * whose filling would cut that attack on ``s``: none where a leap reaches ``s``, else
+ * those on every open ray from ``from`` through ``s`` (its squares before ``s``; a ray
+ * is open when none of them is a wall). */
+static u64 st_between(const Tables *T, int t, int color, int from, int s, u64 walls) {
+    if (T->leaps[t][color][from] >> s & 1) return 0;
+    u64 cut = ~0ULL;
+    int routes = 0;
+    for (int i = 0; i < T->ndir[t][color]; i++) {
+        int k = T->dir_ray[t][color][i];
+        if (!(T->ray[k][from] >> s & 1)) continue;
+        u64 segment = T->ray[k][from] & ~T->ray[k][s] & ~(1ULL << s);
+        if (segment & walls) continue;
+        cut &= segment;
+        routes++;
+    }
+    return routes ? cut : st_attacks(T, t, color, from, walls) & ~(1ULL << s);
+}
+
 /* The blockers' regions without the squares of ``escapes`` from which each could answer
  * the check of the lone checker ``u`` on ``checker`` (mate.py's _not_answering). */
 static void st_not_answering(const Tables *T, const StUnit *u, int checker, int s, u64 escapes, const u64 *blockers,
                              const int *types, int nb, u64 walls, int color, u64 *narrowed) {
-    u64 between = 0, answering[MAXT];
+    u64 between = st_between(T, u->type, color, checker, s, walls), answering[MAXT];
     int known[MAXT] = {0};
-    for (u64 b = st_attacks(T, u->type, color, checker, walls) & ~(1ULL << s); b; b &= b - 1) {
-        int x = lsb(b);
-        if (!(st_attacks(T, u->type, color, checker, walls | 1ULL << x) >> s & 1)) between |= 1ULL << x;
-    }
     for (int i = 0; i < nb; i++) {
         int t = types[i];
         if (!known[t]) {
@@ -588,23 +606,14 @@ static void st_not_answering(const Tables *T, const StUnit *u, int checker, int 
 
 /* ``types``: the blockers' types when ``u`` is a lone checker (mate.py's step 3), else NULL. */
 static int st_mate_with_checker(const Tables *T, const StUnit *u, int s, u64 steps, u64 uncovered, u64 king_region,
-                                const u64 *blockers, const int *types, int nb, u64 walls, int color) {
-    u64 attack_sets[64];
-    int from[64], n = 0;
-    if (u->type == T->pawn) {
-        attack_sets[0] = u->reach;
-        from[0] = -1;
-        n = 1;
-    } else {
-        for (u64 b = u->region & ~(1ULL << s); b; b &= b - 1) {
-            int c = lsb(b);
-            u64 a = st_attacks(T, u->type, color, c, walls);
-            if (a >> s & 1) { attack_sets[n] = a; from[n] = c; n++; }
-        }
-    }
-    for (int i = 0; i < n; i++) {
-        int c = from[i];
-        u64 escapes = uncovered & ~attack_sets[i];
+                                const u64 *blockers, const int *types, int nb, u64 walls, int color, long *budget) {
+    /* the squares of its region from which the checker attacks s (a pawn's unit: its
+     * whole reach, from no square in particular), in increasing order */
+    u64 from = u->type == T->pawn ? 1 : u->region & ~(1ULL << s) & attackers_of(T, u->type, color, s, walls);
+    for (; from; from &= from - 1) {
+        int c = u->type == T->pawn ? -1 : lsb(from);
+        u64 attack_set = c < 0 ? u->reach : st_attacks(T, u->type, color, c, walls);
+        u64 escapes = uncovered & ~attack_set;
         if (c >= 0 && (steps >> c & 1)) escapes |= uncovered & 1ULL << c;
         u64 near = steps | 1ULL << s | (c >= 0 ? 1ULL << c : 0);
         u64 narrowed[ST_UNITS];
@@ -619,6 +628,7 @@ static int st_mate_with_checker(const Tables *T, const StUnit *u, int s, u64 ste
             continue;
         }
         for (u64 b = king_region & ~near; b; b &= b - 1) {
+            if (budget && --*budget < 0) return 0;
             u64 king_attacks = st_attacks(T, T->royal, color, lsb(b), walls);
             u64 rest = escapes & ~king_attacks;
             if (c >= 0 && (rest >> c & 1)) continue;
@@ -667,12 +677,15 @@ static int st_mate_on_arrival(const Tables *T, const Pos *P, const StAnalysis *A
     return 0;
 }
 
-/* True if ``color`` provably can never checkmate (mate.py's _cannot_mate). */
-static int st_cannot_mate(const Tables *T, const StAnalysis *A, int color) {
+/* st_cannot_mate with the walls, the squares the winner's frozen units cover and those
+ * the loser's frozen units block given apart from ``A`` (st_open's under-approximation
+ * passes none). With ``budget`` (st_open's), each king square tried for a mate spends
+ * one, and when none is left the search stops as if it had found no mate. */
+static int st_cannot_mate_with(const Tables *T, const StAnalysis *A, int color, u64 walls, u64 fixed_cover,
+                               u64 fixed_block, long *budget) {
     int loser = 1 - color;
     const StUnit *king = st_king(A, loser);
     if (!king) return 0;
-    u64 walls = A->frozen[0] | A->frozen[1];
     const StUnit *checkers[ST_UNITS];
     u64 blockers[ST_UNITS];
     int types[ST_UNITS], nc = 0, nb = 0;
@@ -687,7 +700,6 @@ static int st_cannot_mate(const Tables *T, const StAnalysis *A, int color) {
             blockers[nb++] = u->region;
         }
     }
-    u64 fixed_cover = A->guarded[color], fixed_block = A->frozen[loser];
     u64 all_reach = 0, block_union = 0;
     for (int i = 0; i < nc; i++) all_reach |= checkers[i]->reach;
     for (int i = 0; i < nb; i++) block_union |= blockers[i];
@@ -706,11 +718,17 @@ static int st_cannot_mate(const Tables *T, const StAnalysis *A, int color) {
             int lone = !(others >> s & 1) && !(fixed_cover >> s & 1) && checkers[i]->type != T->pawn;
             const int *answering = lone ? types : NULL;
             if (st_mate_with_checker(T, checkers[i], s, steps, open_steps & ~others, own_king_region, blockers,
-                                     answering, nb, walls, color))
+                                     answering, nb, walls, color, budget))
                 return 0;
+            if (budget && *budget < 0) return 1;
         }
     }
     return 1;
+}
+
+/* True if ``color`` provably can never checkmate (mate.py's _cannot_mate). */
+static int st_cannot_mate(const Tables *T, const StAnalysis *A, int color) {
+    return st_cannot_mate_with(T, A, color, A->frozen[0] | A->frozen[1], A->guarded[color], A->frozen[1 - color], NULL);
 }
 
 /* The colours of ``mask`` the static stage proves can never mate (a bitmask). ``ep``
@@ -735,6 +753,236 @@ static int static_stage(const Tables *T, const Pos *P, int ep, int mask) {
         if (st_cannot_mate(T, use, c)) proven |= 1 << c;
     }
     return proven;
+}
+
+/* ---------------------------------------------------------------- the screening's shortcut */
+
+/*
+ * st_open: a proof, cheaper than the static stage, that the static stage will NOT prove
+ * ``color`` unable to mate (so the screening may say "undetermined" without running
+ * it). It runs the static stage's last test, st_cannot_mate, on an analysis W that is
+ * an under-approximation of the one the static stage ends with (F), and finds a mate
+ * square W allows. Why F allows it too:
+ *
+ * 1. F's frozen units are among W's (its walls). F is a fixed point of st_thaw (no
+ *    unit of F thaws against F's analysis; the fallback after ST_ROUNDS freezes
+ *    nothing). W starts with every unit frozen and thaws by those of st_thaw's rules
+ *    that need no region, until none applies: a unit on a rank with a castling right
+ *    (the king, the rook holding it); a king with a step to a square neither its own
+ *    frozen unit's nor guarded by a frozen enemy; a pawn whose push square is not
+ *    frozen or whose capture square holds an enemy now; another piece attacking (walls:
+ *    the frozen units) a square not its own frozen unit's. Each rule that applies
+ *    against a frozen set applies against any smaller one too (attacks grow as walls
+ *    go, the frozen and guarded squares shrink), so while W's frozen set holds F's, a
+ *    unit it thaws is not in F (else st_thaw would thaw it against F): it always holds
+ *    F's.
+ * 2. Every unit of W is a unit of F (not frozen there), with a region and a reach within
+ *    F's. A piece's flood grows as walls go (its rays stop later, more squares are
+ *    allowed; castling seeds only add). A pawn's cone in F is the least set closed
+ *    under pushes onto squares neither walls nor the block square of a facing pair (the
+ *    partner's square: a pawn's) and captures onto prey that is no wall, prey holding
+ *    every enemy non-royal unit's square (frozen: in F's frozen set; mobile: in its
+ *    region) and their regions; W's cone is closed under pushes onto squares that are no
+ *    wall of W and hold no pawn, and captures onto enemy non-royal units' squares and
+ *    W's regions of enemy pieces, neither being walls of W: a subset, with the captures
+ *    from it as reach and, where it reaches the last rank, the floods of the promotions
+ *    (walls: W's) as F has them. A king's region is its flood, leaving out the squares
+ *    the other side's frozen units of W guard (F's guard fewer), where F can have no
+ *    dead end for it: a castling right remains (st_dead_ends_of then gives none), or the
+ *    other side has a non-royal unit whose region in W holds two squares or more (so in
+ *    F); else the king's own square alone (never a dead end).
+ * 3. st_cannot_mate is monotone in these: with W's regions and reaches within F's, F's
+ *    walls within W's, and W's fixed cover and fixed block empty (F's frozen winner
+ *    units cover squares, F's frozen loser units block, where W asks a unit to), every
+ *    mate square W allows F allows: F's escape squares are W's or fewer (a frozen
+ *    winner unit of W that F thaws covers its squares by its reach; a frozen loser unit
+ *    of W that F thaws is a blocker with its own square in its region), its blockers
+ *    and checkers are W's with larger regions and more, its kings' regions larger; a
+ *    lone checker in F is one in W (its "others" are W's or more), and a blocker left
+ *    out of F's matching for answering the check is left out of W's (the squares
+ *    between checker and mate square are the same in both when every type reaches each
+ *    square by one route only: checked per move layer, with a king that only leaps).
+ * With no dead end in F the step into one is never tried, and where one may remain
+ * only the kings' own squares are used, which both analyses (with and without dead
+ * ends) hold.
+ *
+ * Any smaller W is as good a proof, so W is tried twice: first cheaply (one pass of the
+ * thaw rules, each piece's region its square and the squares it may step to, each
+ * pawn's its own square: enough for most positions), then in full (the thaw rules to
+ * their fixed point, floods, cones, promotions). The test of a mate square spends a
+ * small budget (OPEN_BUDGET king squares tried); when it runs out, W shows nothing.
+ */
+
+#ifndef OPEN_BUDGET
+#define OPEN_BUDGET 20
+#endif
+
+static u64 open_tables_id;
+static int open_tables_set, open_tables_fit;
+
+/* Does every type reach each square by one route only (a leap, or one ray), and the
+ * royal type only by leaps? Computed once per move layer. */
+static int st_open_fits(const Tables *T) {
+    if (open_tables_set && open_tables_id == T->id) return open_tables_fit;
+    int fit = 1;
+    for (int c = 0; c < 2 && fit; c++) {
+        if (T->ndir[T->royal][c]) fit = 0;
+        for (int t = 0; t < T->ntypes && fit; t++)
+            for (int sq = 0; sq < 64 && fit; sq++) {
+                u64 seen = T->leaps[t][c][sq];
+                for (int i = 0; i < T->ndir[t][c] && fit; i++) {
+                    u64 ray = T->ray[T->dir_ray[t][c][i]][sq];
+                    if (ray & seen) fit = 0;
+                    seen |= ray;
+                }
+            }
+    }
+    open_tables_id = T->id;
+    open_tables_set = 1;
+    open_tables_fit = fit;
+    return fit;
+}
+
+/* What each type attacks with every square filled (st_attacks with occupancy ~0: its
+ * leaps and the first square of each ray), per move layer. */
+static u64 (*near_table)[2][64];
+static u64 near_table_id;
+
+static const u64 (*st_near(const Tables *T))[2][64] {
+    if (near_table && near_table_id == T->id) return (const u64 (*)[2][64])near_table;
+    if (!near_table) near_table = malloc(sizeof(u64) * MAXT * 2 * 64);
+    if (!near_table) return NULL;
+    for (int t = 0; t < T->ntypes; t++)
+        for (int c = 0; c < 2; c++)
+            for (int sq = 0; sq < 64; sq++) near_table[t][c][sq] = st_attacks(T, t, c, sq, ~0ULL);
+    near_table_id = T->id;
+    return (const u64 (*)[2][64])near_table;
+}
+
+/* What the frozen units of ``frozen`` guard, by colour (st_guarded_by's squares). */
+static void st_open_guarded(const Tables *T, const u64 (*near)[2][64], const Pos *P, const u64 frozen[2],
+                            u64 guarded[2]) {
+    for (int c = 0; c < 2; c++) {
+        guarded[c] = 0;
+        for (int t = 0; t < T->ntypes; t++)
+            for (u64 b = P->bb[c][t] & frozen[c]; b; b &= b - 1) {
+                int sq = lsb(b);
+                guarded[c] |= t == T->pawn ? T->pawn_cap[c][sq] : near[t][c][sq];
+            }
+    }
+}
+
+/* W's frozen units (see above): every unit, thawed by the rules that need no region,
+ * in ``passes`` passes over the units or until none thaws (any number of passes gives a
+ * set holding F's). In the first pass every unit is frozen, so a piece attacks a square
+ * not its own frozen unit's exactly when the first square of one of its rays, or one of
+ * its leaps, is not its own unit's. */
+static void st_open_frozen(const Tables *T, const u64 (*near)[2][64], const Pos *P, u64 frozen[2], int passes) {
+    frozen[0] = P->occ[0];
+    frozen[1] = P->occ[1];
+    for (int pass = 0, changed = 1; changed && pass < passes; pass++) {
+        changed = 0;
+        u64 walls = frozen[0] | frozen[1], guarded[2], thawed[2] = {0, 0};
+        st_open_guarded(T, near, P, frozen, guarded);
+        for (int c = 0; c < 2; c++)
+            for (int t = 0; t < T->ntypes; t++)
+                for (u64 b = P->bb[c][t] & frozen[c]; b; b &= b - 1) {
+                    int sq = lsb(b), royal = t == T->royal, thaw;
+                    if ((P->castling & (0xFFULL << (sq & ~7))) && (royal || (P->castling >> sq & 1))) thaw = 1;
+                    else if (royal) thaw = (st_attacks(T, t, c, sq, walls) & ~frozen[c] & ~guarded[1 - c]) != 0;
+                    else if (t == T->pawn)
+                        thaw = (T->pawn_push[c][sq] & ~walls) || (T->pawn_cap[c][sq] & P->occ[1 - c]);
+                    else if (pass == 0) thaw = (near[t][c][sq] & ~frozen[c]) != 0;
+                    else thaw = (st_attacks(T, t, c, sq, walls) & ~frozen[c]) != 0;
+                    if (thaw) thawed[c] |= 1ULL << sq;
+                }
+        for (int c = 0; c < 2; c++) {
+            frozen[c] &= ~thawed[c];
+            changed |= thawed[c] != 0;
+        }
+    }
+}
+
+/* st_open's test on one W: with ``full`` 0 the frozen units of one pass, each piece with
+ * its square and the squares it may step to for region, each pawn with its own square
+ * (cheap, and enough for most positions); with ``full`` 1 the frozen units of the fixed
+ * point, the pieces' floods and the pawns' cones and promotions. */
+static int st_open_with(const Tables *T, const u64 (*near)[2][64], const Pos *P, int color, int full) {
+    u64 frozen[2], guarded[2];
+    st_open_frozen(T, near, P, frozen, full ? 64 * ST_UNITS : 1);
+    u64 walls = frozen[0] | frozen[1], pawns = T->pawn >= 0 ? P->bb[0][T->pawn] | P->bb[1][T->pawn] : 0;
+    st_open_guarded(T, near, P, frozen, guarded);
+    StAnalysis analysis, *W = &analysis;
+    W->n = 0;
+    int roomy[2] = {P->castling != 0, P->castling != 0};
+    StPromotions promotions; /* the promotions' floods, as the static stage makes them (walls: W's) */
+    if (full) memset(promotions.known, 0, sizeof(promotions.known));
+    u64 prey[2] = {0, 0}; /* by the colour that takes */
+    /* the pieces first: their regions are prey for the other side's pawns */
+    for (int pass = 0; pass < 2; pass++)
+        for (int c = 0; c < 2; c++)
+            for (int t = 0; t < T->ntypes; t++) {
+                if (t == T->royal || (t == T->pawn) != pass) continue;
+                for (u64 b = P->bb[c][t] & ~frozen[c]; b; b &= b - 1) {
+                    StUnit *u = &W->u[W->n++];
+                    u->type = t; u->color = c; u->square = lsb(b); u->royal = 0;
+                    u64 at = 1ULL << u->square;
+                    if (t != T->pawn && !full) {
+                        u->region = at | (st_attacks(T, t, c, u->square, walls) & ~walls);
+                        u->reach = set_attacks(T, t, c, u->region, walls);
+                    } else if (t != T->pawn) {
+                        st_flood(T, t, c, at, walls, ~walls, &u->region, &u->reach);
+                        prey[1 - c] |= u->region;
+                    } else if (!full) {
+                        u->region = at;
+                        u->reach = T->pawn_cap[c][u->square];
+                    } else {
+                        u64 open = ~walls & ~pawns, take = (prey[c] | (P->occ[1 - c] & ~P->bb[1 - c][T->royal])) & ~walls;
+                        u64 region = at, reach = 0, frontier = at, promotion = 0;
+                        while (frontier) {
+                            u64 fresh = 0;
+                            for (u64 f = frontier; f; f &= f - 1) {
+                                int sq = lsb(f);
+                                if (T->promo_rank[c] >> sq & 1) { promotion |= 1ULL << sq; continue; }
+                                reach |= T->pawn_cap[c][sq];
+                                u64 push = T->pawn_push[c][sq] & open;
+                                if (push) fresh |= push | (T->pawn_double[c][sq] & open);
+                                fresh |= T->pawn_cap[c][sq] & take;
+                            }
+                            frontier = fresh & ~region;
+                            region |= fresh;
+                        }
+                        if (promotion) {
+                            u64 r, a;
+                            st_promotion_floods(T, &promotions, c, promotion, walls, &r, &a);
+                            region |= r;
+                            reach |= a;
+                        }
+                        u->region = region;
+                        u->reach = reach;
+                    }
+                    if (u->region & ~at) roomy[c] = 1;
+                }
+            }
+    for (int c = 0; c < 2; c++) {
+        StUnit *u = &W->u[W->n++];
+        u->type = T->royal; u->color = c; u->square = lsb(P->bb[c][T->royal]); u->royal = 1;
+        u64 at = 1ULL << u->square;
+        if (roomy[1 - c]) st_flood(T, T->royal, c, at, walls, ~walls & ~guarded[1 - c], &u->region, &u->reach);
+        else u->region = at, u->reach = st_attacks(T, T->royal, c, u->square, walls);
+    }
+    long budget = OPEN_BUDGET;
+    return !st_cannot_mate_with(T, W, color, walls, 0, 0, &budget);
+}
+
+/* 1 if the static stage provably does not prove ``color`` unable to mate (see above);
+ * 0 says nothing. */
+static int st_open(const Tables *T, const Pos *P, int color) {
+    for (int c = 0; c < 2; c++)
+        if (popcount(P->bb[c][T->royal]) != 1) return 0; /* one king a side: st_king's */
+    const u64 (*near)[2][64] = st_near(T);
+    if (!near || !st_open_fits(T)) return 0;
+    return st_open_with(T, near, P, color, 0) || st_open_with(T, near, P, color, 1);
 }
 
 /* The e.p. square if a legal capture there exists now, else -1. */
