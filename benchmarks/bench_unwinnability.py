@@ -65,7 +65,7 @@ from pathlib import Path
 from typing import Callable
 
 import chess
-from bench_perft import python_chess_perft  # the same python-chess perft both benchmarks use
+from conformance.generate.perft import oracle_perft as python_chess_perft  # the same python-chess perft both benchmarks use
 
 from conformance.generate.lichess_sample import Row, parse
 from reference_impl import BLACK, WHITE, Board, load_ruleset
