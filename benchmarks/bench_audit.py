@@ -131,8 +131,8 @@ def in_process(path: Path, rounds: int) -> tuple[float, float, float]:
 
     import chess.pgn
 
-    from conformance.audit import fast
-    from conformance.audit.laws import cached_chooser
+    from conformance.tools.audit import fast
+    from conformance.tools.audit.laws import cached_chooser
     from reference_impl import unwinnability
     from reference_impl.unwinnability import native
 
@@ -181,8 +181,8 @@ def audit_dask(path: Path, warm: Path, workers: int) -> tuple[int, float, float]
     (its imports and tables; no answer of the file's searches kept)."""
     from distributed import LocalCluster
 
-    from conformance.audit.execute import audit_partition, connect, run_dask
-    from conformance.audit.sources import partitions
+    from conformance.tools.audit.execute import audit_partition, connect, run_dask
+    from conformance.tools.audit.sources import partitions
 
     with LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, host="127.0.0.1",
                       dashboard_address=None) as cluster:

@@ -1,7 +1,7 @@
 """US Chess 14E2's forced win: the compiled solver against its specification, the interpreter's.
 
 The questions are the ones the ruling asks: the positions of
-``conformance/generate/data/forced-win-mates.txt`` (forced mates of 5 to 12 moves by a
+``conformance/tools/generate/data/forced-win-mates.txt`` (forced mates of 5 to 12 moves by a
 lone knight or bishop, Stockfish-verified, and positions without one), the US Chess flag
 falls of the corpus whose opponent has king and knight, bishop or two knights
 (``--corpus``), each for the flagged player's opponent. Both answer each question with the
@@ -30,7 +30,7 @@ from reference_impl import Board, load_ruleset  # noqa: E402
 from reference_impl.rules.limits import limits_of  # noqa: E402
 from reference_impl.unwinnability import forced_win  # noqa: E402
 
-MATES_FILE = ROOT / "conformance" / "generate" / "data" / "forced-win-mates.txt"
+MATES_FILE = ROOT / "conformance" / "tools" / "generate" / "data" / "forced-win-mates.txt"
 #: The interpreter's ruling budget before the compiled solver.
 OLD_BUDGET = 150_000
 

@@ -25,7 +25,7 @@ import time
 from itertools import zip_longest
 from typing import Any
 
-from conformance.adapters import resolve
+from conformance.implementations import resolve
 from conformance.adapters.base import Adapter, StartInfo
 from conformance.harness import fixtures, rulesets
 from conformance.harness.runner import Options, run_cases

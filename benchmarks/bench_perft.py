@@ -16,7 +16,7 @@ import time
 
 import chess
 
-from conformance.generate.perft import oracle_perft
+from conformance.implementations.python_chess import oracle_perft
 from reference_impl import Board, load_ruleset, perft
 
 #: (name, FEN, depth, Chess960?) — the classic perft positions plus two Chess960 ones.

@@ -65,9 +65,9 @@ from pathlib import Path
 from typing import Callable
 
 import chess
-from conformance.generate.perft import oracle_perft as python_chess_perft  # the same python-chess perft both benchmarks use
+from conformance.implementations.python_chess import oracle_perft as python_chess_perft  # the same python-chess perft both benchmarks use
 
-from conformance.generate.lichess_sample import Row, parse
+from conformance.tools.generate.lichess_sample import Row, parse
 from reference_impl import BLACK, WHITE, Board, load_ruleset
 from reference_impl.adjudication.verdicts import flag_fall_node_limit
 from reference_impl.errors import ArbiterError, FenError

@@ -129,7 +129,7 @@ def _adapter(config: pytest.Config) -> tuple[Adapter, StartInfo, Options]:
     if state.get("start_error"):
         pytest.fail(state["start_error"], pytrace=False)
     if "adapter" not in state:
-        from .adapters import resolve
+        from .implementations import resolve
         from .adapters.base import AdapterStartError
 
         adapter = resolve(state["spec"], timeout=state["timeout"])

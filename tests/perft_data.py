@@ -1,4 +1,4 @@
-"""Readers for the public perft suites the project ships (conformance/generate/data).
+"""Readers for the public perft suites the project ships (conformance/tools/generate/data).
 
 EPD lines get the clocks ``0 1`` (a FEN has six fields). Positions with a check no last
 move can give (python-chess ``STATUS_IMPOSSIBLE_CHECK``) are left out: they are illegal
@@ -13,7 +13,7 @@ from typing import Iterator, NamedTuple
 
 import chess
 
-DATA = Path(__file__).resolve().parent.parent / "conformance" / "generate" / "data"
+DATA = Path(__file__).resolve().parent.parent / "conformance" / "tools" / "generate" / "data"
 
 
 def _fen(epd: str) -> str:

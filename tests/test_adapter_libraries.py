@@ -16,9 +16,10 @@ from typing import Any
 
 import pytest
 
-from conformance.adapters import AdapterStartError, resolve
+from conformance.adapters import AdapterStartError
+from conformance.implementations import resolve
 from conformance.adapters.base import KINDS
-from conformance.adapters.implementations.catalog import (LIBRARIES, NODE_ENV, SOFTWARE, apt_line, find_python,
+from conformance.implementations.catalog import (LIBRARIES, NODE_ENV, SOFTWARE, apt_line, find_python,
                                                           install_debian, installed_version, upstream)
 from conformance.harness.select import Selection
 from conformance.harness.session import Config, execute, plan
@@ -164,7 +165,7 @@ exit 0
 
 
 def test_a_missing_debian_engine_names_the_install_command(monkeypatch: pytest.MonkeyPatch) -> None:
-    from conformance.adapters.implementations import catalog
+    from conformance.implementations import catalog
 
     monkeypatch.setattr(catalog, "find_executable", lambda name: None)
     with pytest.raises(AdapterStartError, match=r"glaurung is not installed .*arbiter adapters install glaurung"):

@@ -13,7 +13,7 @@ import chess
 import pytest
 
 from conformance.adapters.base import Adapter
-from conformance.adapters.implementations.python_chess import PythonChessAdapter
+from conformance.implementations.python_chess import PythonChessAdapter
 
 START = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
 KIWIPETE = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"

@@ -11,11 +11,11 @@ import ast
 import json
 from pathlib import Path
 
-from conformance.adapters.implementations.reference import ReferenceAdapter
+from conformance.implementations.reference import ReferenceAdapter
 from conformance.harness.protocol import SCHEMA_DIR
 from reference_impl.rules import list_rulesets
 
-ADAPTER_SOURCE = (Path(__file__).resolve().parent.parent / "conformance" / "adapters" / "implementations"
+ADAPTER_SOURCE = (Path(__file__).resolve().parent.parent / "conformance" / "implementations"
                   / "reference.py")
 
 

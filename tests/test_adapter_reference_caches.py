@@ -11,9 +11,9 @@ from __future__ import annotations
 import chess
 import pytest
 
-from conformance.adapters.implementations import reference
-from conformance.adapters.implementations.reference import ReferenceAdapter
-from conformance.generate.perft import oracle_perft
+from conformance.implementations import reference
+from conformance.implementations.reference import ReferenceAdapter
+from conformance.implementations.python_chess import oracle_perft
 from reference_impl.adjudication import game as game_module
 from reference_impl.adjudication.game import Game
 

@@ -8,7 +8,7 @@ import json
 import chess
 import pytest
 
-from conformance.adapters.implementations import reference
+from conformance.implementations import reference
 from conformance.harness import server
 from reference_impl.unwinnability import Analysis, Verdict
 

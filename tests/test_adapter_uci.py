@@ -17,7 +17,7 @@ import pytest
 
 from conformance.adapters.base import AdapterStartError, Skip
 from conformance.adapters.base import AdapterFault
-from conformance.adapters.transports.uci import UciAdapter, parse_divide, split_name
+from conformance.harness.transports.uci import UciAdapter, parse_divide, split_name
 
 START = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
 KIWIPETE = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
@@ -284,8 +284,8 @@ def test_an_engine_with_neither_perft_nor_a_large_multipv_cannot_start(tmp_path:
 
 
 def test_ethereal_lists_the_legal_moves_through_multipv() -> None:
-    from conformance.adapters import resolve
-    from conformance.adapters.implementations.catalog import LIBRARIES, installed_version
+    from conformance.implementations import resolve
+    from conformance.implementations.catalog import LIBRARIES, installed_version
 
     if installed_version(LIBRARIES["ethereal"]) is None:
         pytest.skip("ethereal (Debian package ethereal-chess) is not installed: arbiter adapters install ethereal")

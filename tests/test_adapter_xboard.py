@@ -14,9 +14,9 @@ from pathlib import Path
 import chess
 import pytest
 
-from conformance.adapters import resolve
+from conformance.implementations import resolve
 from conformance.adapters.base import AdapterErrored, AdapterFault, AdapterStartError, Skip
-from conformance.adapters.transports.xboard import XboardAdapter, candidates, parse_features, read_announcement
+from conformance.harness.transports.xboard import XboardAdapter, candidates, parse_features, read_announcement
 
 FAKE = Path(__file__).parent / "adapters" / "xboard_fake.py"
 START = chess.STARTING_FEN
@@ -200,7 +200,7 @@ def test_the_spec_string_and_a_missing_engine() -> None:
 
 
 def test_phalanx_agrees_with_python_chess_where_no_en_passant_is_possible() -> None:
-    from conformance.adapters.implementations.catalog import LIBRARIES, installed_version
+    from conformance.implementations.catalog import LIBRARIES, installed_version
 
     if installed_version(LIBRARIES["phalanx"]) is None:
         pytest.skip("phalanx (Debian package phalanx) is not installed: arbiter adapters install phalanx")

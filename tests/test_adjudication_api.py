@@ -10,7 +10,7 @@ from reference_impl.adjudication.api import UndeterminedError
 from reference_impl.adjudication.api import timeout as adjudication_timeout
 from reference_impl.rules import derive_ruleset
 
-from conformance.adapters.implementations import reference
+from conformance.implementations import reference
 from reference_impl.adjudication.api import dead_position, game_end, timeout
 from reference_impl.adjudication.game import Game
 from reference_impl.errors import ArbiterError, GameEventError

@@ -12,9 +12,9 @@ import pytest
 import zstandard
 from click.testing import CliRunner
 
-from conformance.audit.judge import audit_game
-from conformance.audit.lichess import read_rows, timeout_games
-from conformance.audit.sources import compressed_partitions, partitions
+from conformance.tools.audit.judge import audit_game
+from conformance.tools.audit.lichess import read_rows, timeout_games
+from conformance.tools.audit.sources import compressed_partitions, partitions
 from conformance.cli import main
 from reference_impl import load_ruleset
 from reference_impl.notation.pgn import read_games

@@ -1,4 +1,4 @@
-"""The compiled audit path (conformance.audit.fast) against the Python one.
+"""The compiled audit path (conformance.tools.audit.fast) against the Python one.
 
 The expectation is the Python path itself -- ``audit_record`` over ``iter_games`` of the
 same bytes, the path ``arbiter audit`` took before -- under a family (the Laws chosen per
@@ -19,11 +19,11 @@ from pathlib import Path
 import chess.pgn
 import pytest
 
-from conformance.audit import fast
-from conformance.audit.execute import audit_partition
-from conformance.audit.judge import audit_record
-from conformance.audit.laws import cached_chooser
-from conformance.audit.sources import partitions
+from conformance.tools.audit import fast
+from conformance.tools.audit.execute import audit_partition
+from conformance.tools.audit.judge import audit_record
+from conformance.tools.audit.laws import cached_chooser
+from conformance.tools.audit.sources import partitions
 from reference_impl.notation.pgn import decode_lines, iter_games
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -300,7 +300,7 @@ def test_flag_falls_ruled_by_the_batch_as_by_analyse(path: Path, rules: object, 
     """The flag-fall question asked of the unwinnability batch (screening, compiled probe,
     then ``analyse`` where open) gives every game the audit -- ruling, finding, proof --
     that ``analyse`` alone gives (each run from an empty answer cache)."""
-    from conformance.audit import judge
+    from conformance.tools.audit import judge
     from reference_impl import unwinnability
 
     data = path.read_bytes()
@@ -379,7 +379,7 @@ def test_the_dead_check_screened_together_answers_as_the_check_itself() -> None:
     once, its answer is the check's own (:func:`verdicts.is_dead_cheap`), on the final
     positions of every shipped file's games (among them at least 20 with eight units or
     fewer, where dead positions are)."""
-    from conformance.audit.judge import dead_by_screen, _ends_of
+    from conformance.tools.audit.judge import dead_by_screen, _ends_of
     from reference_impl.adjudication import verdicts
 
     rules = cached_chooser("fide-2023")

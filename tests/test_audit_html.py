@@ -23,8 +23,8 @@ import chess
 import chess.pgn
 import pytest
 
-from conformance.audit import html as audit_html
-from conformance.audit.judge import site_host
+from conformance.tools.audit import html as audit_html
+from conformance.tools.audit.judge import site_host
 
 from cli_run import arbiter, one_error
 

@@ -22,7 +22,7 @@ import chess.pgn
 import pytest
 from click.testing import CliRunner
 
-from conformance.audit.laws import NOT_CHESS
+from conformance.tools.audit.laws import NOT_CHESS
 from conformance.cli import main
 from helpmate_oracle import mates
 

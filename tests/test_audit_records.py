@@ -20,9 +20,9 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from conformance.audit.judge import audit_record
-from conformance.audit.laws import NO_RULESET, NOT_CHESS, Skip, chooser
-from conformance.audit.terminations import read_ending, vocabulary
+from conformance.tools.audit.judge import audit_record
+from conformance.tools.audit.laws import NO_RULESET, NOT_CHESS, Skip, chooser
+from conformance.tools.audit.terminations import read_ending, vocabulary
 from conformance.cli import main
 from reference_impl.notation.pgn import read_games
 
@@ -78,7 +78,7 @@ def test_unknown_termination_is_a_warning_and_the_result_is_not_compared() -> No
 def test_every_source_documents_its_vocabulary() -> None:
     import yaml
 
-    data = yaml.safe_load((Path(__file__).parents[1] / "conformance" / "audit" / "data" / "terminations.yaml")
+    data = yaml.safe_load((Path(__file__).parents[1] / "conformance" / "tools" / "audit" / "data" / "terminations.yaml")
                           .read_text(encoding="utf-8"))
     assert {"pgn", "lichess", "chesscom", "fics", "icc", "chessbase", "cutechess", "fastchess"} <= set(data["sources"])
     assert all(entry["documented"] and entry["seen"] for entry in data["sources"].values())
@@ -265,7 +265,7 @@ def test_strict_pgn_reaches_the_reader_and_repairs_are_counted(monkeypatch: pyte
                                                                tmp_path: Path) -> None:
     """A reader that takes ``strict`` and reports ``repairs`` (as the lenient reader
     does) gets ``strict=True`` from --strict-pgn, and its repairs are counted per kind."""
-    from conformance.audit import execute, fast
+    from conformance.tools.audit import execute, fast
 
     asked: list[bool] = []
     real = execute.iter_games

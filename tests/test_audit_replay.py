@@ -19,7 +19,7 @@ from typing import Iterator
 import chess
 import pytest
 
-from conformance.audit.judge import audit_game
+from conformance.tools.audit.judge import audit_game
 from reference_impl import Board, load_ruleset
 from reference_impl.notation import fastsan, pgn
 from reference_impl.notation.san import read_san

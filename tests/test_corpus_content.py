@@ -1,7 +1,7 @@
 """Spot checks of the corpus's expectations against independent sources.
 
 Each check re-derives an expectation without the generators: from the published
-files kept in ``conformance/generate/data``, from python-chess, from the labelled
+files kept in ``conformance/tools/generate/data``, from python-chess, from the labelled
 unwinnability data, or from the Laws' text (article in the test name).
 """
 
@@ -19,11 +19,11 @@ from typing import Any
 import chess
 import pytest
 
-from conformance.generate.perft import oracle_perft
+from conformance.implementations.python_chess import oracle_perft
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = ROOT / "conformance" / "fixtures"
-DATA = ROOT / "conformance" / "generate" / "data"
+DATA = ROOT / "conformance" / "tools" / "generate" / "data"
 FEN_REASONS = {"fen-field-count", "fen-piece-letter", "fen-rank-length", "fen-side",
                "fen-king-count", "fen-pawn-back-rank", "fen-opposite-check",
                "fen-castling-rights", "fen-en-passant", "fen-clock"}

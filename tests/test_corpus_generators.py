@@ -17,13 +17,13 @@ from pathlib import Path
 
 import pytest
 
-from conformance.generate import fen, start
-from conformance.generate.common import dumps, main
+from conformance.tools.generate import fen, start
+from conformance.tools.generate.common import dumps, main
 
 pytestmark = pytest.mark.slow  # left out of `tox -e fast`
 
 ROOT = Path(__file__).resolve().parent.parent
-GENERATE = ROOT / "conformance" / "generate"
+GENERATE = ROOT / "conformance" / "tools" / "generate"
 DATA = GENERATE / "data"
 FIXTURES = ROOT / "conformance" / "fixtures"
 
@@ -74,7 +74,7 @@ def test_source_data_is_in_the_project_with_provenance() -> None:
 
 def test_missing_data_folder_is_one_line_and_exit_2(tmp_path: Path) -> None:
     run = subprocess.run(
-        [sys.executable, "-m", "conformance.generate.start", "--data",
+        [sys.executable, "-m", "conformance.tools.generate.start", "--data",
          str(tmp_path / "nowhere"), "--out", str(tmp_path)],
         capture_output=True, text=True, cwd=ROOT, timeout=60)
     assert run.returncode == 2
@@ -84,7 +84,7 @@ def test_missing_data_folder_is_one_line_and_exit_2(tmp_path: Path) -> None:
 
 def test_missing_data_file_is_one_line_and_exit_1(tmp_path: Path) -> None:
     run = subprocess.run(
-        [sys.executable, "-m", "conformance.generate.unwinnable", "--data", str(tmp_path),
+        [sys.executable, "-m", "conformance.tools.generate.unwinnable", "--data", str(tmp_path),
          "--out", str(tmp_path)], capture_output=True, text=True, cwd=ROOT, timeout=60)
     assert run.returncode == 1
     assert "labelled.txt" in run.stderr and "Traceback" not in run.stderr

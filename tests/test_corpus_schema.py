@@ -198,10 +198,10 @@ def test_no_fixture_uses_a_retired_id() -> None:
 
 @pytest.mark.slow  # every generator rerun: the full `tox` (and CI) runs it, `tox -e fast` leaves it out
 def test_all_generators_reproduce_the_corpus_byte_for_byte(tmp_path: Path) -> None:
-    from conformance.generate import all as generate_all
-    from conformance.generate.common import main
+    from conformance.tools.generate import all as generate_all
+    from conformance.tools.generate.common import main
 
-    data = ROOT / "conformance" / "generate" / "data"
+    data = ROOT / "conformance" / "tools" / "generate" / "data"
     assert main("all", generate_all.build, ["--data", str(data), "--out", str(tmp_path)]) == 0
     produced = sorted(tmp_path.glob("*.jsonl"))
     assert len(produced) >= 15

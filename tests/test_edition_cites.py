@@ -7,7 +7,7 @@
 * Fixtures that run under an edition cite that edition's article: where a fixture cites
   the article one ruleset's table gives an entry, it cites the article each other
   ruleset it runs under gives that entry. The generators' concordance
-  (``conformance.generate.common.EDITION_CITES``) is exactly what the tables say.
+  (``conformance.tools.generate.common.EDITION_CITES``) is exactly what the tables say.
 * Every article a rule table cites is cited by at least three fixtures.
 """
 
@@ -21,7 +21,7 @@ from typing import Any
 
 import pytest
 
-from conformance.generate.common import EDITION_CITES, ORTHODOX
+from conformance.tools.generate.common import EDITION_CITES, ORTHODOX
 from reference_impl.rules import list_rulesets, load_ruleset
 from reference_impl.rules.articles import borrowing, registry
 

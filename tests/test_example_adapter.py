@@ -9,7 +9,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-import conformance.adapters.implementations.example as example
+import conformance.implementations.example as example
 
 DATA = Path(__file__).parent / "data" / "harness" / "reference.jsonl"
 

@@ -5,8 +5,8 @@ Mate distances were established independently with Stockfish 15.1 (Debian packag
 mate in moves, i.e. ``2M - 1`` plies for the side to move (``mate -M``, the side to move
 mated: ``2M`` plies). The positions are the material 14E2 is about (the opponent has only
 K+N or K+B; the defender's own pawns box its king in). The forced mates of 5 to 12 moves
-with the flagged side to move are ``conformance/generate/data/forced-win-mates.txt``, drawn
-by ``conformance/generate/forced_win_search.py`` and verified there with Stockfish (each
+with the flagged side to move are ``conformance/tools/generate/data/forced-win-mates.txt``, drawn
+by ``conformance/tools/generate/forced_win_search.py`` and verified there with Stockfish (each
 line names the engine, the depth and the score); the tests with the ``stockfish`` marker
 ask Stockfish again. Negative cases are the Laws' material facts (K+N cannot mate a bare
 king at all) or positions where Stockfish reports no mate and the minor piece's side is
@@ -37,7 +37,7 @@ NODE_LIMIT = limits_of(USCF).forced_win.node_limit
 #: "no mate within nine plies" in the hardest case here (300,000 moves made).
 MAX_PLIES, BOUNDED_NODES = 9, 1_000_000
 STOCKFISH = shutil.which("stockfish") or shutil.which("/usr/games/stockfish")
-MATES_FILE = ROOT / "conformance" / "generate" / "data" / "forced-win-mates.txt"
+MATES_FILE = ROOT / "conformance" / "tools" / "generate" / "data" / "forced-win-mates.txt"
 
 
 def _data() -> list[tuple[str, str, int | None, str, int, str]]:
@@ -274,7 +274,7 @@ def test_uscf_7_14E2_the_reported_flag_fall_loses() -> None:
 
 
 def test_the_generator_reproduces_the_forced_win_fixtures_byte_for_byte(tmp_path: Path) -> None:
-    out = subprocess.run([sys.executable, "-m", "conformance.generate.forced_win", "--data",
+    out = subprocess.run([sys.executable, "-m", "conformance.tools.generate.forced_win", "--data",
                           str(MATES_FILE.parent), "--out", str(tmp_path)], cwd=ROOT, capture_output=True,
                          text=True, check=False)
     assert out.returncode == 0, out.stderr

@@ -154,7 +154,7 @@ def _corpus_questions() -> list[tuple[str, int]]:
     answers the corpus's flag falls under US Chess (the timeout fixtures whose flagged
     player's opponent could match a 14E row, and the game fixtures with a flag), recorded
     from the ruling itself (answered "not decided" there: the question is what is kept)."""
-    from conformance.adapters.implementations import reference
+    from conformance.implementations import reference
 
     asked: list[tuple[str, int]] = []
     solve = forced_win.forced_mate

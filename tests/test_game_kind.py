@@ -18,8 +18,8 @@ import pytest
 from click.testing import CliRunner
 
 from conformance.adapters.base import Skip
-from conformance.adapters.implementations.python_chess import game as python_chess_game
-from conformance.adapters.implementations.reference import game as reference_game
+from conformance.implementations.python_chess import game as python_chess_game
+from conformance.implementations.reference import game as reference_game
 from conformance.cli import main
 from conformance.harness.compare import compare
 from conformance.harness.games import GameInputError, read_game

@@ -18,7 +18,7 @@ from fake_adapter import await_line, fake_spec, stalling_corpus
 from click.testing import CliRunner
 from jsonschema import Draft202012Validator
 
-from conformance.adapters.transports.process import WINDOW
+from conformance.harness.transports.process import WINDOW
 from conformance.cli import main
 
 HERE = Path(__file__).parent
@@ -178,7 +178,7 @@ def test_merge_refuses_overlapping_shards(tmp_path: Path) -> None:
 
 def test_module_adapter_spec(tmp_path: Path) -> None:
     code, records, _ = run(tmp_path, "-f", str(DATA / "reference.jsonl"), "-a",
-                           "module:conformance.adapters.implementations.example:ExampleAdapter")
+                           "module:conformance.implementations.example:ExampleAdapter")
     got = statuses(records)
     assert code == 0
     assert got[("h.legal.kiwipete.960", "fide-2023-chess960")] == "passed"

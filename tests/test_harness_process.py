@@ -15,7 +15,7 @@ import pytest
 from fake_adapter import FAKE, fake_spec
 
 from conformance.adapters.base import AdapterStartError
-from conformance.adapters.transports.process import AdapterFault, ProcessAdapter
+from conformance.harness.transports.process import AdapterFault, ProcessAdapter
 from conformance.harness.select import Selection
 from conformance.harness.runner import run_one
 from conformance.harness.session import Config, execute, plan

@@ -14,8 +14,8 @@ import pytest
 from click.testing import CliRunner
 
 from conformance.cli import main
-from conformance.matrix import render
-from conformance.matrix.model import row, skipped_row
+from conformance.tools.matrix import render
+from conformance.tools.matrix.model import row, skipped_row
 
 #: python-chess passes the first two and misses the blocked-pawn dead position.
 IDS = ("perft.suite.l001.d1", "legal.random.s1-0000", "dead.labelled.l0089")
@@ -49,7 +49,7 @@ def test_a_fixture_conforms_only_when_every_ruleset_passed() -> None:
 
 
 def test_cells_score_fixtures_as_the_summary_does_whatever_the_order_of_results() -> None:
-    from conformance.reports.summary import summarize
+    from conformance.harness.reports.summary import summarize
 
     # declined under one ruleset, passed under the other: judged and conforming, in either order
     results = [_result("a", "dead_position", "skipped"), _result("a", "dead_position", "passed", "fide-2018"),
@@ -66,7 +66,7 @@ def test_cells_score_fixtures_as_the_summary_does_whatever_the_order_of_results(
 
 
 def test_a_rounded_hundred_is_not_shown_for_a_failure() -> None:
-    from conformance.matrix.model import Cell
+    from conformance.tools.matrix.model import Cell
 
     assert render.percent(Cell(conforming=9999, judged=10000)) == "99.9 % (9999/10000)"
     assert render.percent(Cell(conforming=5, judged=5)) == "100 % (5/5)"
@@ -119,7 +119,7 @@ REPORTING = Path(__file__).parent / "data" / "reporting"
 
 def _page_rows() -> list:
     """Two implementations from the hand-built reports, and one that did not run."""
-    from conformance.reports import load
+    from conformance.harness.reports import load
 
     return [row("python-chess", load(REPORTING / "sample.jsonl")),
             row("cmd:node toylib-adapter.cjs", load(REPORTING / "causes.jsonl")),

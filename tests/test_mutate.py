@@ -10,10 +10,10 @@ import pytest
 from click.testing import CliRunner
 
 from conformance.cli.commands import mutate as command
-from conformance.mutate import exempt
-from conformance.mutate import run as mutation
-from conformance.mutate.mutants import Mutant, apply, generate, overrides
-from conformance.mutate.schema_view import SchemaView
+from conformance.tools.mutate import exempt
+from conformance.tools.mutate import run as mutation
+from conformance.tools.mutate.mutants import Mutant, apply, generate, overrides
+from conformance.tools.mutate.schema_view import SchemaView
 from reference_impl.rules import load_ruleset
 from cli_run import arbiter, one_error
 

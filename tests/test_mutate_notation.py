@@ -5,8 +5,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from conformance.mutate import notation
-from conformance.mutate.mutants import Mutant
+from conformance.tools.mutate import notation
+from conformance.tools.mutate.mutants import Mutant
 from reference_impl.notation.tables import table
 from cli_run import arbiter, one_error
 

@@ -1,7 +1,7 @@
 """The generated notation fixtures: well-formed, tagged, cited, and met by the reference.
 
 The expectations were set by python-chess and by the generator's own table encoders
-(conformance/generate/notation.py); here the reference implementation is held to them.
+(conformance/tools/generate/notation.py); here the reference implementation is held to them.
 A sample of the corpus runs in ``tox -e fast``; the full ``tox`` (and CI) also runs every
 line and regenerates the files to check they are reproducible byte for byte.
 """
@@ -89,8 +89,8 @@ def test_reference_meets_every_notation_fixture() -> None:
 
 @pytest.mark.slow  # the generator rerun: the full `tox` (and CI) runs it
 def test_generator_reproduces_the_files(tmp_path: Path) -> None:
-    from conformance.generate.notation import build
-    from conformance.generate.common import write_jsonl
+    from conformance.tools.generate.notation import build
+    from conformance.tools.generate.common import write_jsonl
 
     for name, records in build(ROOT / "spec" / "notation").items():
         write_jsonl(tmp_path / name, records)

@@ -17,7 +17,7 @@ import chess
 import chess.pgn
 import pytest
 
-from conformance.audit.judge import audit_game
+from conformance.tools.audit.judge import audit_game
 from reference_impl import Board, load_ruleset
 from reference_impl.notation.errors import NotationError
 from reference_impl.notation.game import replay

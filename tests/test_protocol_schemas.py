@@ -68,7 +68,7 @@ def test_validate_protocol_flag_rejects_a_bad_answer(tmp_path) -> None:
     """With validation on, an answer with both result and skipped is a protocol violation."""
     import sys
 
-    from conformance.adapters.transports.process import AdapterFault, ProcessAdapter
+    from conformance.harness.transports.process import AdapterFault, ProcessAdapter
 
     script = tmp_path / "intid.py"
     script.write_text(

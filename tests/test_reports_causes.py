@@ -18,16 +18,16 @@ from pathlib import Path
 import pytest
 
 from conformance.harness.positions import read
-from conformance.reports import load
-from conformance.reports.causes import (
+from conformance.harness.reports import load
+from conformance.harness.reports.causes import (
     colour_neutral,
     crash_signature,
     expectation_gist,
     move_category,
     san_difference,
 )
-from conformance.reports.classes import classify, signature
-from conformance.reports.summary import summarize
+from conformance.harness.reports.classes import classify, signature
+from conformance.harness.reports.summary import summarize
 
 CAUSES = Path(__file__).parent / "data" / "reporting" / "causes.jsonl"
 
@@ -150,7 +150,7 @@ def test_expectation_gist_keeps_the_scene_not_the_named_field_or_particulars() -
 
 
 def test_terminal_lists_every_cite_of_a_class_by_cite_and_the_first_three_by_cause(problems: list[dict]) -> None:
-    from conformance.reports.terminal import cites_text
+    from conformance.harness.reports.terminal import cites_text
 
     double = classify(problems)[0]
     assert cites_text(double) == "fide-2023:3.10.1, fide-2023:3.7.2, fide-2023:3.7.1, +1 more"

@@ -8,9 +8,9 @@ import io
 import pytest
 from rich.console import Console
 
-from conformance.reports import html, markdown, terminal
-from conformance.reports.classes import classify, signature
-from conformance.reports.summary import article_applies, summarize
+from conformance.harness.reports import html, markdown, terminal
+from conformance.harness.reports.classes import classify, signature
+from conformance.harness.reports.summary import article_applies, summarize
 
 START = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
 

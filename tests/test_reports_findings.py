@@ -9,9 +9,9 @@ import pytest
 from click.testing import CliRunner
 
 from conformance.cli import main
-from conformance.reports import load
-from conformance.reports.findings import Draft, drafts, size, smallest, text_board
-from conformance.reports.summary import summarize
+from conformance.harness.reports import load
+from conformance.harness.reports.findings import Draft, drafts, size, smallest, text_board
+from conformance.harness.reports.summary import summarize
 from reference_impl.rules import articles
 
 CAUSES = Path(__file__).parent / "data" / "reporting" / "causes.jsonl"

@@ -10,7 +10,7 @@ import re
 from html.parser import HTMLParser
 from pathlib import Path
 
-from conformance.reports import html, load
+from conformance.harness.reports import html, load
 
 SAMPLE = Path(__file__).parent / "data" / "reporting" / "sample.jsonl"
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
-from conformance.reports import junit, load
+from conformance.harness.reports import junit, load
 
 SAMPLE = Path(__file__).parent / "data" / "reporting" / "sample.jsonl"
 
@@ -86,7 +86,7 @@ def test_ill_formed_fields_do_not_break_any_renderer(tmp_path: Path) -> None:
 
     from rich.console import Console
 
-    from conformance.reports import html, terminal
+    from conformance.harness.reports import html, terminal
 
     records = [
         {"type": "header", "adapter": "not a mapping", "corpus_revision": 5},

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from conformance.reports import load, markdown
+from conformance.harness.reports import load, markdown
 
 SAMPLE = Path(__file__).parent / "data" / "reporting" / "sample.jsonl"
 

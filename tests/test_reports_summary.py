@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from conformance.reports import ReportError, load
-from conformance.reports.summary import move_difference, percent, summarize
+from conformance.harness.reports import ReportError, load
+from conformance.harness.reports.summary import move_difference, percent, summarize
 
 SAMPLE = Path(__file__).parent / "data" / "reporting" / "sample.jsonl"
 

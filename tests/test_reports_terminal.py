@@ -7,7 +7,7 @@ from pathlib import Path
 
 from rich.console import Console
 
-from conformance.reports import load, terminal
+from conformance.harness.reports import load, terminal
 
 SAMPLE = Path(__file__).parent / "data" / "reporting" / "sample.jsonl"
 
@@ -88,7 +88,7 @@ def test_interrupted_report_says_partial() -> None:
 
 
 def test_article_titles_from_registry_when_wide_and_dropped_when_narrow() -> None:
-    from conformance.reports.summary import article_title
+    from conformance.harness.reports.summary import article_title
 
     title = article_title("fide-2023:3.7.3.1")
     wide = _render(load(SAMPLE))

@@ -14,8 +14,8 @@ import xml.etree.ElementTree as ET
 import pytest
 from rich.console import Console
 
-from conformance.reports import html, junit, markdown, terminal
-from conformance.reports.summary import summarize
+from conformance.harness.reports import html, junit, markdown, terminal
+from conformance.harness.reports.summary import summarize
 
 GREEN = "all expectations met"
 UNDETERMINED = "dead-position analysis undetermined at 5000 nodes"

@@ -135,7 +135,7 @@ def test_node_limits_come_from_the_limits_table() -> None:
 
 
 def test_uci_chess960_flag_follows_each_rulesets_castling_table() -> None:
-    from conformance.adapters.transports.uci import ruleset_flags
+    from conformance.harness.transports.uci import ruleset_flags
     from reference_impl.rules import list_rulesets
 
     flags = ruleset_flags()

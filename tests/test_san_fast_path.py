@@ -161,7 +161,7 @@ def test_the_fast_path_declines_what_is_not_canonical() -> None:
 def test_the_audit_replays_each_game_from_a_fresh_copy_of_its_start_position() -> None:
     # The audit keeps one board per start position and replays a copy: a game played on
     # the copy must leave the next game's start untouched.
-    from conformance.audit.judge import _start, audit_game
+    from conformance.tools.audit.judge import _start, audit_game
     from reference_impl.notation.pgn import read_games
 
     text = ('[Result "1-0"]\n\n1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0\n\n'

@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 
 import spec_coverage as cov
-from conformance.adapters.implementations import reference as ref_adapter
+from conformance.implementations import reference as ref_adapter
 from conformance.adapters.base import Skip
 from conformance.harness import fixtures as fixture_io
 from conformance.harness import rulesets as harness_rulesets

@@ -20,7 +20,7 @@ from reference_impl.rules import spec_dir
 LOCATOR = Path("reference_impl/rules/paths.py")
 #: Fixture generators read tables given on their command line (``--data``), on purpose
 #: without ``reference_impl``: their expectations must not come from the reader under test.
-INDEPENDENT = ("conformance/generate/",)
+INDEPENDENT = ("conformance/tools/generate/",)
 #: A path built to the spec: ``"_spec"``, ``/ "spec"``, or a file under ``spec/`` named
 #: in code (docstrings and messages mention ``spec/`` in prose and are not matched).
 SPEC_PATH = re.compile(r"""["']_spec["']|/\s*["']spec["']|["']spec/(rulesets|notation|articles|schema)""")

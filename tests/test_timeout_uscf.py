@@ -11,7 +11,7 @@ import chess
 import pytest
 import yaml
 
-from conformance.generate.uscf_flag import (FORCED_PLIES, USCF_FLAG, dead_by_exhaustion,
+from conformance.tools.generate.uscf_flag import (FORCED_PLIES, USCF_FLAG, dead_by_exhaustion,
                                             forced_mate, row_for, uscf_flag)
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -19,7 +19,7 @@ import pytest
 from click.testing import CliRunner
 
 from conformance.cli import main as cli
-from conformance.generate.lichess_sample import parse
+from conformance.tools.generate.lichess_sample import parse
 from reference_impl import Board, load_ruleset
 from reference_impl.adjudication.verdicts import flag_fall_node_limit
 from reference_impl.errors import FenError

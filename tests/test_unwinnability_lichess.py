@@ -31,7 +31,7 @@ pytestmark = pytest.mark.slow  # left out of `tox -e fast`
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLE = ROOT / "tests" / "data" / "unwinnability" / "lichess-sample.txt"
-GENERATOR_COPY = ROOT / "conformance" / "generate" / "data" / "lichess-sample.txt"
+GENERATOR_COPY = ROOT / "conformance" / "tools" / "generate" / "data" / "lichess-sample.txt"
 FIXTURES = ROOT / "conformance" / "fixtures" / "timeout-lichess.jsonl"
 RULESET = "fide-2023"
 #: What the header promises: rows, and how many CHA calls unwinnable.

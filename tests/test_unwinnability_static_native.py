@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from conformance.generate.lichess_sample import parse
+from conformance.tools.generate.lichess_sample import parse
 from reference_impl import Board, load_ruleset
 from reference_impl.errors import FenError
 from reference_impl.unwinnability import native

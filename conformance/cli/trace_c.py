@@ -36,8 +36,8 @@ from reference_impl.rules import Ruleset, derive_ruleset
 from reference_impl.rules.model import Model
 from reference_impl.unwinnability import native
 
-from ..mutate.mutants import Mutant, generate, overrides
-from ..mutate.run import schema_view
+from conformance.tools.mutate.mutants import Mutant, generate, overrides
+from conformance.tools.mutate.run import schema_view
 
 #: The C sources of the compiled searches.
 CSRC = Path(native.__file__).resolve().parent

@@ -19,7 +19,7 @@ from typing import Any
 from reference_impl.errors import ArbiterError, quote
 from reference_impl.text import JsonError, loads_json
 
-from ..adapters.base import KINDS
+from conformance.adapters.base import KINDS
 from .compare import FIELDS
 from .rulesets import canonical, concrete_rulesets
 

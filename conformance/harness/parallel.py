@@ -13,6 +13,7 @@ every worker stops its adapter and reports the same for its last chunk.
 
 from __future__ import annotations
 
+import importlib
 import math
 import multiprocessing
 import os
@@ -24,8 +25,7 @@ from dataclasses import dataclass
 from multiprocessing import util as _mp_util
 from typing import Any
 
-from ..adapters import resolve
-from ..adapters.base import Adapter, AdapterStartError, StartInfo
+from conformance.adapters.base import Adapter, AdapterStartError, StartInfo
 from . import records
 from .runner import Emit, Key, Options, Progress, late_duplicates, run_block
 from .select import Case
@@ -45,9 +45,14 @@ class AdapterRecipe:
     timeout: float | None = None
     validate_protocol: bool = False
     rulesets: tuple[str, ...] | None = None
+    #: ``module:function`` that turns ``spec`` into an adapter: named, not imported, so
+    #: the harness knows no implementation and a worker process can find it again.
+    resolver: str = "conformance.implementations:resolve"
 
     def build(self) -> Adapter:
         """The adapter; with ``validate_protocol`` its results are checked by kind too."""
+        module, _, name = self.resolver.partition(":")
+        resolve = getattr(importlib.import_module(module), name)
         adapter = resolve(
             self.spec,
             timeout=self.timeout,

@@ -13,7 +13,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from ..adapters.base import Adapter, AdapterFault, PartialRun, StartInfo
+from conformance.adapters.base import Adapter, AdapterFault, PartialRun, StartInfo
 
 SCHEMA_DIR = Path(__file__).resolve().parent.parent / "schema" / "protocol"
 #: Every message of protocol v1, named as its schema file.

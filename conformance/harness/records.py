@@ -1,7 +1,7 @@
 """The report records: plain dicts, one JSON object per line (JSON Lines).
 
 A report is a header, one ``result`` record per fixture and ruleset, and a footer.
-Renderers (``conformance.reports``) consume the list of records; the format is
+Renderers (``conformance.harness.reports``) consume the list of records; the format is
 documented in ``docs/harness.md`` and ``conformance/schema/report.schema.json``.
 """
 
@@ -14,7 +14,7 @@ from typing import Any
 
 from conformance import __version__ as HARNESS_VERSION
 
-from ..adapters.base import PROTOCOL_VERSION
+from conformance.adapters.base import PROTOCOL_VERSION
 
 #: Every status a result can have, in report order.
 STATUSES: tuple[str, ...] = (

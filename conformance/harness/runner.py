@@ -20,7 +20,7 @@ from typing import Any
 
 from reference_impl.text import JsonError, loads_json, quote
 
-from ..adapters.base import LATE_TWICE, Adapter, AdapterErrored, AdapterFault, PartialRun, Skip, StartInfo
+from conformance.adapters.base import LATE_TWICE, Adapter, AdapterErrored, AdapterFault, PartialRun, Skip, StartInfo
 from . import records, xfail
 from .compare import compare
 from .select import Case

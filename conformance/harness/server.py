@@ -17,7 +17,7 @@ from typing import IO, Any
 
 from reference_impl.text import JsonError, loads_json, quote
 
-from ..adapters.base import PROTOCOL_VERSION, Adapter, AdapterStartError, Skip, StartInfo
+from conformance.adapters.base import PROTOCOL_VERSION, Adapter, AdapterStartError, Skip, StartInfo
 
 #: Longest line read or written, newline included (protocol v1: 1 MiB).
 LINE_LIMIT = 1 << 20

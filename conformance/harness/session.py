@@ -13,7 +13,7 @@ from pathlib import Path
 
 from reference_impl.errors import UsageError
 
-from ..adapters.base import Adapter, StartInfo
+from conformance.adapters.base import Adapter, StartInfo
 from . import fixtures, records, rulesets, xfail
 from .parallel import AdapterRecipe, run_parallel
 from .runner import Options, Progress, late_duplicates, rejudge_late, run_cases
@@ -80,7 +80,7 @@ def plan(config: Config) -> Plan:
     if timeout is None and config.adapter.strip().startswith(UNTRUSTED_IN_PROCESS):
         timeout = MODULE_TIMEOUT
     options = Options(timeout, config.fail_fast, config.max_fail, entries)
-    only = tuple(t.name for t in targets) if config.adapter == "reference" and targets else None
+    only = tuple(t.name for t in targets) if targets else None  # the reference's rulesets; others ignore it
     recipe = AdapterRecipe(config.adapter, config.timeout, config.validate_protocol, only)
     stale = xfail.stale(entries, [f["id"] for f in corpus.fixtures]) if entries else []
     files = {t.id: t.name for t in targets if t.is_file}

@@ -337,7 +337,7 @@ done:
 
 #include "csrc/batch.c"
 
-/* ---------------------------------------------------------------- PGN scan (conformance.audit.fast) */
+/* ---------------------------------------------------------------- PGN scan (conformance.tools.audit.fast) */
 
 #include "csrc/pgnscan.c"
 

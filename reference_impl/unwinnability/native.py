@@ -324,7 +324,7 @@ def board_from(template: Board, placement: bytes, turn: int, castling: int, ep: 
 def scan_pgn(start: Board, syntax: tuple, data: bytes) -> list[tuple] | None:
     """PGN bytes cut into games and each main line replayed from ``start`` by the compiled
     board (``syntax``: the notation's letters, marks and the automatic-end thresholds, as
-    :mod:`conformance.audit.fast` packs them); ``None`` when the Python reader must read
+    :mod:`conformance.tools.audit.fast` packs them); ``None`` when the Python reader must read
     the whole of ``data``. See ``_native.c``: scan_pgn for the tuples."""
     return _native.scan_pgn(pack_tables(start.tables), syntax, data, *_position(start))
 

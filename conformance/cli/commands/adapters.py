@@ -9,9 +9,9 @@ import click
 
 from reference_impl.errors import ArbiterError, UsageError
 
-from ...adapters.implementations.catalog import (LIBRARIES, AdapterStartError, Library, apt_line, cache_dir,
+from conformance.implementations.catalog import (LIBRARIES, AdapterStartError, Library, apt_line, cache_dir,
                                                  install, install_debian, install_dir, installed_version)
-from ..common import console
+from conformance.cli.common import console
 
 
 def missing(names: list[str] | None = None) -> list[Library]:

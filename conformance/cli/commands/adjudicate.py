@@ -1,7 +1,7 @@
 """``arbiter adjudicate FILE [--rules ID]``: what the Laws say about each recorded game.
 
 The same reader, replay and judge as ``arbiter audit`` (its compiled path,
-:func:`~conformance.audit.fast.audit_text`, and :func:`~conformance.audit.judge.audit_record`),
+:func:`~conformance.tools.audit.fast.audit_text`, and :func:`~conformance.tools.audit.judge.audit_record`),
 game by game with a verdict for every game rather than only the disagreements: the
 result and reason under the Laws, the article, the move at which the game ended by rule,
 the ruleset chosen for the game and why, and where the record disagrees, the audit's
@@ -30,12 +30,12 @@ import click
 from reference_impl.errors import EXIT_FAILURE, ArbiterError, quote
 from reference_impl.notation.pgn import PgnGame, decode_lines, iter_games
 
-from ...audit.execute import partition_bytes, strict_reader
-from ...audit.fast import audit_text
-from ...audit.judge import GameAudit, audit_record
-from ...audit.laws import Chooser, cached_chooser
-from ...audit.sources import Damage, partition_lines, partitions, stream_lines
-from ...audit.terminations import read_ending
+from conformance.tools.audit.execute import partition_bytes, strict_reader
+from conformance.tools.audit.fast import audit_text
+from conformance.tools.audit.judge import GameAudit, audit_record
+from conformance.tools.audit.laws import Chooser, cached_chooser
+from conformance.tools.audit.sources import Damage, partition_lines, partitions, stream_lines
+from conformance.tools.audit.terminations import read_ending
 from .audit import rules_name
 
 #: Games per printed block of the table (each block is printed once judged).
@@ -61,7 +61,7 @@ class PgnFileError(ArbiterError):
 
 def _judged(path: Path, choose: Chooser, strict: bool, damage: list[Damage]) -> Iterator[tuple[PgnGame, GameAudit]]:
     """Every game of ``path`` (plain, compressed or a pipe) with its audit, in order: a
-    file by partitions through the audit's compiled path (:func:`~conformance.audit.fast.audit_text`,
+    file by partitions through the audit's compiled path (:func:`~conformance.tools.audit.fast.audit_text`,
     numbered across the file), a pipe read as it comes; a damaged compressed file ends
     at the damage, appended to ``damage``."""
     if not path.exists():

@@ -1,14 +1,14 @@
 """``arbiter audit FILE... --rules ID``: every game of a PGN database against the Laws.
 
 ``--rules`` is a family (``fide``, ``uscf``: the edition in force on each game's date,
-its regime by the TimeControl, Chess960 by the tags; :mod:`conformance.audit.laws`) or
+its regime by the TimeControl, Chess960 by the tags; :mod:`conformance.tools.audit.laws`) or
 one ruleset for every game (an id such as ``fide-2023``, an alias or a file). Games of
 variants the Laws do not cover are skipped and counted. A thin shell over
-:mod:`conformance.audit`: checks the files, cuts them into partitions,
+:mod:`conformance.tools.audit`: checks the files, cuts them into partitions,
 runs them here (``-j 1``), in local processes (``-j N``) or on a Dask cluster
 (``--scheduler``), prints each finding as its partition finishes (in file order), writes
 the JSON Lines output (``--out``, resumed when it exists), a summary and on request the
-HTML page of the records (``--html``, :mod:`conformance.audit.html`). Exit status:
+HTML page of the records (``--html``, :mod:`conformance.tools.audit.html`). Exit status:
 0 the audit ran (findings are its output, not a failure); 1 a game could not be read, a
 file was damaged or missing; 2 usage; 3 the scheduler could not be reached.
 """
@@ -24,12 +24,12 @@ import click
 
 from reference_impl.errors import EXIT_FAILURE, ArbiterError, UsageError, quote
 
-from ...audit.execute import CONNECT_TIMEOUT, Item, PartResult, connect, run_dask, run_local
-from ...audit.judge import KINDS
-from ...audit.laws import Family, cached_chooser
-from ...audit.log import AuditLog, Numbering
-from ...audit.sources import PARTITION_BYTES, Damage, partitions
-from ..common import console, jobs as _jobs
+from conformance.tools.audit.execute import CONNECT_TIMEOUT, Item, PartResult, connect, run_dask, run_local
+from conformance.tools.audit.judge import KINDS
+from conformance.tools.audit.laws import Family, cached_chooser
+from conformance.tools.audit.log import AuditLog, Numbering
+from conformance.tools.audit.sources import PARTITION_BYTES, Damage, partitions
+from conformance.cli.common import console, jobs as _jobs
 
 
 class PgnFileError(ArbiterError):
@@ -157,7 +157,7 @@ def command(ctx: click.Context, files: tuple[Path, ...], rules: str, jobs: str, 
         log.close()
     _print_summary(summary, numbering.summary.lines)
     if html_path is not None:
-        from ...audit import html as audit_html
+        from conformance.tools.audit import html as audit_html
 
         audit_html.write(audit_html.read(out) if out is not None else [*(kept or []), summary], html_path)
     if summary["errors"] or summary["damaged_files"]:

@@ -30,7 +30,7 @@ from reference_impl.notation.pgn import PgnGame, PgnMove, decode_lines, iter_gam
 from reference_impl.notation.printed import read_printed
 from reference_impl.notation.tables import result_markers
 
-from ..common import load_rules, parse_position
+from conformance.cli.common import load_rules, parse_position
 
 
 class ConvertFailed(ArbiterError):

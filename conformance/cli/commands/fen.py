@@ -8,7 +8,7 @@ import click
 
 from reference_impl.errors import FenError
 
-from ..common import console, load_rules, parse_position
+from conformance.cli.common import console, load_rules, parse_position
 
 
 @click.group(name="fen")

@@ -18,10 +18,10 @@ import click
 
 from reference_impl.errors import ArbiterError, UsageError
 
-from ...harness.select import Selection, parse_shard
-from ...matrix import render
-from ...matrix.model import Row
-from ...matrix.run import default_adapters, run_all
+from conformance.harness.select import Selection, parse_shard
+from conformance.tools.matrix import render
+from conformance.tools.matrix.model import Row
+from conformance.tools.matrix.run import default_adapters, run_all
 from .adapters import install_all, missing
 
 
@@ -77,7 +77,7 @@ def command(adapters: tuple[str, ...], fixture_paths: tuple[str, ...], kind: tup
         raise ArbiterError(f"cannot create output folder {out!r}: {error.strerror or error}") from None
     selection = Selection(list(kind), [], list(tag), list(ids), [], parse_shard(shard) if shard else None,
                           list(exclude_tag))
-    from ...harness import fixtures as corpus
+    from conformance.harness import fixtures as corpus
 
     meta: dict[str, object] = {
         "corpus_revision": corpus.load(list(fixture_paths) or None).revision,

@@ -17,10 +17,10 @@ import click
 
 from reference_impl.errors import UsageError
 
-from ...adapters.base import KINDS
-from ...mutate import run as mutation
-from ...mutate.mutants import Mutant, dotted
-from ..common import console
+from conformance.adapters.base import KINDS
+from conformance.tools.mutate import run as mutation
+from conformance.tools.mutate.mutants import Mutant, dotted
+from conformance.cli.common import console
 from .run import EXIT_INTERRUPTED, _jobs
 
 if TYPE_CHECKING:
@@ -167,7 +167,7 @@ def command(ctx: click.Context, rules: tuple[str, ...], kind: tuple[str, ...], j
 def _notation(ctx: click.Context, names: Sequence[str], fixture_paths: Sequence[str], timeout: float | None,
               as_json: bool) -> int:
     """Mutate the notation tables ``names``; the exit status."""
-    from ...mutate import notation
+    from conformance.tools.mutate import notation
 
     tables = list(notation.PROTOCOL_TABLES) if "all" in names else list(names)
     for name in tables:

@@ -13,9 +13,9 @@ def command() -> None:
     """Print the folders of the installed corpus, schemas, rule tables and adapter cache."""
     from reference_impl.rules.paths import spec_dir
 
-    from ...adapters.implementations.catalog import cache_dir
-    from ...harness.fixtures import DEFAULT_DIR, SCHEMA_PATH
-    from ...harness.protocol import SCHEMA_DIR
+    from conformance.implementations.catalog import cache_dir
+    from conformance.harness.fixtures import DEFAULT_DIR, SCHEMA_PATH
+    from conformance.harness.protocol import SCHEMA_DIR
 
     rows = (
         ("corpus", DEFAULT_DIR, "the fixtures, JSON Lines (docs/fixtures.md)"),

@@ -9,8 +9,8 @@ import click
 from reference_impl.core import Board, divide, perft
 from reference_impl.errors import UsageError, quote
 
-from ...adapters.base import MAX_PERFT_DEPTH as MAX_DEPTH
-from ..common import console, load_rules, parse_position
+from conformance.adapters.base import MAX_PERFT_DEPTH as MAX_DEPTH
+from conformance.cli.common import console, load_rules, parse_position
 
 
 @click.command(name="perft", context_settings={"ignore_unknown_options": True})

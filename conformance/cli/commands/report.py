@@ -23,9 +23,9 @@ from pathlib import Path
 import click
 from rich.console import Console
 
-from conformance.reports import findings, html, junit, load, markdown, terminal
-from conformance.reports.classes import GROUPINGS, Grouping
-from conformance.reports.summary import summarize
+from conformance.harness.reports import findings, html, junit, load, markdown, terminal
+from conformance.harness.reports.classes import GROUPINGS, Grouping
+from conformance.harness.reports.summary import summarize
 
 STRICT_HELP = "Exit 1 also when a result was not judged (skipped) or a shard is missing."
 VERBOSE_HELP = "Also count the results the adapter does not declare (unsupported) and their rows."
@@ -43,7 +43,7 @@ def command() -> None:
               help="Write the audit's findings and summaries as a static HTML page to this file.")
 def audit(out: Path, html_path: Path) -> None:
     """Render OUT (the JSON Lines of ``arbiter audit --out``, finished or interrupted) as HTML."""
-    from conformance.audit import html as audit_html
+    from conformance.tools.audit import html as audit_html
 
     audit_html.write(audit_html.read(out), html_path)
 

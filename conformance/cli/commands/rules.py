@@ -143,7 +143,7 @@ READING = "x-reading"
 def readings(left: Ruleset, right: Ruleset) -> list[dict[str, Any]]:
     """The keys either ruleset has that the schema marks ``x-reading``: both values (and
     the ``<key>_cite`` or the entry's cite), the question, and the values neither chose."""
-    from conformance.mutate.run import schema_view
+    from conformance.tools.mutate.run import schema_view
     from reference_impl.rules.diff import cite_for
 
     view = schema_view()

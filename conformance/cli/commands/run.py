@@ -19,12 +19,12 @@ from typing import Any
 
 import click
 
-from ...adapters.base import AdapterStartError
-from ...harness import jsonl, records
-from ...harness.select import Selection, missing_shards, parse_shard
-from ...harness.session import Config, execute, plan
-from ...reports.summary import summarize
-from ..common import jobs as _jobs, load_rules, stop_signals_interrupt
+from conformance.adapters.base import AdapterStartError
+from conformance.harness import jsonl, records
+from conformance.harness.select import Selection, missing_shards, parse_shard
+from conformance.harness.session import Config, execute, plan
+from conformance.harness.reports.summary import summarize
+from conformance.cli.common import jobs as _jobs, load_rules, stop_signals_interrupt
 
 DEFAULT_REPORT = "arbiter-report.jsonl"
 PARTIAL_SUFFIX = ".partial"  #: the report while it is written; renamed when the run ends
@@ -46,15 +46,15 @@ def render_outputs(
     """The terminal summary (``verbose``: counting what the adapter does not declare too)
     and the optional JUnit XML and HTML files."""
     if not quiet:
-        from ...reports import terminal
+        from conformance.harness.reports import terminal
 
         terminal.render(found, _console(), verbose=verbose)
     if junit:
-        from ...reports import junit as junit_report
+        from conformance.harness.reports import junit as junit_report
 
         junit_report.write(found, junit)
     if html:
-        from ...reports import html as html_report
+        from conformance.harness.reports import html as html_report
 
         html_report.write(found, html)
 
@@ -191,9 +191,9 @@ def _check_report_path(report: str) -> None:
 
 def _protocol_checked(adapter: str, found: list[records.Record]) -> str:
     """What ``--validate-protocol`` checked: the answers of a protocol v1 program, or nothing."""
-    from ...adapters import resolve
-    from ...adapters.transports.process import ProcessAdapter
-    from ...harness.protocol import SCHEMA_DIR
+    from conformance.implementations import resolve
+    from conformance.harness.transports.process import ProcessAdapter
+    from conformance.harness.protocol import SCHEMA_DIR
 
     if not isinstance(resolve(adapter), ProcessAdapter):
         return (f"--validate-protocol: {adapter} is not a protocol v1 program (in-process, UCI or XBoard); "
@@ -217,7 +217,7 @@ def _progress(total: int, disabled: bool) -> Any:
     """The progress bar (cases done, time left estimated per kind), or None."""
     if disabled or total == 0:
         return None
-    from ..progress import RunProgress
+    from conformance.cli.progress import RunProgress
 
     return RunProgress(_console(stderr=True))
 

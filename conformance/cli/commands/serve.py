@@ -10,8 +10,8 @@ import sys
 
 import click
 
-from ...adapters import resolve
-from ...harness.server import serve
+from conformance.implementations import resolve
+from conformance.harness.server import serve
 
 
 @click.command(name="serve", context_settings={"help_option_names": ["-h", "--help"]})

@@ -33,7 +33,7 @@ from reference_impl.core.board import Board
 from reference_impl.unwinnability import Analysis, Verdict, analyse
 from reference_impl.unwinnability import batch as batch_analysis
 
-from ..common import console, load_rules, parse_position
+from conformance.cli.common import console, load_rules, parse_position
 from .run import _jobs
 
 #: Side names on the command line and in the output, by colour (0 = White).

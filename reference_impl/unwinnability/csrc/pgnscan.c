@@ -1,4 +1,4 @@
-/* PGN bytes to replayed games, compiled: the common path of conformance.audit.fast.
+/* PGN bytes to replayed games, compiled: the common path of conformance.tools.audit.fast.
  * Part of _native.c (included after board.c, whose positions and legal moves it uses).
  *
  * The scan cuts a partition's bytes into the pieces that reference_impl.notation.pgn's
