@@ -20,7 +20,7 @@ from conformance.adapters import AdapterStartError
 from conformance.implementations import resolve
 from conformance.adapters.base import KINDS
 from conformance.implementations.catalog import (LIBRARIES, NODE_ENV, SOFTWARE, apt_line, find_python,
-                                                          install_debian, installed_version, upstream)
+                                                          install_debian, install_dir, installed_version, upstream)
 from conformance.harness.select import Selection
 from conformance.harness.session import Config, execute, plan
 from reference_impl.rules import list_rulesets
@@ -124,6 +124,17 @@ def test_the_catalog_holds_three_kinds_of_software_and_pins_every_package() -> N
     for lib in LIBRARIES.values():
         assert ("=" if lib.registry == "apt" else "==" if lib.registry == "pypi" else "@") in lib.package
         assert lib.pinned_version and lib.pinned_version[0].isdigit()
+
+
+def test_an_installed_pypi_library_reads_as_its_pinned_version(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # What pip --target leaves: the module's folder and <name>-<version>.dist-info.
+    monkeypatch.setenv("ARBITER_CACHE", str(tmp_path))
+    for lib in (l for l in LIBRARIES.values() if l.registry == "pypi"):
+        folder = install_dir(lib)
+        assert installed_version(lib) is None
+        (folder / lib.module).mkdir(parents=True)
+        (folder / f"{lib.package.split('==')[0].replace('-', '_')}-{lib.pinned_version}.dist-info").mkdir()
+        assert installed_version(lib) == lib.pinned_version, lib.name
 
 
 def test_debian_versions_read_as_their_upstream_part() -> None:

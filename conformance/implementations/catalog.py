@@ -161,7 +161,8 @@ def installed_version(lib: Library) -> str | None:
     metadata = sorted(folder.glob(f"{lib.package.split('==')[0].replace('-', '_')}-*.dist-info"))
     if not (folder / lib.module).is_dir():
         return None
-    return metadata[-1].name.rsplit("-", 1)[0].split("-", 1)[-1] if metadata else "?"
+    # ``<name>-<version>.dist-info`` (wheel names hold no other hyphen)
+    return metadata[-1].name.removesuffix(".dist-info").split("-", 1)[-1] if metadata else "?"
 
 
 def upstream(version: str) -> str:
