@@ -195,15 +195,15 @@ def compiled(ruleset: Ruleset, path: KeyPath) -> Compiled:
 def sources() -> dict[str, list[str]]:
     """The C files of the compiled searches (relative name -> lines)."""
     root = CSRC.parent.parent
-    files = sorted(CSRC.glob("*.c")) + sorted((CSRC / "csrc").glob("*.c"))
+    files = sorted(CSRC.glob("*.c")) + sorted((CSRC / "csrc").glob("*.[ch]"))
     return {str(p.relative_to(root)): p.read_text(encoding="utf-8").splitlines() for p in files}
 
 
 @lru_cache(maxsize=1)
 def defines() -> dict[str, int]:
-    """``#define NAME number`` of every C source."""
+    """``#define NAME number`` of every C source (the slots' names among them, csrc/layout.h)."""
     out: dict[str, int] = {}
-    pattern = re.compile(r"^\s*#define\s+(\w+)\s+\(?(-?\d+)\)?\s*$")
+    pattern = re.compile(r"^\s*#define\s+(\w+)\s+\(?(-?\d+)\)?\s*(?:/\*.*\*/)?\s*$")
     for lines in sources().values():
         for line in lines:
             match = pattern.match(line)
@@ -213,9 +213,9 @@ def defines() -> dict[str, int]:
 
 
 def header_size(layout: Layout) -> int:
-    """The fixed part of a layout's array (``HEADER`` for the tables): slots compared when
-    a change alters the array's length."""
-    return defines().get("HEADER", 0) if layout.loader == "load_tables" else defines().get("FEN_INFO_SIZE", 0)
+    """The fixed part of a layout's array (its first record): slots compared when a change
+    alters the array's length."""
+    return native.HEAD.size if layout.loader == "load_tables" else native.FEN.size
 
 
 @dataclass

@@ -11,17 +11,13 @@
  *   from | to << 6 | promotion << 12 | flag << 16   (promotion = piece type + 1)
  * Castling is king-takes-own-rook (flag 1); en passant flag 2; double step flag 3.
  *
- * Table layout (an array of unsigned 64-bit integers, see native.py: pack_tables):
- *   [0] version  [1] ntypes  [2] royal  [3] pawn (or 2^64-1)  [4] en_passant
- *   [5] npromo   [6..13] promotion types
- *   [14] castling present  [15] rook type  [16] empty king path  [17] empty rook path
- *   [18] safe king_from [19] safe king_path [20] safe king_to [21] rook removed
- *   [22] nsides  [23..25] side 0: king side, king_to file, rook_to file  [26..28] side 1
- *   [29] push delta white  [30] push delta black (two's complement)
- *   then per type, per colour: 64 leap bitboards, ndirs, 16 pairs (df, dr)
- *   then per colour: 64 push, 64 double, 64 capture bitboards, promotion rank mask
+ * The tables and the FEN reader's information arrive as arrays of unsigned 64-bit
+ * integers, laid out as reference_impl/unwinnability/layout.py says (the one description:
+ * native.py packs by its names, csrc/layout.h is generated from it, and the module
+ * exports the constants it was built with as LAYOUT, which native.py checks at import).
  *
  * One compilation unit in parts, each included after the ones it uses:
+ *   csrc/layout.h        the arrays' slots (generated)
  *   csrc/board.c         bits, the tables, positions, legal move generation, perft
  *   csrc/helpmate.c      the goal-directed depth-first helpmate search
  *   csrc/best_first.c    the greedy best-first helpmate search
@@ -415,4 +411,20 @@ static PyMethodDef methods[] = {
 
 static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_native", "Compiled helpmate search over the ruleset's tables.", -1, methods};
 
-PyMODINIT_FUNC PyInit__native(void) { return PyModule_Create(&module); }
+/* The module, with LAYOUT: every constant of layout.h by name. */
+PyMODINIT_FUNC PyInit__native(void) {
+    PyObject *m = PyModule_Create(&module), *layout = PyDict_New();
+    if (!m || !layout) goto fail;
+    for (size_t i = 0; i < sizeof(layout_constants) / sizeof(layout_constants[0]); i++) {
+        PyObject *value = PyLong_FromLongLong(layout_constants[i].value);
+        int failed = !value || PyDict_SetItemString(layout, layout_constants[i].name, value) < 0;
+        Py_XDECREF(value);
+        if (failed) goto fail;
+    }
+    if (PyModule_AddObject(m, "LAYOUT", layout) < 0) goto fail;
+    return m;
+fail:
+    Py_XDECREF(layout);
+    Py_XDECREF(m);
+    return NULL;
+}

@@ -2,9 +2,11 @@
 
 The C module receives the move layer as numbers (leap bitboards, rider vectors, pawn
 tables, the castling table) packed by :func:`pack_tables`, so it plays by the same YAML
-as the interpreter and names no piece. What it finds is a *proposal*: a mating line is
-replayed by :class:`~reference_impl.core.board.Board` (:func:`verified_line`) before
-anything reports it, and the tests compare its perft counts with the interpreter's.
+as the interpreter and names no piece; :mod:`.layout` says where each number goes, and
+the module is refused at import unless it was built with that layout. What it finds is
+a *proposal*: a mating line is replayed by :class:`~reference_impl.core.board.Board`
+(:func:`verified_line`) before anything reports it, and the tests compare its perft
+counts with the interpreter's.
 """
 
 from __future__ import annotations
@@ -19,16 +21,22 @@ from ..core.fen import _initial_squares
 from ..core.reachable import initial_counts
 from ..core.squares import BLACK, WHITE
 from ..core.tables import MoveTables
+from ..errors import ArbiterError
 from ..kept import KeptAnswers
 from . import _native  # type: ignore[attr-defined]  # the compiled extension: no stub
+from . import layout
+from .layout import DIRECTION, FEN, HEAD, MAX_DIRECTIONS, MAX_PROMOTIONS, MAX_SIDES, MAX_TYPES, PAWN, PIECE, SIDE, pack
 from .search import code_uci
 
-#: Layout version shared with ``_native.c``.
-VERSION = 2
-#: Rider directions per piece type and colour that the C tables hold.
-MAX_DIRECTIONS = 16
-#: Piece types the C tables hold.
-MAX_TYPES = 16
+
+class LayoutMismatch(ArbiterError, ImportError):
+    """The compiled module was built with another layout than :mod:`.layout`'s: it must
+    be rebuilt (the command line says so in one line)."""
+
+
+if (_mismatch := layout.mismatch(_native.LAYOUT)) is not None:
+    raise LayoutMismatch(_mismatch)
+
 #: Deepest nominal depth of the iterative deepening (progress moves cost no depth).
 MAX_ITERATION_DEPTH = 400
 #: Largest transposition table, as a power of two of entries; a search with a smaller
@@ -55,52 +63,54 @@ _PACKED: KeptAnswers[tuple[MoveTables, bytes]] = KeptAnswers(TABLES_KEPT)
 
 
 def pack_tables(tables: MoveTables) -> bytes:
-    """The move layer in ``_native.c``'s layout (cached per compiled tables)."""
+    """The move layer as :mod:`.layout` lays the tables out (cached per compiled tables)."""
     hit = _PACKED.get(id(tables))
     if hit is not None and hit[0] is tables:
         return hit[1]
     castling = tables.castling
     sides = list(castling.sides) if castling else []
-    if len(tables.promotion_types) > 8 or len(sides) > 2 or len(tables.types) > 16:
+    if len(tables.promotion_types) > MAX_PROMOTIONS or len(sides) > MAX_SIDES or len(tables.types) > MAX_TYPES:
         raise ValueError("move layer too large for the compiled search")
-    header = [
-        VERSION,
-        len(tables.types),
-        tables.royal,
-        -1 if tables.pawn is None else tables.pawn,
-        int(tables.en_passant),
-        len(tables.promotion_types),
-        *(tables.promotion_types + [0] * (8 - len(tables.promotion_types))),
-        int(castling is not None),
-        castling.rook_type if castling else 0,
-        int(bool(castling and castling.empty_king_path)),
-        int(bool(castling and castling.empty_rook_path)),
-        int(bool(castling and "king_from" in castling.safe_squares)),
-        int(bool(castling and "king_path" in castling.safe_squares)),
-        int(bool(castling and "king_to" in castling.safe_squares)),
-        int(bool(castling and castling.rook_removed)),
-        len(sides),
-    ]
-    for index in range(2):
-        if index < len(sides):
-            header += [int(sides[index].king_side), sides[index].king_to_file, sides[index].rook_to_file]
-        else:
-            header += [0, 0, 0]
-    header += tables.pawn_push_delta
-    header += [tables.rights_lost_from, int(tables.rights_lost_by_king)]  # castling.rights_lost.by
+    safe = castling.safe_squares if castling else ()
+    header = pack(
+        HEAD,
+        version=layout.TABLES_VERSION,
+        ntypes=len(tables.types),
+        royal=tables.royal,
+        pawn=-1 if tables.pawn is None else tables.pawn,
+        en_passant=int(tables.en_passant),
+        npromo=len(tables.promotion_types),
+        promo=tables.promotion_types + [0] * (MAX_PROMOTIONS - len(tables.promotion_types)),
+        castling=int(castling is not None),
+        rook_type=castling.rook_type if castling else 0,
+        empty_king_path=int(bool(castling and castling.empty_king_path)),
+        empty_rook_path=int(bool(castling and castling.empty_rook_path)),
+        safe_king_from=int("king_from" in safe),
+        safe_king_path=int("king_path" in safe),
+        safe_king_to=int("king_to" in safe),
+        rook_removed=int(bool(castling and castling.rook_removed)),
+        nsides=len(sides),
+        sides=[pack(SIDE, king_side=int(s.king_side), king_to_file=s.king_to_file, rook_to_file=s.rook_to_file)
+               for s in sides] + [[0] * SIDE.size] * (MAX_SIDES - len(sides)),
+        push_delta=tables.pawn_push_delta,
+        rights_lost_from=tables.rights_lost_from,  # castling.rights_lost.by
+        rights_lost_by_king=int(tables.rights_lost_by_king),
+    )
     body: list[int] = []
     for piece in tables.types:
         for color in (0, 1):
-            body += piece.leaps[color] if piece.leaps[color] and not piece.is_pawn else [0] * 64
             directions = sorted({d for group in piece.groups[color] for d in group.directions})
             if len(directions) > MAX_DIRECTIONS:
                 raise ValueError(f"piece {piece.name!r}: too many rider directions for the compiled search")
-            body.append(len(directions))
-            for index in range(MAX_DIRECTIONS):
-                body += list(directions[index]) if index < len(directions) else [0, 0]
+            body += pack(
+                PIECE,
+                leaps=piece.leaps[color] if piece.leaps[color] and not piece.is_pawn else [0] * 64,
+                ndirs=len(directions),
+                dirs=[list(d) for d in directions] + [[0] * DIRECTION.size] * (MAX_DIRECTIONS - len(directions)),
+            )
     for color in (0, 1):
-        body += tables.pawn_push[color] + tables.pawn_double[color] + tables.pawn_captures[color]
-        body.append(tables.promotion_ranks[color])
+        body += pack(PAWN, push=tables.pawn_push[color], double=tables.pawn_double[color],
+                     captures=tables.pawn_captures[color], promotion_ranks=tables.promotion_ranks[color])
     values = [v & _MASK for v in header + body]
     packed = struct.pack(f"<{len(values)}Q", *values)
     _PACKED.put(id(tables), (tables, packed))
@@ -195,14 +205,12 @@ def forced_win(board: Board, winner: int, max_plies: int | None, node_limit: int
         short_plies, short_limit, pns_limit))
 
 
-#: Layout version of :func:`pack_fen_info`, shared with ``csrc/batch.c``.
-FEN_INFO_VERSION = 1
 _FEN_INFO: KeptAnswers[tuple[MoveTables, bytes]] = KeptAnswers(TABLES_KEPT)
 
 
 def pack_fen_info(board: Board) -> bytes:
-    """What the compiled FEN reader needs of the ruleset besides the move layer, in
-    ``csrc/batch.c``'s layout (cached per compiled tables): the piece of each ASCII
+    """What the compiled FEN reader needs of the ruleset besides the move layer, as
+    :data:`.layout.FEN` lays it out (cached per compiled tables): the piece of each ASCII
     letter (as :func:`reference_impl.core.fen.set_fen` maps letters), each type's letter
     for promotions in UCI, how castling is written in UCI and which squares its rights
     need, the initial array's counts, the forbidden pawn ranks."""
@@ -219,17 +227,18 @@ def pack_fen_info(board: Board) -> bytes:
     letters = [ord(p.letter.lower()) if len(p.letter) == 1 and p.letter.isascii() else 0 for p in tables.types]
     initial = initial_counts(board)
     kings, rooks = _initial_squares(board)
-    values = [
-        FEN_INFO_VERSION,
-        int(bool(castling and castling.uci_king_takes_rook)),
-        int(bool(castling and castling.rights_require == "initial_squares")),
-        *pieces,
-        *(letters + [0] * (MAX_TYPES - len(letters))),
-        *(initial[color][t] for color in (WHITE, BLACK) for t in range(MAX_TYPES)),
-        *tables.forbidden_pawn_ranks,
-        *kings,
-        *rooks,
-    ]
+    values = pack(
+        FEN,
+        version=layout.FEN_INFO_VERSION,
+        uci_king_takes_rook=int(bool(castling and castling.uci_king_takes_rook)),
+        require_initial=int(bool(castling and castling.rights_require == "initial_squares")),
+        piece_of=pieces,
+        letter=letters + [0] * (MAX_TYPES - len(letters)),
+        initial=[initial[color][t] for color in (WHITE, BLACK) for t in range(MAX_TYPES)],
+        forbidden_pawn=tables.forbidden_pawn_ranks,
+        initial_kings=kings,
+        initial_rooks=rooks,
+    )
     packed = struct.pack(f"<{len(values)}Q", *(v & _MASK for v in values))
     _FEN_INFO.put(id(tables), (tables, packed))
     return packed
@@ -245,8 +254,8 @@ def read_fen(template: Board, text: str) -> tuple[bytes, int, int, int] | None:
 #: board already validated by the interpreter.
 BatchItem = str | Board
 #: :func:`batch`'s verdicts and stages, indexed by the compiled module's numbers.
-BATCH_VERDICTS = ("can", "cannot", "open")
-BATCH_STAGES = ("terminal", "static", "helpmate", "none")
+BATCH_VERDICTS = layout.BATCH_VERDICTS
+BATCH_STAGES = layout.BATCH_STAGES
 
 
 class BatchAnswer(NamedTuple):

@@ -23,25 +23,9 @@
  * a pawn that can have arrived on its square. Anything else (an en passant square,
  * file letters in the castling field, a double or a pawn's check, any malformation) is
  * "not sure": the interpreter decides, and gives the error text.
- *
- * FEN information layout (unsigned 64-bit integers):
- *   [0] version  [1] castling written king-takes-rook in UCI  [2] castling rights
- *   require the initial squares  [3..130] the piece code (colour << 4 | type, 255 none)
- *   of each ASCII byte  [131..146] each type's lower-case letter  [147..178] the initial
- *   array's count per colour and type  [179..180] forbidden pawn ranks per colour
- *   [181..182] initial king squares per colour  [183..184] initial rook squares
  */
 
-#define FEN_INFO_VERSION 1
-#define FEN_INFO_SIZE 185
-#define BATCH_CAN 0
-#define BATCH_CANNOT 1
-#define BATCH_OPEN 2
-#define BATCH_STAGE_TERMINAL 0
-#define BATCH_STAGE_STATIC 1
-#define BATCH_STAGE_HELPMATE 2
-#define BATCH_STAGE_NONE 3
-
+/* The FEN information, read from the FEN record of layout.h (native.py: pack_fen_info). */
 typedef struct {
     int uci_king_takes_rook, require_initial;
     unsigned char piece_of[128];
@@ -51,17 +35,17 @@ typedef struct {
 } FenInfo;
 
 static int load_fen_info(FenInfo *F, const u64 *data, Py_ssize_t n) {
-    if (n != FEN_INFO_SIZE || data[0] != FEN_INFO_VERSION) return 0;
-    F->uci_king_takes_rook = (int)data[1];
-    F->require_initial = (int)data[2];
-    for (int i = 0; i < 128; i++) F->piece_of[i] = (unsigned char)data[3 + i];
-    for (int t = 0; t < MAXT; t++) F->letter[t] = (char)data[131 + t];
+    if (n != FEN_SIZE || data[FEN_VERSION] != FEN_INFO_VERSION) return 0;
+    F->uci_king_takes_rook = (int)data[FEN_UCI_KING_TAKES_ROOK];
+    F->require_initial = (int)data[FEN_REQUIRE_INITIAL];
+    for (int i = 0; i < 128; i++) F->piece_of[i] = (unsigned char)data[FEN_PIECE_OF + i];
+    for (int t = 0; t < MAXT; t++) F->letter[t] = (char)data[FEN_LETTER + t];
     for (int c = 0; c < 2; c++)
-        for (int t = 0; t < MAXT; t++) F->initial[c][t] = (int)data[147 + c * MAXT + t];
+        for (int t = 0; t < MAXT; t++) F->initial[c][t] = (int)data[FEN_INITIAL + c * MAXT + t];
     for (int c = 0; c < 2; c++) {
-        F->forbidden_pawn[c] = data[179 + c];
-        F->initial_kings[c] = data[181 + c];
-        F->initial_rooks[c] = data[183 + c];
+        F->forbidden_pawn[c] = data[FEN_FORBIDDEN_PAWN + c];
+        F->initial_kings[c] = data[FEN_INITIAL_KINGS + c];
+        F->initial_rooks[c] = data[FEN_INITIAL_ROOKS + c];
     }
     return 1;
 }

@@ -4,13 +4,11 @@
 
 typedef uint64_t u64;
 
-#define VERSION 2
-#define MAXT 16
-#define MAXDIR 16
+#include "layout.h" /* the packed arrays' slots, generated from layout.py */
+
 #define MAXRAYS 64
 #define MAXMOVES 320
 #define MAXPLY 1200
-#define HEADER 33
 #define MIN_SHARE 1000
 #define FLAG_NORMAL 0
 #define FLAG_CASTLE 1
@@ -22,10 +20,10 @@ typedef struct { int df, dr; } Dir;
 
 typedef struct {
     int ntypes, royal, pawn, en_passant;
-    int npromo, promo[8];
+    int npromo, promo[MAXPROMO];
     int castling, rook_type, empty_king_path, empty_rook_path;
     int safe_from, safe_path, safe_to, rook_removed;
-    int nsides, side_king[2], side_kto[2], side_rto[2];
+    int nsides, side_king[MAXSIDES], side_kto[MAXSIDES], side_rto[MAXSIDES];
     int push_delta[2];
     u64 rights_lost_from; /* castling.rights_lost.by: a move from these squares loses the right there */
     int rights_lost_by_king;
@@ -168,61 +166,62 @@ static void leap_shifts(Tables *T, int t, int c) {
 }
 
 static int load_tables(Tables *T, const u64 *data, Py_ssize_t n) {
-    if (n < HEADER || data[0] != VERSION) return 0;
+    if (n < HEAD_SIZE || data[HEAD_VERSION] != TABLES_VERSION) return 0;
     if (!king_distance[0][63]) fill_king_distance();
     memset(T, 0, sizeof(*T));
-    T->ntypes = (int)data[1];
-    T->royal = (int)data[2];
-    T->pawn = (int)(int64_t)data[3];
-    T->en_passant = (int)data[4];
-    T->npromo = (int)data[5];
-    if (T->ntypes < 1 || T->ntypes > MAXT || T->npromo > 8) return 0;
-    for (int i = 0; i < 8; i++) T->promo[i] = (int)data[6 + i];
-    T->castling = (int)data[14];
-    T->rook_type = (int)data[15];
-    T->empty_king_path = (int)data[16];
-    T->empty_rook_path = (int)data[17];
-    T->safe_from = (int)data[18];
-    T->safe_path = (int)data[19];
-    T->safe_to = (int)data[20];
-    T->rook_removed = (int)data[21];
-    T->nsides = (int)data[22];
-    if (T->nsides > 2) return 0;
-    for (int s = 0; s < 2; s++) {
-        T->side_king[s] = (int)data[23 + 3 * s];
-        T->side_kto[s] = (int)data[24 + 3 * s];
-        T->side_rto[s] = (int)data[25 + 3 * s];
+    T->ntypes = (int)data[HEAD_NTYPES];
+    T->royal = (int)data[HEAD_ROYAL];
+    T->pawn = (int)(int64_t)data[HEAD_PAWN];
+    T->en_passant = (int)data[HEAD_EN_PASSANT];
+    T->npromo = (int)data[HEAD_NPROMO];
+    if (T->ntypes < 1 || T->ntypes > MAXT || T->npromo > MAXPROMO) return 0;
+    for (int i = 0; i < MAXPROMO; i++) T->promo[i] = (int)data[HEAD_PROMO + i];
+    T->castling = (int)data[HEAD_CASTLING];
+    T->rook_type = (int)data[HEAD_ROOK_TYPE];
+    T->empty_king_path = (int)data[HEAD_EMPTY_KING_PATH];
+    T->empty_rook_path = (int)data[HEAD_EMPTY_ROOK_PATH];
+    T->safe_from = (int)data[HEAD_SAFE_KING_FROM];
+    T->safe_path = (int)data[HEAD_SAFE_KING_PATH];
+    T->safe_to = (int)data[HEAD_SAFE_KING_TO];
+    T->rook_removed = (int)data[HEAD_ROOK_REMOVED];
+    T->nsides = (int)data[HEAD_NSIDES];
+    if (T->nsides > MAXSIDES) return 0;
+    for (int s = 0; s < MAXSIDES; s++) {
+        T->side_king[s] = (int)data[HEAD_SIDES + SIDE_SIZE * s + SIDE_KING_SIDE];
+        T->side_kto[s] = (int)data[HEAD_SIDES + SIDE_SIZE * s + SIDE_KING_TO_FILE];
+        T->side_rto[s] = (int)data[HEAD_SIDES + SIDE_SIZE * s + SIDE_ROOK_TO_FILE];
     }
-    T->push_delta[0] = (int)(int64_t)data[29];
-    T->push_delta[1] = (int)(int64_t)data[30];
-    T->rights_lost_from = data[31];
-    T->rights_lost_by_king = (int)data[32];
+    for (int c = 0; c < 2; c++) T->push_delta[c] = (int)(int64_t)data[HEAD_PUSH_DELTA + c];
+    T->rights_lost_from = data[HEAD_RIGHTS_LOST_FROM];
+    T->rights_lost_by_king = (int)data[HEAD_RIGHTS_LOST_BY_KING];
     u64 id = 0x243F6A8885A308D3ULL;
     for (Py_ssize_t i = 0; i < n; i++) id = (id ^ data[i]) * 0x100000001B3ULL + (id >> 29);
     T->id = id;
-    Py_ssize_t at = HEADER;
-    Py_ssize_t need = HEADER + (Py_ssize_t)T->ntypes * 2 * (64 + 1 + 2 * MAXDIR) + 2 * (3 * 64 + 1);
-    if (n != need) return 0;
+    /* then a PIECE record per type and colour, a PAWN record per colour */
+    if (n != HEAD_SIZE + (Py_ssize_t)T->ntypes * 2 * PIECE_SIZE + 2 * PAWN_SIZE) return 0;
+    Py_ssize_t at = HEAD_SIZE;
     for (int t = 0; t < T->ntypes; t++)
         for (int c = 0; c < 2; c++) {
             for (int sq = 0; sq < 64; sq++) {
-                T->leaps[t][c][sq] = data[at + sq];
-                if (data[at + sq]) T->has_leaps[t][c] = 1;
+                T->leaps[t][c][sq] = data[at + PIECE_LEAPS + sq];
+                if (data[at + PIECE_LEAPS + sq]) T->has_leaps[t][c] = 1;
             }
-            at += 64;
-            T->ndir[t][c] = (int)data[at++];
+            T->ndir[t][c] = (int)data[at + PIECE_NDIRS];
             if (T->ndir[t][c] > MAXDIR) return 0;
             for (int i = 0; i < MAXDIR; i++) {
-                T->dirs[t][c][i].df = (int)(int64_t)data[at + 2 * i];
-                T->dirs[t][c][i].dr = (int)(int64_t)data[at + 2 * i + 1];
+                T->dirs[t][c][i].df = (int)(int64_t)data[at + PIECE_DIRS + DIR_SIZE * i + DIR_DF];
+                T->dirs[t][c][i].dr = (int)(int64_t)data[at + PIECE_DIRS + DIR_SIZE * i + DIR_DR];
             }
-            at += 2 * MAXDIR;
+            at += PIECE_SIZE;
         }
     for (int c = 0; c < 2; c++) {
-        memcpy(T->pawn_push[c], data + at, 64 * sizeof(u64)); at += 64;
-        memcpy(T->pawn_double[c], data + at, 64 * sizeof(u64)); at += 64;
-        memcpy(T->pawn_cap[c], data + at, 64 * sizeof(u64)); at += 64;
-        T->promo_rank[c] = data[at++];
+        for (int sq = 0; sq < 64; sq++) {
+            T->pawn_push[c][sq] = data[at + PAWN_PUSH + sq];
+            T->pawn_double[c][sq] = data[at + PAWN_DOUBLE + sq];
+            T->pawn_cap[c][sq] = data[at + PAWN_CAPTURES + sq];
+        }
+        T->promo_rank[c] = data[at + PAWN_PROMOTION_RANKS];
+        at += PAWN_SIZE;
     }
     /* reverse tables: who attacks a square */
     for (int t = 0; t < T->ntypes; t++)
