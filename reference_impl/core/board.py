@@ -14,6 +14,7 @@ from __future__ import annotations
 from typing import Any, NamedTuple
 
 from ..errors import IllegalMoveError
+from ..kept import KeptAnswers
 from ..rules.files import Ruleset
 from ..rules.model import Model
 from ..rules.reader import model_of
@@ -25,6 +26,9 @@ from .tables import MoveTables, move_tables
 
 #: Castling rights are rook squares on the owner's first rank.
 _HOME_RANK = (0xFF, 0xFF << 56)
+#: Positions read from FEN kept (see :meth:`Board.from_fen`).
+FEN_CACHE_SIZE = 4096
+_READ: "KeptAnswers[Board]" = KeptAnswers(FEN_CACHE_SIZE)
 
 
 class Move(NamedTuple):
@@ -77,8 +81,24 @@ class Board:
 
     @classmethod
     def from_fen(cls, fen: str, rules: Ruleset | Model) -> "Board":
-        """Parse and validate ``fen`` (FEN, X-FEN or Shredder-FEN); :class:`FenError` if bad."""
-        return cls(rules, fen)
+        """Parse and validate ``fen`` (FEN, X-FEN or Shredder-FEN); :class:`FenError` if bad.
+
+        Reading a FEN depends on the move layer alone (its letters, initial array,
+        castling and pawn tables: the model's ``signature``), and costs a few hundred
+        times a copy; the same text is read under many rulesets and questions, so a copy
+        of the first reading is kept by the two. A FEN that does not read is read again
+        each time, so its error is raised each time."""
+        model = model_of(rules)
+        key = (model.signature, fen) if isinstance(fen, str) else None
+        kept = _READ.get(key) if key is not None else None
+        if kept is None:
+            board = cls(rules, fen)
+            if key is not None:
+                _READ.put(key, board.copy(stack=False))
+            return board
+        board = kept.copy(stack=False)
+        board.rules, board.model, board.tables = rules, model, move_tables(model)
+        return board
 
     def copy(self, *, stack: bool = True) -> "Board":
         board = object.__new__(Board)

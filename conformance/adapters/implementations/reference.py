@@ -38,8 +38,6 @@ ERROR_CATEGORIES = frozenset({"illegal", "ambiguous", "invalid"})
 HELPMATE_MAX_PLIES = 10_000
 #: Perft counts kept (see :func:`perft`).
 PERFT_CACHE_SIZE = 4096
-#: Boards read from FEN kept (see :func:`_board`).
-BOARD_CACHE_SIZE = 4096
 #: Plies a perft leaves to one call of the compiled move generator; above it the
 #: interpreter makes the first moves and asks it per subtree (see :func:`_count`).
 NATIVE_PERFT_DEPTH = 5
@@ -48,8 +46,6 @@ NATIVE_PERFT_DEPTH = 5
 #: function of the three (no draw rule applies, the clocks play no part), and the corpus
 #: asks each position under every orthodox ruleset, which share one move layer.
 _PERFT: KeptAnswers[int] = KeptAnswers(PERFT_CACHE_SIZE)
-#: Boards as read from FEN, by ruleset name and FEN text; never handed out, only copies.
-_BOARDS: KeptAnswers[Board] = KeptAnswers(BOARD_CACHE_SIZE)
 
 
 @lru_cache(maxsize=64)
@@ -58,16 +54,9 @@ def _rules(ruleset: str) -> Ruleset:
 
 
 def _board(ruleset: str, fen: str) -> Board:
-    """A fresh board of ``fen`` under ``ruleset``: a copy of the one read and validated
-    the first time (reading a FEN costs a few hundred times a copy, and the corpus asks
-    the same position under many kinds, notations and rulesets). A FEN that does not
-    read is read again each time, so its error is raised each time."""
-    key = (ruleset, fen)
-    board = _BOARDS.get(key)
-    if board is None:
-        board = Board.from_fen(fen, _rules(ruleset))
-        _BOARDS.put(key, board)
-    return board.copy(stack=False)
+    """A fresh board of ``fen`` under ``ruleset`` (a copy of the first reading of the
+    text under the move layer: :meth:`Board.from_fen`)."""
+    return Board.from_fen(fen, _rules(ruleset))
 
 
 def legal_moves(ruleset: str, data: dict[str, Any]) -> dict[str, Any]:
