@@ -116,12 +116,14 @@ def execute(
     plan_: Plan,
     emit: Callable[[records.Record], None],
     started: Callable[[records.Record], None] | None = None,
+    rejudged: Callable[[], None] | None = None,
 ) -> list[records.Record]:
     """Start the adapter (AdapterStartError if it cannot), run every case, return all records.
 
     ``emit`` receives each record as it is made (header, results, footer); a result
-    whose answer the adapter repeated late is re-judged in place before the footer;
-    ``started`` is called with the header once the adapter is up (its
+    whose answer the adapter repeated late is re-judged in place before the footer,
+    and ``rejudged`` is then called (the records emitted so far are no longer the
+    report); ``started`` is called with the header once the adapter is up (its
     ``selection.cases`` is the final number of cases: ``"*"`` is narrowed to the
     rulesets the adapter declares).
     """
@@ -153,6 +155,8 @@ def execute(
     progress.late_twice.extend(late_duplicates(adapter))  # the last answer, repeated before stop's
     if progress.late_twice:
         rejudge_late(collected, progress.late_twice, plan_.cases, plan_.options, info)
+        if rejudged is not None:
+            rejudged()
     results = [r for r in collected if r["type"] == "result"]
     keep(records.footer(results, progress.interrupted, progress.stopped_early))
     return collected
