@@ -460,8 +460,14 @@ def article_applies(cite: str, ruleset: str) -> bool:
     (``pgn``, ``fen``, ``uci``) apply under every ruleset, and so does every article
     under a ruleset the spec does not know.
     """
+    return _document_applies(cite.split(":")[0], ruleset)
+
+
+@lru_cache(maxsize=1024)
+def _document_applies(document: str, ruleset: str) -> bool:
+    """:func:`article_applies` for an article of ``document`` (asked once per result and
+    cite: kept by document and ruleset)."""
     table = ruleset_documents()
-    document = cite.split(":")[0]
     if ruleset not in table:
         return True
     owned = frozenset().union(*table.values())
