@@ -3,6 +3,7 @@ and the report still comes in case order."""
 
 from __future__ import annotations
 
+import gc
 from pathlib import Path
 
 from conformance.harness.parallel import MAX_CHUNK, chunked
@@ -96,3 +97,19 @@ def test_parallel_records_are_the_sequential_records_field_by_field(tmp_path: Pa
     assert [list(r) for r in runs[2]] == [list(r) for r in runs[1]]  # the same fields in the same order
     assert runs[2][5]["status"] == "failed" and runs[2][5]["actual"] != runs[2][5]["expect"]
     assert runs[2][4]["description"] == "perft 4" and runs[2][4]["tags"] == ["t1"]
+
+
+def test_a_run_leaves_the_cycle_collector_as_it_found_it(tmp_path: Path) -> None:
+    """Reading pauses the collector and running freezes the corpus (in the workers too);
+    both end with the run, so a process running many (a test session, the pytest
+    plugin) keeps collecting what it leaves behind."""
+    corpus = _alternating(tmp_path)
+    for jobs in (1, 2):
+        assert gc.isenabled() and gc.get_freeze_count() == 0
+        config = Config(fixtures=[str(corpus)], jobs=jobs)
+        the_plan = plan(config)
+        assert gc.isenabled()
+        frozen_while_running: list[int] = []
+        execute(config, the_plan, lambda record: frozen_while_running.append(gc.get_freeze_count()))
+        assert min(frozen_while_running[1:-1]) > 0  # the results came while the corpus was frozen
+        assert gc.isenabled() and gc.get_freeze_count() == 0
