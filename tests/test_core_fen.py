@@ -122,3 +122,31 @@ def test_chess960_rights_need_king_between_rooks_only(fide, chess960) -> None:
     with pytest.raises(FenError):
         Board.from_fen(fen, fide)
     assert Board.from_fen(fen, chess960).fen(castling="shredder").split()[2] == "EBeb"
+
+
+def test_a_text_read_under_one_move_layer_is_read_anew_under_another(fide, chess960) -> None:
+    """The kept readings are keyed by the move layer: Chess960's reading (valid, kept)
+    is not the standard array's (FIDE 3.8.2.1: the rights need the initial squares)."""
+    fen = "1rk1r3/8/8/8/8/8/8/1RK1R3 w KQkq - 0 1"
+    for _ in range(2):
+        assert Board.from_fen(fen, chess960).fen(castling="shredder").split()[2] == "EBeb"
+        with pytest.raises(FenError, match="not on its initial square|no rook|initial"):
+            Board.from_fen(fen, fide)
+
+
+def test_a_kept_reading_is_handed_out_as_a_fresh_board_of_the_ruleset_asked() -> None:
+    """Two rulesets sharing a move layer (FIDE 2018 and 2023) share the reading, each
+    board still playing under its own ruleset; a board changed by its user leaves the next
+    reading as the text says."""
+    fen = "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1"
+    first = Board.from_fen(fen, load_ruleset("fide-2023"))
+    first.push(first.parse_uci("e1g1"))
+    again = Board.from_fen(fen, load_ruleset("fide-2018"))
+    assert again.rules.id == "fide-2018" and again.model is load_ruleset("fide-2018").model
+    assert again.fen() == fen and len(again.legal_moves()) == 26
+
+
+def test_a_fen_that_does_not_read_raises_each_time(fide) -> None:
+    for _ in range(2):
+        with pytest.raises(FenError, match="Black has 0 kings"):
+            Board.from_fen("rnbq1bnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQ - 0 1", fide)

@@ -3,6 +3,7 @@ and the report still comes in case order."""
 
 from __future__ import annotations
 
+import gc
 from pathlib import Path
 
 from conformance.harness.parallel import MAX_CHUNK, chunked
@@ -76,3 +77,39 @@ def test_fail_fast_and_max_fail_stop_at_the_same_case_when_chunks_regroup_it(tmp
         one, two = _results(corpus, 1, **options), _results(corpus, 2, **options)
         assert two == one, options
         assert one[-1][1] == "failed" and sum(status == "failed" for _, status in one) == (1 if "fail_fast" in options else 2)
+
+
+def test_parallel_records_are_the_sequential_records_field_by_field(tmp_path: Path) -> None:
+    """A worker sends back only what its case does not hold; the record filled in again
+    in the main process is the one a sequential run makes (all but the time it took)."""
+    corpus = tmp_path / "described.jsonl"
+    corpus.write_text("\n".join(
+        '{"id": "d.%02d", "kind": "perft", "description": "perft %d", "cites": ["fide-2023:3.1"], '
+        '"tags": ["t%d"], "rulesets": ["*"], "source": {"method": "test"}, '
+        '"input": {"fen": "%s", "depth": 1}, "expect": {"nodes": %d}}' % (i, i, i % 3, FENS[i % 2], 3 + (i == 5))
+        for i in range(12)) + "\n", encoding="utf-8")
+    runs = {}
+    for jobs in (1, 2):
+        config = Config(fixtures=[str(corpus)], jobs=jobs)
+        runs[jobs] = [{k: v for k, v in r.items() if k != "duration_ms"}
+                      for r in execute(config, plan(config), lambda record: None) if r["type"] == "result"]
+    assert runs[2] == runs[1]
+    assert [list(r) for r in runs[2]] == [list(r) for r in runs[1]]  # the same fields in the same order
+    assert runs[2][5]["status"] == "failed" and runs[2][5]["actual"] != runs[2][5]["expect"]
+    assert runs[2][4]["description"] == "perft 4" and runs[2][4]["tags"] == ["t1"]
+
+
+def test_a_run_leaves_the_cycle_collector_as_it_found_it(tmp_path: Path) -> None:
+    """Reading pauses the collector and running freezes the corpus (in the workers too);
+    both end with the run, so a process running many (a test session, the pytest
+    plugin) keeps collecting what it leaves behind."""
+    corpus = _alternating(tmp_path)
+    for jobs in (1, 2):
+        assert gc.isenabled() and gc.get_freeze_count() == 0
+        config = Config(fixtures=[str(corpus)], jobs=jobs)
+        the_plan = plan(config)
+        assert gc.isenabled()
+        frozen_while_running: list[int] = []
+        execute(config, the_plan, lambda record: frozen_while_running.append(gc.get_freeze_count()))
+        assert min(frozen_while_running[1:-1]) > 0  # the results came while the corpus was frozen
+        assert gc.isenabled() and gc.get_freeze_count() == 0

@@ -45,3 +45,24 @@ def test_the_bar_names_its_unit_and_counts_results_only() -> None:
     assert (task.completed, task.total) == (1, 3)
     assert dict(bar.remaining) == {"perft": 1, "status": 1}
     bar.stop()
+
+
+def test_the_time_left_is_estimated_a_few_times_a_second_and_every_result_counted(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from conformance.cli import progress
+
+    now = [100.0]
+    monkeypatch.setattr(progress.time, "perf_counter", lambda: now[0])
+    bar = RunProgress(Console(file=io.StringIO(), force_terminal=True, width=100))
+    bar.start(["perft"] * 10)
+    now[0] += 1.0
+    bar.advance({"type": "result", "kind": "perft", "duration_ms": 100.0})
+    first = bar.bar.tasks[0].fields["left"]
+    assert first == clock(9.0)  # 9 left at 1 s each (wall over adapter time: 1 s / 0.1 s)
+    for _ in range(3):  # within the same tenth of a second: counted, not estimated again
+        bar.advance({"type": "result", "kind": "perft", "duration_ms": 1000.0})
+    assert bar.bar.tasks[0].completed == 4 and bar.bar.tasks[0].fields["left"] == first
+    now[0] += 1.0  # a second later: estimated again
+    bar.advance({"type": "result", "kind": "perft", "duration_ms": 100.0})
+    assert bar.bar.tasks[0].completed == 5 and bar.bar.tasks[0].fields["left"] == clock(2.0)
+    bar.stop()

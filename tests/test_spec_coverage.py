@@ -26,6 +26,7 @@ from conformance.harness import rulesets as harness_rulesets
 from reference_impl.adjudication.game import Game
 from reference_impl.adjudication.record import adjudicate_text
 from reference_impl.adjudication import game as game_module
+from reference_impl.core import board as core_board
 from reference_impl.core import chess960
 from reference_impl.core import tables as core_tables
 from reference_impl.errors import ArbiterError
@@ -37,7 +38,7 @@ PER_FILE = 8
 PERFT_DEPTH = 2
 #: Caches of what the model's reads produce (compiled tables, arrays, answers): emptied so
 #: that the run below reads the model again.
-DERIVED = (core_tables._CACHE, chess960._ENUM, chess960._NUMBERED, game_module._DEAD)
+DERIVED = (core_tables._CACHE, core_board._READ, chess960._ENUM, chess960._NUMBERED, game_module._DEAD)
 
 START = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
 REPEAT = ["g1f3", "g8f6", "f3g1", "f6g8", "g1f3", "g8f6", "f3g1"]
@@ -79,7 +80,7 @@ def _clear_caches() -> None:
     clear_cache()
     for cached in (ref_adapter._rules, harness_rulesets.concrete_rulesets, harness_rulesets.orthodox_rulesets):
         cached.cache_clear()
-    for kept in DERIVED + (ref_adapter._PERFT, ref_adapter._BOARDS):
+    for kept in DERIVED + (ref_adapter._PERFT,):
         kept.clear()
 
 

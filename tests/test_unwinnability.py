@@ -276,3 +276,46 @@ def test_check_after_every_move_answers_the_same_with_and_without_the_gate(monke
     monkeypatch.setattr(unwinnability, "mate_found_quickly", lambda *_args, **_kw: False)
     assert [verdicts.is_dead_cheap(b, 2_000) for b in positions] == gated
     assert any(gated) and not all(gated)
+
+
+#: Five queens against a rook and a pawn: a second colour's question repeats the first's
+#: walk (the walks run for both colours).
+REPEATED_WALK = "7k/5Qr1/4QQQ1/4QQ2/8/8/P7/K7 w - - 0 1"
+
+
+@pytest.mark.parametrize("fen", [REPEATED_WALK, *ORDER_CASES])
+def test_a_second_colour_asked_repeats_no_compiled_search_and_answers_as_before(
+        fen: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    # The compiled searches are kept by what they depend on: asking the other colour
+    # afterwards (the other flag, the dead-position check) runs no probe or walk of the
+    # first question again, and every answer is the one made without them kept.
+    from reference_impl import unwinnability
+    from reference_impl.unwinnability import native
+
+    searches: list[tuple[object, ...]] = []
+    helpmate, explore = native.helpmate, native.explore
+
+    def counted_helpmate(position: Board, color: int, limit: int) -> native.NativeResult:
+        searches.append(("helpmate", position.fen(), color, limit))
+        return helpmate(position, color, limit)
+
+    def counted_explore(position: Board, colors: set[int], limit: int, proof: object = None) -> native.NativeExploration:
+        searches.append(("explore", position.fen(), tuple(sorted(colors)), limit))
+        return explore(position, colors, limit, proof)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(native, "helpmate", counted_helpmate)
+    monkeypatch.setattr(native, "explore", counted_explore)
+
+    def both_in_turn() -> dict[int, Analysis]:
+        unwinnability.clear_cache()
+        searches.clear()
+        return {color: analyse(board(fen), color, 100_000) for color in (WHITE, BLACK)}
+
+    kept = both_in_turn()
+    assert searches and len(searches) == len(set(searches))
+    with monkeypatch.context() as unkept:
+        for searches_kept in (unwinnability._HELPMATES, unwinnability._WALKS):
+            unkept.setattr(searches_kept, "get", lambda key: None)
+        assert both_in_turn() == kept
+        if fen == REPEATED_WALK:
+            assert len(searches) > len(set(searches))

@@ -1,7 +1,10 @@
 """``-j N``: run chunks of cases in N worker processes, each with its own adapter.
 
 Every worker builds and starts its own adapter from the spec string on its first
-chunk (so ``cmd:`` adapters run as N programs). A chunk holds the cases on one position
+chunk (so ``cmd:`` adapters run as N programs). The workers get the cases once, when
+they start; a chunk is a list of case indexes, and a worker sends back of each record
+only what the case does not hold (:data:`FROM_CASE`), which the main process fills in
+again. A chunk holds the cases on one position
 together (see :func:`chunked`), so that a worker's adapter answers them all from its
 caches instead of every worker working the same position out again. Records are
 emitted in case order whatever the chunks, so the report is the same as a sequential
@@ -66,15 +69,21 @@ class AdapterRecipe:
         return adapter
 
 
+#: The fields of a result record that :func:`records.result` fills in from the case
+#: (its fixture, ruleset and expectation): a worker does not send them back.
+FROM_CASE = frozenset({"type", "id", "kind", "description", "ruleset", "cites", "tags", "expect", "input"})
+
 _state: dict[str, Any] = {}
 
 
-def _init_worker(recipe: AdapterRecipe, info: StartInfo, options: Options, barrier: threading.Barrier) -> None:
+def _init_worker(recipe: AdapterRecipe, info: StartInfo, options: Options, barrier: threading.Barrier,
+                 cases: Sequence[Case]) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the main process handles Ctrl-C
     if hasattr(signal, "SIGHUP"):
         signal.signal(signal.SIGHUP, signal.SIG_IGN)  # and a hang-up: it stops the workers
     signal.signal(signal.SIGTERM, _terminated)  # sent by the main process when the run stops
-    _state.update(recipe=recipe, info=info, options=options, adapter=None, error=None, barrier=barrier)
+    _state.update(recipe=recipe, info=info, options=options, adapter=None, error=None, barrier=barrier,
+                  cases=cases)
 
 
 def _terminated(signum: int, frame: Any) -> None:
@@ -98,17 +107,31 @@ def _worker_adapter() -> Adapter | None:
     return _state["adapter"]
 
 
-def _run_chunk(cases: list[Case]) -> tuple[list[records.Record], list[Key]]:
-    """The chunk's records, and the cases of earlier chunks answered a second time since."""
+def _run_chunk(indexes: list[int]) -> tuple[list[records.Record], list[Key]]:
+    """The records of the cases at ``indexes`` (less :data:`FROM_CASE`), and the cases of
+    earlier chunks answered a second time since."""
     adapter = _worker_adapter()
     options: Options = _state["options"]
+    cases = [_state["cases"][i] for i in indexes]
     if adapter is None:
-        return [
-            records.result(c.fixture, c.ruleset, "errored", c.expect, None, _state["error"], 0.0)
-            for c in cases
-        ], []
+        found = [records.result(c.fixture, c.ruleset, "errored", c.expect, None, _state["error"], 0.0)
+                 for c in cases]
+        return [_compact(r) for r in found], []
     found = run_block(adapter, _state["info"], cases, options)[0]
-    return found, late_duplicates(adapter)
+    return [_compact(r) for r in found], late_duplicates(adapter)
+
+
+def _compact(record: records.Record) -> records.Record:
+    """What a worker sends back of a result record: the fields the case does not hold."""
+    return {key: value for key, value in record.items() if key not in FROM_CASE}
+
+
+def _filled(case: Case, sent: records.Record) -> records.Record:
+    """The result record a worker sent (:func:`_compact`), its case's fields filled in again."""
+    record = records.result(case.fixture, case.ruleset, sent["status"], case.expect, sent["actual"],
+                            sent["message"], sent["duration_ms"])
+    record.update(sent)
+    return record
 
 
 def _finish_worker() -> list[Key]:
@@ -172,7 +195,7 @@ def run_parallel(
     context = multiprocessing.get_context()
     executor = ProcessPoolExecutor(
         max_workers=jobs, mp_context=context, initializer=_init_worker,
-        initargs=(recipe, info, options, context.Barrier(jobs)),
+        initargs=(recipe, info, options, context.Barrier(jobs), cases),
     )
     futures: list[Future[tuple[list[records.Record], list[Key]]]] = []
     done: dict[int, records.Record | None] = {}  # by case index, until its turn to be emitted
@@ -192,12 +215,12 @@ def run_parallel(
 
     try:
         chunks = chunked(cases, jobs)
-        futures = [executor.submit(_run_chunk, [cases[i] for i in chunk]) for chunk in chunks]
+        futures = [executor.submit(_run_chunk, chunk) for chunk in chunks]
         for chunk, future in zip(chunks, futures):
             found, late = future.result()
             progress.late_twice.extend(late)
             for position, index in enumerate(chunk):
-                done[index] = found[position] if position < len(found) else None
+                done[index] = _filled(cases[index], found[position]) if position < len(found) else None
             if emit_ready():
                 break
         if not progress.stopped_early:

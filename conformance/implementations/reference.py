@@ -22,7 +22,7 @@ from reference_impl.errors import ArbiterError, GameEventError, IllegalMoveError
 from reference_impl.notation import api as notation
 from reference_impl.rules import list_rulesets, load_ruleset
 from reference_impl.rules.files import Ruleset
-from reference_impl.unwinnability import Analysis, Verdict, analyse, analyse_both
+from reference_impl.unwinnability import Analysis, Verdict, analyse, analyse_both, native
 from reference_impl.kept import KeptAnswers
 from reference_impl.unwinnability.search import move_layer_key
 
@@ -38,15 +38,14 @@ ERROR_CATEGORIES = frozenset({"illegal", "ambiguous", "invalid"})
 HELPMATE_MAX_PLIES = 10_000
 #: Perft counts kept (see :func:`perft`).
 PERFT_CACHE_SIZE = 4096
-#: Boards read from FEN kept (see :func:`_board`).
-BOARD_CACHE_SIZE = 4096
+#: Plies a perft leaves to one call of the compiled move generator; above it the
+#: interpreter makes the first moves and asks it per subtree (see :func:`_count`).
+NATIVE_PERFT_DEPTH = 5
 
 #: Perft counts already made, by move layer, position and depth: a count is a pure
 #: function of the three (no draw rule applies, the clocks play no part), and the corpus
 #: asks each position under every orthodox ruleset, which share one move layer.
 _PERFT: KeptAnswers[int] = KeptAnswers(PERFT_CACHE_SIZE)
-#: Boards as read from FEN, by ruleset name and FEN text; never handed out, only copies.
-_BOARDS: KeptAnswers[Board] = KeptAnswers(BOARD_CACHE_SIZE)
 
 
 @lru_cache(maxsize=64)
@@ -55,16 +54,9 @@ def _rules(ruleset: str) -> Ruleset:
 
 
 def _board(ruleset: str, fen: str) -> Board:
-    """A fresh board of ``fen`` under ``ruleset``: a copy of the one read and validated
-    the first time (reading a FEN costs a few hundred times a copy, and the corpus asks
-    the same position under many kinds, notations and rulesets). A FEN that does not
-    read is read again each time, so its error is raised each time."""
-    key = (ruleset, fen)
-    board = _BOARDS.get(key)
-    if board is None:
-        board = Board.from_fen(fen, _rules(ruleset))
-        _BOARDS.put(key, board)
-    return board.copy(stack=False)
+    """A fresh board of ``fen`` under ``ruleset`` (a copy of the first reading of the
+    text under the move layer: :meth:`Board.from_fen`)."""
+    return Board.from_fen(fen, _rules(ruleset))
 
 
 def legal_moves(ruleset: str, data: dict[str, Any]) -> dict[str, Any]:
@@ -107,9 +99,35 @@ def perft(ruleset: str, data: dict[str, Any]) -> dict[str, Any]:
     key = (move_layer_key(board), board.position_key(), depth)
     nodes = _PERFT.get(key)
     if nodes is None:
-        nodes = count(board, depth)
+        nodes = _count(board, depth)
         _PERFT.put(key, nodes)
     return {"nodes": nodes}
+
+
+def _count(board: Board, depth: int) -> int:
+    """Perft by the compiled move generator, fed the ruleset's packed tables (its counts
+    are checked against the interpreter's in the tests; a fiftieth of its time). Deeper
+    than :data:`NATIVE_PERFT_DEPTH` the interpreter plays the first plies and asks it per
+    subtree, so that a per-fixture timeout (a signal, handled between calls) still stops
+    a deep count. A move layer the compiled tables cannot hold is counted by the
+    interpreter."""
+    try:
+        native.pack_tables(board.tables)
+    except ValueError:
+        return count(board, depth)
+    work = board.copy(stack=False)
+
+    def walk(depth: int) -> int:
+        if depth <= NATIVE_PERFT_DEPTH:
+            return native.perft(work, depth)
+        total = 0
+        for code in work.legal_codes():
+            work.push_code(code)
+            total += walk(depth - 1)
+            work.pop_code()
+        return total
+
+    return walk(depth)
 
 
 def apply_moves(ruleset: str, data: dict[str, Any]) -> dict[str, Any]:

@@ -89,9 +89,8 @@ def timeout(rules: Rules, fen: str, flagged: str, *, strict: bool = False) -> di
         raise GameEventError(f"timeout: flagged must be 'white' or 'black', not {flagged!r}")
     ruleset = load_ruleset(rules)
     game = Game(ruleset, fen)
-    status = game.status()
-    if status.finished:  # checkmate, stalemate or dead position come first (6.9)
-        return {"result": status.result}
+    if game.finished:  # checkmate, stalemate or dead position come first (6.9)
+        return {"result": game.status().result}
     ruling = verdicts.flag_fall(ruleset, game.board, _COLOURS[flagged])
     if strict and ruling.undetermined:
         raise UndeterminedError(f"timeout undetermined for {fen!r}: {ruling.note or 'dead-position check undetermined'}")

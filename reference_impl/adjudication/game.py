@@ -331,10 +331,12 @@ class Game:
         event = f"move {uci}"
         self._open(event)
         move = self._parse_move(uci, event)
-        allowed, cite = touchmove.allowed_moves(self.board, self._touches, self.model)
-        if move not in allowed:
-            only = " ".join(sorted(self.board.uci(m) for m in allowed))
-            raise GameEventError(f"{event}: touch-move ({cite}) allows only {only}")
+        need(self.model, self.model.touch_move, "touch_move")
+        if self._touches:  # untouched, every legal move is allowed
+            allowed, cite = touchmove.allowed_moves(self.board, self._touches, self.model)
+            if move not in allowed:
+                only = " ".join(sorted(self.board.uci(m) for m in allowed))
+                raise GameEventError(f"{event}: touch-move ({cite}) allows only {only}")
         mover = self.board.turn
         clock = self.clock
         if seconds is not None and clock is None:

@@ -14,6 +14,7 @@ from __future__ import annotations
 from typing import Any, NamedTuple
 
 from ..errors import IllegalMoveError
+from ..kept import KeptAnswers
 from ..rules.files import Ruleset
 from ..rules.model import Model
 from ..rules.reader import model_of
@@ -25,6 +26,9 @@ from .tables import MoveTables, move_tables
 
 #: Castling rights are rook squares on the owner's first rank.
 _HOME_RANK = (0xFF, 0xFF << 56)
+#: Positions read from FEN kept (see :meth:`Board.from_fen`).
+FEN_CACHE_SIZE = 4096
+_READ: "KeptAnswers[Board]" = KeptAnswers(FEN_CACHE_SIZE)
 
 
 class Move(NamedTuple):
@@ -71,14 +75,31 @@ class Board:
         self.fullmove_number = 1
         self._stack: list[tuple[int, int, int, int, int]] = []
         self._cache: tuple[tuple[int, ...], dict[tuple[int, int, str | None], int]] | None = None
+        self._found: tuple[tuple[int, ...], tuple[int, int, str | None], int | None] | None = None
         set_fen(self, fen if fen is not None else self.tables.initial_fen)
 
     # -- construction ---------------------------------------------------------------
 
     @classmethod
     def from_fen(cls, fen: str, rules: Ruleset | Model) -> "Board":
-        """Parse and validate ``fen`` (FEN, X-FEN or Shredder-FEN); :class:`FenError` if bad."""
-        return cls(rules, fen)
+        """Parse and validate ``fen`` (FEN, X-FEN or Shredder-FEN); :class:`FenError` if bad.
+
+        Reading a FEN depends on the move layer alone (its letters, initial array,
+        castling and pawn tables: the model's ``signature``), and costs a few hundred
+        times a copy; the same text is read under many rulesets and questions, so a copy
+        of the first reading is kept by the two. A FEN that does not read is read again
+        each time, so its error is raised each time."""
+        model = model_of(rules)
+        key = (model.signature, fen) if isinstance(fen, str) else None
+        kept = _READ.get(key) if key is not None else None
+        if kept is None:
+            board = cls(rules, fen)
+            if key is not None:
+                _READ.put(key, board.copy(stack=False))
+            return board
+        board = kept.copy(stack=False)
+        board.rules, board.model, board.tables = rules, model, move_tables(model)
+        return board
 
     def copy(self, *, stack: bool = True) -> "Board":
         board = object.__new__(Board)
@@ -90,7 +111,7 @@ class Board:
         board.turn, board.castling_rights, board.ep_square = self.turn, self.castling_rights, self.ep_square
         board.halfmove_clock, board.fullmove_number = self.halfmove_clock, self.fullmove_number
         board._stack = self._stack[:] if stack else []
-        board._cache = self._cache
+        board._cache, board._found = self._cache, self._found
         return board
 
     def clear(self) -> None:
@@ -187,10 +208,10 @@ class Board:
         return movegen.has_legal(self)
 
     def is_checkmate(self) -> bool:
-        return self.is_check() and not movegen.count_legal(self)
+        return self.is_check() and not movegen.has_legal(self)
 
     def is_stalemate(self) -> bool:
-        return not self.is_check() and not movegen.count_legal(self)
+        return not self.is_check() and not movegen.has_legal(self)
 
     def is_legal(self, move: Move) -> bool:
         return self._find(move) is not None
@@ -439,15 +460,27 @@ class Board:
         return moves
 
     def _find(self, move: Move) -> int | None:
+        """The packed legal move ``move`` is, or ``None``. Without the position's moves
+        kept (:meth:`_legal`), the moves from its origin to its target are generated, and
+        the answer kept for the last move asked (a move is parsed, checked, written and
+        made: one generation)."""
         promotion = move.promotion.upper() if move.promotion else None
+        asked = (move.from_square, move.to_square, promotion)
+        key = self._key()
         cache = self._cache
-        if cache is not None and cache[0] == self._key():
-            return cache[1].get((move.from_square, move.to_square, promotion))
+        if cache is not None and cache[0] == key:
+            return cache[1].get(asked)
+        found = self._found
+        if found is not None and found[1] == asked and found[0] == key:
+            return found[2]
+        answer = None
         for m in movegen.legal_moves(self, 1 << move.from_square, 1 << move.to_square):
             code = m >> 12 & 15
             if (self.tables.types[code - 1].letter if code else None) == promotion:
-                return m
-        return None
+                answer = m
+                break
+        self._found = (key, asked, answer)
+        return answer
 
     def _key(self) -> tuple[int, ...]:
         return (self.turn, self.castling_rights, self.ep_square, *self.bb[0], *self.bb[1])

@@ -19,11 +19,13 @@ from collections import Counter
 from typing import TYPE_CHECKING
 
 from ..errors import FenError
+from ..kept import KeptFor
 from . import movegen
 from .squares import BLACK, WHITE
 
 if TYPE_CHECKING:
     from .board import Board
+    from .tables import MoveTables
 
 SIDES = ((WHITE, "White"), (BLACK, "Black"))
 
@@ -37,24 +39,24 @@ def _bits(mask: int) -> list[int]:
     return out
 
 
-#: :func:`initial_counts` of the last move tables asked (a FEN is read per game).
-_initial: tuple[object, list[Counter[int]]] | None = None
-
-
-def initial_counts(board: "Board") -> list[Counter[int]]:
-    """Pieces per type in the ruleset's initial array, per colour (not to be modified)."""
-    global _initial
-    tables = board.tables
-    if _initial is not None and _initial[0] is tables:
-        return _initial[1]
+def _counts(tables: "MoveTables") -> list[Counter[int]]:
     counts: list[Counter[int]] = [Counter(), Counter()]
     placement = tables.initial_fen.split()[0] if tables.initial_fen else ""
     for char in placement:
         pt = tables.by_letter.get(char.upper())
         if pt is not None:
             counts[WHITE if char.isupper() else BLACK][pt] += 1
-    _initial = (tables, counts)
     return counts
+
+
+#: :func:`initial_counts` of the move tables asked last (FENs are read under the
+#: standard and the Chess960 move layers in turn).
+_INITIAL: KeptFor["MoveTables", list[Counter[int]]] = KeptFor(16, _counts)
+
+
+def initial_counts(board: "Board") -> list[Counter[int]]:
+    """Pieces per type in the ruleset's initial array, per colour (not to be modified)."""
+    return _INITIAL(board.tables)
 
 
 def check_material(board: "Board", fen: str) -> None:

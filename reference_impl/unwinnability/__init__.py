@@ -147,13 +147,33 @@ def _proofs(board: Board, colors: Sequence[int]) -> dict[int, str]:
     return proven
 
 
+#: Compiled searches already made, by everything they depend on: the move layer, the
+#: position exactly as handed to them, the colour or colours and the budget. A second
+#: question about a position (the other colour, the dead-position check after a flag
+#: fall) repeats the probes and walks of the first (see :func:`_schedule`: they run for
+#: both colours, so that no answer depends on the colour asked first).
+SEARCHES_KEPT = 1024
+_HELPMATES: KeptAnswers[tuple[tuple[str, ...] | None, int]] = KeptAnswers(SEARCHES_KEPT)
+_WALKS: KeptAnswers[native.NativeExploration] = KeptAnswers(SEARCHES_KEPT)
+
+
+def _search_key(board: Board, *asked: object) -> tuple[object, ...]:
+    """The key of a compiled search of ``board``: its move layer, its position as the
+    compiled searches receive it, and ``asked``."""
+    return (board.tables.signature, tuple(board.mailbox), board.turn, board.castling_rights, board.ep_square, *asked)
+
+
 def _native_helpmate(board: Board, color: int, limit: int) -> tuple[list[str] | None, int]:
     if limit <= 0:
         return None, 0
-    found = native.helpmate(board, color, limit)
-    if found.status != "mate":
-        return None, found.nodes
-    return native.verified_line(board, found.line, color), found.nodes
+    key = _search_key(board, color, limit)
+    kept = _HELPMATES.get(key)
+    if kept is None:
+        found = native.helpmate(board, color, limit)
+        line = tuple(native.verified_line(board, found.line, color)) if found.status == "mate" else None
+        kept = (line, found.nodes)
+        _HELPMATES.put(key, kept)
+    return (None if kept[0] is None else list(kept[0])), kept[1]
 
 
 #: Answers already computed, per colour: the analysis is a pure function of the move
@@ -175,6 +195,8 @@ def clear_cache() -> None:
     """Forget every answer (tests that compare fresh analyses use it), the forced-win
     searches' too."""
     _MEMO.clear()
+    _HELPMATES.clear()
+    _WALKS.clear()
     forced_win.clear_cache()
 
 
@@ -355,7 +377,11 @@ def _walk(
     each); records a mate met (a path longer than MAX_REPORTED_LINE is replaced by a
     helpmate search's line for a colour asked, within ``node_limit``), or the proof when
     the walk closes. True if it closed."""
-    found = native.explore(board, set(open_colors), budget, _walk_material_proofs)
+    key = _search_key(board, frozenset(open_colors), budget)
+    found = _WALKS.get(key)
+    if found is None:
+        found = native.explore(board, set(open_colors), budget, _walk_material_proofs)
+        _WALKS.put(key, found)
     for color in open_colors:
         spent[color] += found.nodes
         if color in found.mates:

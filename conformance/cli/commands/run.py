@@ -23,7 +23,7 @@ from conformance.adapters.base import AdapterStartError
 from conformance.harness import jsonl, records
 from conformance.harness.select import Selection, missing_shards, parse_shard
 from conformance.harness.session import Config, execute, plan
-from conformance.harness.reports.summary import summarize
+from conformance.harness.reports.summary import Summary, summarize
 from conformance.cli.common import jobs as _jobs, load_rules, stop_signals_interrupt
 
 DEFAULT_REPORT = "arbiter-report.jsonl"
@@ -41,14 +41,14 @@ def _console(stderr: bool = False) -> Any:
 
 def render_outputs(
     found: list[records.Record], junit: str | None, html: str | None, quiet: bool,
-    verbose: bool = False,
+    verbose: bool = False, summary: Summary | None = None,
 ) -> None:
-    """The terminal summary (``verbose``: counting what the adapter does not declare too)
-    and the optional JUnit XML and HTML files."""
+    """The terminal summary (``verbose``: counting what the adapter does not declare too;
+    ``summary``: ``found``'s, when made already) and the optional JUnit XML and HTML files."""
     if not quiet:
         from conformance.harness.reports import terminal
 
-        terminal.render(found, _console(), verbose=verbose)
+        terminal.render(found, _console(), verbose=verbose, summary=summary)
     if junit:
         from conformance.harness.reports import junit as junit_report
 
@@ -147,9 +147,10 @@ def command(ctx: click.Context, adapter: str, fixture_paths: tuple[str, ...], ki
 
     found: list[records.Record] | None = None
     signals: list[int] = []
+    changed: list[bool] = []  # a result re-judged after it was streamed
     try:
         with stop_signals_interrupt() as signals:
-            found = execute(config, the_plan, emit, started)
+            found = execute(config, the_plan, emit, started, rejudged=lambda: changed.append(True))
     except AdapterStartError as error:
         writer.close()
         if partial is not None:
@@ -162,8 +163,9 @@ def command(ctx: click.Context, adapter: str, fixture_paths: tuple[str, ...], ki
             progress_bar.stop()
         writer.close()
         if partial is not None and os.path.exists(partial):
-            _finish_report(partial, report, found)
-    render_outputs(found, junit, html, quiet, verbose)
+            _finish_report(partial, report, found if changed else None)
+    summary = summarize(found)
+    render_outputs(found, junit, html, quiet, verbose, summary)
     if validate_protocol and not quiet:
         click.echo(_protocol_checked(adapter, found), err=True)
     if report != "-" and not quiet:
@@ -172,7 +174,7 @@ def command(ctx: click.Context, adapter: str, fixture_paths: tuple[str, ...], ki
     if footer.get("interrupted"):
         click.echo("arbiter: interrupted; the report holds the fixtures that finished", err=True)
         ctx.exit(EXIT_SIGNAL_BASE + signals[0] if signals else EXIT_INTERRUPTED)
-    ctx.exit(max(records.exit_status(found), summarize(found).exit_status(strict)))
+    ctx.exit(max(records.exit_status(found), summary.exit_status(strict)))
 
 
 def _check_report_path(report: str) -> None:
@@ -206,8 +208,8 @@ def _protocol_checked(adapter: str, found: list[records.Record]) -> str:
 
 
 def _finish_report(partial: str, report: str, found: list[records.Record] | None) -> None:
-    """Move the streamed report into place. After a run that ended normally it is first
-    rewritten from ``found``: a late fault can change a result after it was streamed."""
+    """Move the streamed report into place, first rewritten from ``found`` when given:
+    a late fault can change a result after it was streamed."""
     if found is not None:
         jsonl.write(partial, found)
     os.replace(partial, report)

@@ -51,6 +51,7 @@ CONFORMING_STATUSES: frozenset[str] = frozenset({"passed", "xpassed"})
 NOT_APPLICABLE_STATUSES: frozenset[str] = frozenset({"unsupported"})
 #: results sent to the adapter but not judged: it declined them (``--strict`` exits 1)
 NOT_JUDGED_STATUSES: frozenset[str] = frozenset({"skipped"})
+_KNOWN_STATUSES: frozenset[str] = frozenset(STATUSES)
 #: column headings used by the renderers, in :data:`STATUSES` order
 STATUS_LABELS: dict[str, str] = {
     "passed": "passed", "failed": "failed", "errored": "errored",
@@ -359,7 +360,7 @@ def _natural_key(text: str) -> tuple[tuple[int, int, str], ...]:
 def status_of(result: Record) -> str:
     """A result's status; anything not in :data:`STATUSES` counts as ``errored``."""
     status = result.get("status")
-    return status if isinstance(status, str) and status in STATUSES else "errored"
+    return status if isinstance(status, str) and status in _KNOWN_STATUSES else "errored"
 
 
 def cites_of(result: Record) -> list[str]:
@@ -392,6 +393,8 @@ def summarize(records: Iterable[Record]) -> Summary:
     by_kind: dict[str, Tally] = {}
     by_ruleset: dict[str, Tally] = {}
     by_article: dict[str, Tally] = {}
+    problems: list[dict[str, Any]] = []
+    not_judged: list[dict[str, Any]] = []
     for record in records:
         kind_of_record = record.get("type")
         if kind_of_record == "header":
@@ -402,6 +405,10 @@ def summarize(records: Iterable[Record]) -> Summary:
             result = dict(record)
             results.append(result)
             status = status_of(result)
+            if status in PROBLEM_STATUSES:
+                problems.append(result)
+            elif status in NOT_JUDGED_STATUSES:
+                not_judged.append(result)
             overall.add(status)
             _group(by_kind, str(result.get("kind"))).add(status)
             _group(by_ruleset, str(result.get("ruleset"))).add(status)
@@ -417,9 +424,9 @@ def summarize(records: Iterable[Record]) -> Summary:
         by_ruleset=dict(sorted(by_ruleset.items())),
         by_article=dict(sorted(((a, t) for a, t in by_article.items() if t.judged),
                                key=lambda kv: _natural_key(kv[0]))),
-        problems=[r for r in results if status_of(r) in PROBLEM_STATUSES],
+        problems=problems,
         fixtures=_score(fixture_verdicts(results).values()),
-        not_judged=[r for r in results if status_of(r) in NOT_JUDGED_STATUSES],
+        not_judged=not_judged,
     )
 
 
@@ -460,8 +467,14 @@ def article_applies(cite: str, ruleset: str) -> bool:
     (``pgn``, ``fen``, ``uci``) apply under every ruleset, and so does every article
     under a ruleset the spec does not know.
     """
+    return _document_applies(cite.split(":")[0], ruleset)
+
+
+@lru_cache(maxsize=1024)
+def _document_applies(document: str, ruleset: str) -> bool:
+    """:func:`article_applies` for an article of ``document`` (asked once per result and
+    cite: kept by document and ruleset)."""
     table = ruleset_documents()
-    document = cite.split(":")[0]
     if ruleset not in table:
         return True
     owned = frozenset().union(*table.values())

@@ -156,11 +156,12 @@ def print_classes(console: Console, title: str, groups: list[FailureClass],
 
 
 def render(records: Iterable[Record], console: Console,
-           max_failures: int = MAX_FAILURES, verbose: bool = False) -> None:
+           max_failures: int = MAX_FAILURES, verbose: bool = False, summary: Summary | None = None) -> None:
     """Print the summary of a report: header line, headline figures, tables, classes,
     first failures, verdict. ``verbose`` also counts and lists what the adapter does
-    not declare (``unsupported`` results, and the rows with nothing else)."""
-    summary = summarize(records)
+    not declare (``unsupported`` results, and the rows with nothing else); ``summary``:
+    the records' summary when the caller has made it already."""
+    summary = summary if summary is not None else summarize(records)
     header = summary.header
     columns = status_columns(summary, verbose)
     console.print(
