@@ -351,7 +351,8 @@ def _judged(game: _Prepared) -> tuple[PgnGame, GameAudit]:
         for code in array("i", item[17]):
             played.push_code(code)
             keys.append(key_of())
-        again = judge.conclude(pgn, rules, ending, played, keys, plies, None, None, dead=game.dead)
+        # the first judgement found the record's end dead (the check asked there, or the screening)
+        again = judge.conclude(pgn, rules, ending, played, keys, plies, None, None, dead=True)
         assert again is not None  # replayed: a dead stretch is walked back on the board
         return again
 

@@ -383,8 +383,10 @@ def _key_of(board: Board, rules: Any) -> Callable[[], Hashable]:
 
 def _walk_back(board: Board, ends: _Ends, ply: int) -> int:
     """Pop ``board`` back to the first position of the dead stretch ending at ``ply``."""
-    while ply > 0 and board.move_stack:
+    made = len(board.move_stack)
+    while ply > 0 and made:
         move = board.pop()
+        made -= 1
         if not ends.dead(board):
             board.push(move)
             return ply
