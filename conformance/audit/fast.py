@@ -40,7 +40,7 @@ from __future__ import annotations
 
 from array import array
 from dataclasses import dataclass
-from typing import Any, Callable, Hashable, Iterable, Iterator
+from typing import Any, Callable, Iterable, Iterator
 
 from reference_impl.core import Board
 from reference_impl.notation import fastsan
@@ -344,15 +344,14 @@ def _judged(game: _Prepared) -> tuple[PgnGame, GameAudit]:
         if found is not None:
             return found
         # A dead position where the record stops: judged on a Board that holds the moves
-        # (the scan's, made without reading them again), with the position keys of every ply.
+        # (the scan's, made without reading them again). No repetition or move-rule end
+        # holds at any of its plies (the scan leaves such a game to the Python path), so,
+        # as for the first judgement, the last position's key stands for the positions.
         played = judge._start(None, rules)
-        key_of = judge._key_of(played, rules)
-        keys: list[Hashable] = [key_of()]
         for code in array("i", item[17]):
             played.push_code(code)
-            keys.append(key_of())
         # the first judgement found the record's end dead (the check asked there, or the screening)
-        again = judge.conclude(pgn, rules, ending, played, keys, plies, None, None, dead=True)
+        again = judge.conclude(pgn, rules, ending, played, [played.position_key()], plies, None, None, dead=True)
         assert again is not None  # replayed: a dead stretch is walked back on the board
         return again
 

@@ -323,7 +323,8 @@ def conclude(pgn: PgnGame, rules: Any, ending: Ending, board: Board, keys: list[
              dead: bool | None = None) -> GameAudit | None:
     """The judgement of a replayed record (``ending``: what it says ended the game):
     ``board`` after its first ``stop`` moves
-    (``keys``: the positions so far; ``illegal``: why move ``stop`` failed; ``end``: an
+    (``keys``: the positions so far, or only the last where no repetition or move-rule
+    end can hold at any ply, as in a game the compiled scan replayed; ``illegal``: why move ``stop`` failed; ``end``: an
     automatic end the per-ply check found; ``dead``: the dead-position check's answer
     at ``board`` when the caller already has it). ``None`` when ``replayed`` is false
     (``board`` holds no moves) and the record ends in a dead position: finding where
