@@ -23,6 +23,7 @@ from conformance.generate.lichess_sample import parse
 from reference_impl import Board, load_ruleset
 from reference_impl.adjudication.verdicts import flag_fall_node_limit
 from reference_impl.errors import FenError
+from reference_impl import unwinnability
 from reference_impl.unwinnability import Verdict, analyse, batch, native
 
 from helpmate_oracle import mates
@@ -100,6 +101,19 @@ def test_screen_and_analyse_many_answer_boards_with_either_colour(rules, flag_li
         expected = analyse(board, color, flag_limit)
         assert f.verdict is expected.verdict and f.line == expected.line, board.fen()
         assert s.verdict in (expected.verdict, Verdict.UNDETERMINED)
+
+
+def test_mates_found_quickly_finds_what_the_short_search_finds_alone(rules):
+    """The dead-position check's short helpmate search, many positions at once: the same
+    search, so the same mates found as mate_found_quickly asked position by position,
+    both colours, at its own budget and at one too small for most mates."""
+    boards = [Board.from_fen(row.fen, rules) for row in ROWS]
+    items = [(board, color) for board in boards if board.has_legal_move() for color in (0, 1)]
+    for limit in (unwinnability.QUICK_PROBE_NODES, 60):
+        together = batch.mates_found_quickly(items, limit)
+        alone = [unwinnability.mate_found_quickly(board, limit, colors=(color,)) for board, color in items]
+        assert together == alone
+        assert 0 < sum(together) < len(items)  # mates found and not found were both compared
 
 
 # --- the compiled FEN reader against the interpreter's validator ---------------------

@@ -53,9 +53,10 @@ from typing import NamedTuple
 from ..core.board import Board
 from ..errors import FenError
 from . import PROBE_NODES, PROOFS, Analysis, Verdict, analyse, native
+from . import QUICK_PROBE_NODES as QUICK_MATE_NODES
 
-__all__ = ["LineAnswer", "LineError", "QUICK_PROBE_NODES", "analyse_many", "answer_json", "json_lines", "run_lines",
-           "screen"]
+__all__ = ["LineAnswer", "LineError", "QUICK_PROBE_NODES", "analyse_many", "answer_json", "json_lines",
+           "mates_found_quickly", "run_lines", "screen"]
 
 #: Nodes of the helpmate probe in screening mode: none. A median real position needs
 #: about 56 moves of the probe (about 1,700 instructions each) and its line's replay,
@@ -71,7 +72,7 @@ CHUNK = 512
 _VERDICTS = (Verdict.CAN, Verdict.CANNOT, Verdict.UNDETERMINED)
 _STAGES = native.BATCH_STAGES
 _PROOFS = tuple(PROOFS.get(stage, "") for stage in _STAGES)
-_OPEN = 2
+_CAN, _OPEN = 0, 2
 #: Each stage's proof as JSON text, for the answers the compiled call writes itself.
 _PROOFS_JSON = tuple(json.dumps(proof) if proof else "null" for proof in _PROOFS)
 
@@ -150,6 +151,25 @@ def screen(items: Sequence[tuple[Board, int]]) -> list[Analysis]:
             for index, answer in zip(indices, answers):
                 out[index] = _analysis(answer)
     return out  # type: ignore[return-value]
+
+
+def mates_found_quickly(items: Sequence[tuple[Board, int]], node_limit: int = QUICK_MATE_NODES) -> list[bool]:
+    """:func:`~reference_impl.unwinnability.mate_found_quickly` for each (board, colour)
+    of boards with a legal move, in one compiled call per colour: the same helpmate
+    search with the same parameters (so the same mates found), the line checked by the
+    compiled generator instead of the interpreter. Boards of one ruleset."""
+    out = [False] * len(items)
+    if node_limit <= 0:
+        return out
+    with _no_gc():
+        for color, indices in _by_color(items).items():
+            answers, stopped, _ = native.batch(items[indices[0]][0], [items[i][0] for i in indices], color,
+                                               probe=node_limit, full=True)
+            if stopped is not None:
+                raise stopped
+            for index, answer in zip(indices, answers):
+                out[index] = answer.verdict == _CAN
+    return out
 
 
 def analyse_many(items: Sequence[tuple[Board, int]], node_limit: int, *, verify: bool = False) -> list[Analysis]:
