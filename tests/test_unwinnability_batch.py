@@ -103,6 +103,27 @@ def test_screen_and_analyse_many_answer_boards_with_either_colour(rules, flag_li
         assert s.verdict in (expected.verdict, Verdict.UNDETERMINED)
 
 
+def test_analysis_after_the_batch_probe_is_analyse(rules, flag_limit):
+    """Where the compiled probe finds no mate, analyse()'s answer without making that
+    probe again: the same verdict, line, node count, stage and proof (every sample row
+    the probe leaves open, and a flag fall of a real game, K+B against K+P, that takes
+    the full schedule)."""
+    fens = [row.fen for row in ROWS] + ["8/8/8/8/5K2/8/4Bpk1/8 b - - 3 64"]
+    compared = 0
+    for fen in fens:
+        board = Board.from_fen(fen, rules)
+        color = board.turn ^ 1
+        (answer,), _, _ = batch._compiled(board, [board], color, False, flag_limit)
+        if answer.verdict != batch._OPEN:
+            continue
+        unwinnability.clear_cache()
+        expected = analyse(board, color, flag_limit)
+        unwinnability.clear_cache()
+        assert unwinnability.analyse_after_probe(board, color, flag_limit, answer.nodes) == expected, fen
+        compared += 1
+    assert compared >= 3
+
+
 def test_mates_found_quickly_finds_what_the_short_search_finds_alone(rules):
     """The dead-position check's short helpmate search, many positions at once: the same
     search, so the same mates found as mate_found_quickly asked position by position,

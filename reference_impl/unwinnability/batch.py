@@ -52,7 +52,7 @@ from typing import NamedTuple
 
 from ..core.board import Board
 from ..errors import FenError
-from . import PROBE_NODES, PROOFS, Analysis, Verdict, analyse, native
+from . import PROBE_NODES, PROOFS, Analysis, Verdict, analyse, analyse_after_probe, native
 from . import QUICK_PROBE_NODES as QUICK_MATE_NODES
 
 __all__ = ["LineAnswer", "LineError", "QUICK_PROBE_NODES", "analyse_many", "answer_json", "json_lines",
@@ -180,6 +180,7 @@ def analyse_many(items: Sequence[tuple[Board, int]], node_limit: int, *, verify:
     on its probe first. ``verify``: replay every line with the interpreter too."""
     out = screen(items)
     pending = [i for i, a in enumerate(out) if a.verdict is Verdict.UNDETERMINED]
+    probed: dict[int, int] = {}  # the moves of a probe that found no mate, by item
     with _no_gc():
         for color, indices in _by_color([items[i] for i in pending]).items():
             chosen = [pending[i] for i in indices]
@@ -189,9 +190,12 @@ def analyse_many(items: Sequence[tuple[Board, int]], node_limit: int, *, verify:
                 raise stopped
             for index, answer in zip(chosen, answers):
                 out[index] = _analysis(answer)
+                if answer.verdict == _OPEN:
+                    probed[index] = answer.nodes
     for index, (board, color) in enumerate(items):
         if out[index].verdict is Verdict.UNDETERMINED:
-            out[index] = analyse(board, color, node_limit)
+            # analyse()'s first stage is the probe just made: not made again
+            out[index] = analyse_after_probe(board, color, node_limit, probed[index])
         elif verify and out[index].line:
             _replay(board, out[index].line, color)
     return out
@@ -312,8 +316,8 @@ def _run_chunk(template: Board, chunk: Sequence[tuple[int, str]], side: int | No
             if stopped is not None:
                 continue  # Ctrl-C came: the answers already made follow, this one is not
             board = boards.get(index) or Board.from_fen(_fen_of(text), template.rules)
-            try:
-                analysis = analyse(board, color, node_limit)
+            try:  # analyse()'s first stage is the probe just made: not made again
+                analysis = analyse_after_probe(board, color, node_limit, answer.nodes)
             except KeyboardInterrupt as interrupt:
                 stopped = interrupt
                 continue
