@@ -257,9 +257,10 @@ ALLOWED_RULES_NAMES = {"Ruleset", "Model", "model_of", "schema_default", "load_r
 
 
 #: The notation tables' own reader (YAML that is no ruleset), and what it may take from
-#: the rules package: the safe loader and the memo of schema checks that passed.
+#: the rules package: the safe loader (remembered on disk) and the memo of schema checks
+#: that passed.
 NOTATION_READER = INTERPRETER / "notation" / "tables.py"
-NOTATION_READER_NAMES = {"SafeLoader", "checked"}
+NOTATION_READER_NAMES = {"read_plain", "PlainYamlError", "checked"}
 
 
 def _interpreter_modules() -> list[Path]:

@@ -23,6 +23,7 @@ from conformance.tools.generate.lichess_sample import parse
 from reference_impl import Board, load_ruleset
 from reference_impl.adjudication.verdicts import flag_fall_node_limit
 from reference_impl.errors import FenError
+from reference_impl import unwinnability
 from reference_impl.unwinnability import Verdict, analyse, batch, native
 
 from helpmate_oracle import mates
@@ -100,6 +101,40 @@ def test_screen_and_analyse_many_answer_boards_with_either_colour(rules, flag_li
         expected = analyse(board, color, flag_limit)
         assert f.verdict is expected.verdict and f.line == expected.line, board.fen()
         assert s.verdict in (expected.verdict, Verdict.UNDETERMINED)
+
+
+def test_analysis_after_the_batch_probe_is_analyse(rules, flag_limit):
+    """Where the compiled probe finds no mate, analyse()'s answer without making that
+    probe again: the same verdict, line, node count, stage and proof (every sample row
+    the probe leaves open, and a flag fall of a real game, K+B against K+P, that takes
+    the full schedule)."""
+    fens = [row.fen for row in ROWS] + ["8/8/8/8/5K2/8/4Bpk1/8 b - - 3 64"]
+    compared = 0
+    for fen in fens:
+        board = Board.from_fen(fen, rules)
+        color = board.turn ^ 1
+        (answer,), _, _ = batch._compiled(board, [board], color, False, flag_limit)
+        if answer.verdict != batch._OPEN:
+            continue
+        unwinnability.clear_cache()
+        expected = analyse(board, color, flag_limit)
+        unwinnability.clear_cache()
+        assert unwinnability.analyse_after_probe(board, color, flag_limit, answer.nodes) == expected, fen
+        compared += 1
+    assert compared >= 3
+
+
+def test_mates_found_quickly_finds_what_the_short_search_finds_alone(rules):
+    """The dead-position check's short helpmate search, many positions at once: the same
+    search, so the same mates found as mate_found_quickly asked position by position,
+    both colours, at its own budget and at one too small for most mates."""
+    boards = [Board.from_fen(row.fen, rules) for row in ROWS]
+    items = [(board, color) for board in boards if board.has_legal_move() for color in (0, 1)]
+    for limit in (unwinnability.QUICK_PROBE_NODES, 60):
+        together = batch.mates_found_quickly(items, limit)
+        alone = [unwinnability.mate_found_quickly(board, limit, colors=(color,)) for board, color in items]
+        assert together == alone
+        assert 0 < sum(together) < len(items)  # mates found and not found were both compared
 
 
 # --- the compiled FEN reader against the interpreter's validator ---------------------

@@ -3,15 +3,21 @@
 Expectations: the "cannot" positions are the labelled vectors of the Chess
 Unwinnability Analyzer (CHA) test set; every mate pattern the proof reports is
 replayed with python-chess; the exhaustive cross-checks enumerate placements with
-python-chess's own move generation and checkmate test.
+python-chess's own move generation and checkmate test; the compiled search is compared
+with its Python specification answer by answer and node by node.
 """
 
 from __future__ import annotations
+
+import random
+from typing import Callable
 
 import chess
 import pytest
 
 from reference_impl import BLACK, WHITE, Board, load_ruleset
+from reference_impl.core import reachable
+from reference_impl.errors import FenError
 from reference_impl.unwinnability import material
 from reference_impl.unwinnability.material import cannot_mate_by_material, find_mate_pattern
 
@@ -157,3 +163,73 @@ def test_exhaustive_enumeration_finds_mates_where_the_proof_reports_some() -> No
     """The enumeration itself can see mates: K+N vs K+R has them, and the proof agrees."""
     assert not cannot_mate_by_material(Board.from_fen("3kr3/8/8/8/8/3KN3/8/8 w - - 0 1", RULES), WHITE)
     assert _mates(chess.KNIGHT, chess.ROOK, first=True)
+
+
+# -- the compiled search against its specification ----------------------------------------
+
+#: Node limits of the comparison: the proof's own, a walk's, and limits the searches
+#: reach part-way (where both must stop at the same partial position).
+COMPARED_LIMITS = (material.NODE_LIMIT, 600, 40, 7)
+
+
+def _random_pawnless(rng: random.Random, rules: object) -> Board:
+    """A valid position without pawns or castling rights: both kings and up to three
+    pieces a side, each on a random square (the material one the initial array allows)."""
+    while True:
+        units = ["K", "k"] + [rng.choice("QRBN") for _ in range(rng.randint(0, 3))] + \
+            [rng.choice("qrbn") for _ in range(rng.randint(0, 3))]
+        grid = dict(zip(rng.sample(range(64), len(units)), units))
+        rows = []
+        for rank in range(7, -1, -1):
+            row, empty = "", 0
+            for file in range(8):
+                unit = grid.get(rank * 8 + file)
+                if unit is None:
+                    empty += 1
+                else:
+                    row, empty = row + (str(empty) if empty else "") + unit, 0
+            rows.append(row + (str(empty) if empty else ""))
+        try:
+            board = Board.from_fen("/".join(rows) + f" {rng.choice('wb')} - - 0 1", rules)
+            reachable.check_material(board, board.fen())
+        except FenError:
+            continue
+        return board
+
+
+def _answer(search: Callable[[], tuple[str | None, int]]) -> tuple[str | None, int] | str:
+    try:
+        return search()
+    except material._Budget:
+        return "node limit"
+
+
+@pytest.mark.parametrize("ruleset,seed,count", [("fide-2023", 1, 120), ("fide-2023-chess960", 2, 40), ("uscf-7", 3, 40)])
+def test_compiled_search_visits_what_its_specification_visits(ruleset: str, seed: int, count: int) -> None:
+    """csrc/material.c against _Search: the same answer (no mate, the same mate
+    pattern, "?"), the same partial positions counted, the same stop at each node limit,
+    on random pawnless positions, both colours."""
+    rules = load_ruleset(ruleset)
+    rng = random.Random(seed)
+    outcomes: set[str] = set()
+    for _ in range(count):
+        board = _random_pawnless(rng, rules)
+        classes = material.material_classes(board)
+        for color in (WHITE, BLACK):
+            for limit in COMPARED_LIMITS[1:] if rng.random() < 0.9 else COMPARED_LIMITS:
+                spec = material._Search(board, material._facts(board.tables), classes, color, limit)
+                expected = _answer(lambda: (spec.run(), spec.nodes))
+                compiled = _answer(lambda: material._compiled_search(board, classes, color, limit))
+                assert compiled == expected, (board.fen(), color, limit)
+                outcomes.add("limit" if expected == "node limit" else "proof" if expected[0] is None else "pattern")
+    assert outcomes == {"limit", "proof", "pattern"}  # every kind of answer was compared
+
+
+def test_find_mate_pattern_answers_alike_compiled_or_not(monkeypatch: pytest.MonkeyPatch) -> None:
+    answers = {}
+    for compiled in (True, False):
+        monkeypatch.setattr(material, "COMPILED", compiled)
+        material._RESULTS.clear()
+        answers[compiled] = [find_mate_pattern(Board.from_fen(fen, RULES), color) for fen, color in CANNOT + CAN]
+    assert answers[True] == answers[False]
+    assert answers[True].count(None) == len(CANNOT)

@@ -338,11 +338,8 @@ class Board:
 
     @property
     def move_stack(self) -> list[Move]:
-        board = self.copy()
-        moves = []
-        while board._stack:
-            moves.append(board.move_of(board.pop_code()))
-        return moves[::-1]
+        """The moves made, first to last (a move's :meth:`move_of` needs only the tables)."""
+        return [self.move_of(entry[0]) for entry in self._stack]
 
     def push_code(self, m: int) -> None:
         """Make the legal move ``m`` (a packed code from :meth:`legal_codes`), unchecked."""

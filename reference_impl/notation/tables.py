@@ -20,12 +20,10 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, TypeVar
 
-import yaml
-
 from reference_impl.errors import ArbiterError, RulesetError
 from reference_impl.rules import checked
 from reference_impl.rules.paths import spec_dir
-from reference_impl.rules.yamlio import SafeLoader
+from reference_impl.rules.yamlio import PlainYamlError, read_plain
 
 TABLE_NAMES = ("pieces", "marks", "iccf", "uedemann", "descriptive", "nags", "results", "pgn", "lookalikes")
 
@@ -117,9 +115,10 @@ def table(name: str) -> dict[str, Any]:
 def _table(root: Path, name: str) -> dict[str, Any]:
     path = root / "notation" / f"{name}.yaml"
     try:
-        # the safe loader, in C where libyaml is installed (the same safe semantics as yaml.safe_load)
-        data = yaml.load(path.read_text(encoding="utf-8"), Loader=SafeLoader)
-    except (OSError, yaml.YAMLError) as error:
+        # the safe loader, in C where libyaml is installed (the same safe semantics as
+        # yaml.safe_load), remembered on disk by the file's bytes
+        data = read_plain(path)
+    except (OSError, PlainYamlError) as error:
         raise NotationTableError(f"{path}: {error}") from None
 
     def check() -> None:

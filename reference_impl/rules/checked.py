@@ -35,12 +35,17 @@ SWITCH_ENV = "ARBITER_CHECK_CACHE"
 _RULES_CODE = Path(__file__).resolve().parent
 
 
-def cache_folder() -> Path:
-    """``$ARBITER_CACHE/checked``, else under ``$XDG_CACHE_HOME/arbiter`` or ``~/.cache/arbiter``."""
+def cache_root() -> Path:
+    """``$ARBITER_CACHE``, else ``$XDG_CACHE_HOME/arbiter``, else ``~/.cache/arbiter``."""
     if os.environ.get(CACHE_ENV):
-        return Path(os.environ[CACHE_ENV]) / "checked"
+        return Path(os.environ[CACHE_ENV])
     base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-    return Path(base) / "arbiter" / "checked"
+    return Path(base) / "arbiter"
+
+
+def cache_folder() -> Path:
+    """``checked/`` of :func:`cache_root`."""
+    return cache_root() / "checked"
 
 
 def _add(digest: "hashlib._Hash", path: Path) -> None:

@@ -85,9 +85,28 @@ def _ref(ref: str, doc: str) -> Node:
     return node, name
 
 
+#: :func:`expand`'s answers by the identity of the nodes asked (the schema documents are
+#: read once and never changed; each answer holds its nodes, so no id is reused while
+#: it is kept): a model reads every field's subschemas through the same few nodes.
+_EXPANDED: dict[tuple[tuple[int, str], ...], tuple[list[Node], tuple[Node, ...]]] = {}
+_EXPANDED_KEPT = 4096
+
+
 def expand(nodes: list[Node]) -> list[Node]:
     """``nodes`` and every subschema that applies to the same instance (``$ref``,
     ``allOf``/``anyOf``/``oneOf``, ``then``/``else``), outermost first."""
+    key = tuple((id(node), doc) for node, doc in nodes)
+    hit = _EXPANDED.get(key)
+    if hit is not None:
+        return list(hit[1])
+    out = _expand(nodes)
+    if len(_EXPANDED) >= _EXPANDED_KEPT:
+        _EXPANDED.clear()
+    _EXPANDED[key] = (list(nodes), tuple(out))
+    return out
+
+
+def _expand(nodes: list[Node]) -> list[Node]:
     out: list[Node] = []
     stack = list(reversed(nodes))
     while stack:

@@ -7,18 +7,34 @@ aliases can stand for billions), aliases that contain themselves, mapping keys t
 not strings, and integers too long to convert. :func:`read_yaml` returns the plain data
 together with a :class:`LineMap` that answers "on which line is
 ``castling.sides.king_side``?".
+
+A file read once is remembered on disk (:func:`read_yaml`, :func:`read_plain`): what
+its reading gave (the data and its lines, as ``marshal`` writes them, with a digest of
+them) is kept under a digest of the file's bytes and of this reader (this module, the
+installed PyYAML, the Python version), in ``yaml/`` of the cache folder of the schema
+checks (:mod:`.checked`; ``ARBITER_CHECK_CACHE=0`` turns both off). A command then
+starts without importing or running PyYAML; any change to the file or the reader is
+another digest, and a record that does not match its digest is passed over.
 """
 
 from __future__ import annotations
 
+import hashlib
+import marshal
+import os
+import sys
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
-from typing import Any, Sequence
-
-import yaml
+from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 from reference_impl.errors import RulesetError
 from reference_impl.text import MAX_INT_DIGITS, quote
+
+from . import checked
+
+if TYPE_CHECKING:
+    import yaml
 
 #: Bounds on one YAML document; a ruleset uses a few thousand values and depth 8.
 LIMITS = {
@@ -40,25 +56,30 @@ class YamlError(RulesetError):
         self.name, self.line, self.reason = name, line, reason
 
 
+#: The lines of one YAML node: (its line, its mapping's entries as (the key's text, or
+#: None for a key that is no scalar, the key's line, the value's lines), or None, its
+#: sequence's items' lines, or None). Plain tuples: kept on disk as they are.
+Lines = tuple[Any, ...]
+
+
 @dataclass(frozen=True)
 class LineMap:
     """1-based line numbers of the nodes of one YAML document, looked up by key path."""
 
-    root: yaml.Node | None
+    root: Lines | None
 
     def line(self, path: Sequence[str | int]) -> int:
         """The line of the deepest node on ``path`` that exists (1 for an empty file)."""
         node = self.root
         if node is None:
             return 1
-        line = node.start_mark.line + 1
+        line = node[0]
         for key in path:
             child = _child(node, key)
             if child is None:
                 break
             node, line = child
-        return line
-
+        return int(line)
 
     def duplicate_keys(self) -> list[tuple[PathKey, int]]:
         """(key path, line) of every mapping key that appears a second time."""
@@ -68,34 +89,52 @@ class LineMap:
         return out
 
 
-def _duplicates(node: yaml.Node, path: PathKey, out: list[tuple[PathKey, int]]) -> None:
-    if isinstance(node, yaml.MappingNode):
+def _duplicates(node: Lines, path: PathKey, out: list[tuple[PathKey, int]]) -> None:
+    _, entries, items = node
+    if entries is not None:
         seen: set[str] = set()
-        for key_node, value_node in node.value:
-            key = str(key_node.value) if isinstance(key_node, yaml.ScalarNode) else "?"
+        for text, line, value in entries:
+            key = str(text) if text is not None else "?"
             if key in seen:
-                out.append((path + (key,), key_node.start_mark.line + 1))
+                out.append((path + (key,), line))
             seen.add(key)
-            _duplicates(value_node, path + (key,), out)
-    elif isinstance(node, yaml.SequenceNode):
-        for index, item in enumerate(node.value):
+            _duplicates(value, path + (key,), out)
+    elif items is not None:
+        for index, item in enumerate(items):
             _duplicates(item, path + (index,), out)
 
 
-def _child(node: yaml.Node, key: str | int) -> tuple[yaml.Node, int] | None:
-    if isinstance(node, yaml.MappingNode):
-        for key_node, value_node in node.value:
-            if isinstance(key_node, yaml.ScalarNode) and key_node.value == str(key):
-                return value_node, key_node.start_mark.line + 1
-    elif isinstance(node, yaml.SequenceNode) and isinstance(key, int):
-        if 0 <= key < len(node.value):
-            item = node.value[key]
-            return item, item.start_mark.line + 1
+def _child(node: Lines, key: str | int) -> tuple[Lines, int] | None:
+    _, entries, items = node
+    if entries is not None:
+        for text, line, value in entries:
+            if text is not None and text == str(key):
+                return value, line
+    elif items is not None and isinstance(key, int):
+        if 0 <= key < len(items):
+            item = items[key]
+            return item, item[0]
     return None
 
 
-#: The safe loader, in C when libyaml is available (same safe semantics).
-SafeLoader: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+def _lines(node: yaml.Node) -> Lines:
+    """The lines of ``node`` and everything under it (an alias's node under each use)."""
+    import yaml
+
+    line = node.start_mark.line + 1
+    if isinstance(node, yaml.MappingNode):
+        return (line, tuple((str(key.value) if isinstance(key, yaml.ScalarNode) else None, key.start_mark.line + 1,
+                             _lines(value)) for key, value in node.value), None)
+    if isinstance(node, yaml.SequenceNode):
+        return (line, None, tuple(_lines(item) for item in node.value))
+    return (line, None, None)
+
+
+def safe_loader() -> Any:
+    """The safe loader, in C when libyaml is available (same safe semantics)."""
+    import yaml
+
+    return getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
 def parse_yaml(text: str, name: str) -> tuple[Any, LineMap]:
@@ -103,9 +142,11 @@ def parse_yaml(text: str, name: str) -> tuple[Any, LineMap]:
 
     Every problem is a :class:`RulesetError` reading ``NAME:LINE: reason``.
     """
+    import yaml
+
     try:
         _check_depth(text, name)
-        loader = SafeLoader(text)
+        loader = safe_loader()(text)
         try:
             root = loader.get_single_node()
             if root is not None:
@@ -118,13 +159,15 @@ def parse_yaml(text: str, name: str) -> tuple[Any, LineMap]:
         line = mark.line + 1 if mark is not None else 1
         problem = getattr(error, "problem", None) or str(error).splitlines()[0]
         raise YamlError(name, line, f"invalid YAML: {problem}") from None
-    return data, LineMap(root)
+    return data, LineMap(_lines(root) if root is not None else None)
 
 
 def _check_depth(text: str, name: str) -> None:
     """Refuse nesting deeper than the limit, from the parser's events (no recursion)."""
+    import yaml
+
     depth, limit = 0, LIMITS["depth"]
-    loader = SafeLoader(text)
+    loader = safe_loader()(text)
     try:
         while _next_event(loader, name, limit):
             event = loader.get_event()
@@ -139,9 +182,11 @@ def _check_depth(text: str, name: str) -> None:
         loader.dispose()
 
 
-def _next_event(loader: SafeLoader, name: str, limit: int) -> bool:
+def _next_event(loader: Any, name: str, limit: int) -> bool:
     """``loader.check_event()``; libyaml's own nesting limit (PyYAML 6.0.4 and later)
     reads as ours, whichever of the two is met first."""
+    import yaml
+
     try:
         return bool(loader.check_event())
     except yaml.YAMLError as error:
@@ -152,6 +197,8 @@ def _next_event(loader: SafeLoader, name: str, limit: int) -> bool:
 
 
 def _children(node: yaml.Node) -> list[yaml.Node]:
+    import yaml
+
     if isinstance(node, yaml.MappingNode):
         return [n for pair in node.value for n in pair]
     if isinstance(node, yaml.SequenceNode):
@@ -165,6 +212,8 @@ def _check_nodes(root: yaml.Node, name: str) -> None:
     An iterative walk over the node graph, each node visited once: the expanded size of
     a node is memoised, so an alias bomb is measured without being expanded.
     """
+    import yaml
+
     limit = LIMITS["values"]
     size: dict[int, int] = {}
     on_path: set[int] = set()
@@ -203,32 +252,117 @@ def _check_nodes(root: yaml.Node, name: str) -> None:
 
 
 _PARSED: dict[tuple[str, int, int], tuple[Any, LineMap]] = {}
+_PLAIN: dict[tuple[str, int, int], Any] = {}
+#: The first bytes of a record of the disk cache, before the digest of what follows.
+_MAGIC = b"arbiter-yaml 1\n"
 
 
 def read_yaml(path: Path) -> tuple[Any, LineMap]:
-    """Read and parse the YAML file at ``path`` (cached while the file is unchanged).
+    """Read and parse the YAML file at ``path`` (cached while the file is unchanged,
+    and on disk by its bytes).
 
     Callers must not modify the returned data.
     """
-    try:
-        stat = path.stat()
-    except OSError as error:
-        raise RulesetError(f"{path}: cannot read: {error.strerror or error}") from None
-    key = (str(path.resolve()), stat.st_mtime_ns, stat.st_size)
+    key = _file_key(path)
     hit = _PARSED.get(key)
     if hit is None:
-        hit = _PARSED[key] = _read_uncached(path)
+        text, raw = _text(path)
+        data, lines = _remembered("read_yaml", raw, lambda: _flat(parse_yaml(text, str(path))))
+        hit = _PARSED[key] = (data, LineMap(lines))
     return hit
 
 
-def _read_uncached(path: Path) -> tuple[Any, LineMap]:
+class PlainYamlError(Exception):
+    """:func:`read_plain`: the file is not YAML the safe loader reads (PyYAML's message)."""
+
+
+def read_plain(path: Path) -> Any:
+    """The YAML file at ``path`` as ``yaml.load`` with the safe loader reads it, without
+    this module's limits and checks (the notation tables: a schema checks them), cached
+    as :func:`read_yaml`. :class:`PlainYamlError` if it is not YAML, ``OSError`` if it
+    cannot be read. Callers must not modify the returned data."""
+    key = _file_key(path, OSError)
+    if key not in _PLAIN:
+        raw = path.read_bytes()
+        _PLAIN[key] = _remembered("read_plain", raw, lambda: _plain(raw.decode("utf-8")))
+    return _PLAIN[key]
+
+
+def _plain(text: str) -> Any:
+    import yaml
+
     try:
-        text = path.read_text(encoding="utf-8")
+        return yaml.load(text, Loader=safe_loader())
+    except yaml.YAMLError as error:
+        raise PlainYamlError(str(error)) from None
+
+
+def _flat(parsed: tuple[Any, LineMap]) -> tuple[Any, Lines | None]:
+    return parsed[0], parsed[1].root
+
+
+def _file_key(path: Path, error: type[Exception] | None = None) -> tuple[str, int, int]:
+    try:
+        stat = path.stat()
+    except OSError as failure:
+        if error is not None:
+            raise
+        raise RulesetError(f"{path}: cannot read: {failure.strerror or failure}") from None
+    return (str(path.resolve()), stat.st_mtime_ns, stat.st_size)
+
+
+def _text(path: Path) -> tuple[str, bytes]:
+    try:
+        raw = path.read_bytes()
+        return raw.decode("utf-8"), raw
     except OSError as error:
         raise RulesetError(f"{path}: cannot read: {error.strerror or error}") from None
     except UnicodeDecodeError:
         raise RulesetError(f"{path}: not UTF-8 text") from None
-    return parse_yaml(text, str(path))
+
+
+def _remembered(kind: str, raw: bytes, read: Callable[[], Any]) -> Any:
+    """What ``read`` gives for a file of bytes ``raw``: from the disk cache when a record
+    of the same bytes read by the same reader is there, else read and recorded (what
+    ``marshal`` cannot write, a date for instance, is not recorded)."""
+    if os.environ.get(checked.SWITCH_ENV, "1") == "0":
+        return read()
+    digest = hashlib.sha256(_reader_digest() + kind.encode() + b"\0" + raw).hexdigest()
+    record = checked.cache_root() / "yaml" / digest[:40]
+    try:
+        stored = record.read_bytes()
+        payload = stored[len(_MAGIC) + 32:]
+        if stored[:len(_MAGIC)] == _MAGIC and stored[len(_MAGIC):len(_MAGIC) + 32] == hashlib.sha256(payload).digest():
+            return marshal.loads(payload)
+    except (OSError, ValueError, EOFError, TypeError):
+        pass
+    found = read()
+    try:
+        payload = marshal.dumps(found)
+    except ValueError:
+        return found
+    try:
+        record.parent.mkdir(parents=True, exist_ok=True)
+        partial = record.with_name(f"{record.name}.{os.getpid()}")
+        partial.write_bytes(_MAGIC + hashlib.sha256(payload).digest() + payload)
+        os.replace(partial, record)
+    except OSError:
+        pass
+    return found
+
+
+@lru_cache(maxsize=1)
+def _reader_digest() -> bytes:
+    """What the reading depends on besides the file: this module's code, the installed
+    PyYAML (its location, size and time) and the Python version (marshal's format)."""
+    from importlib.util import find_spec
+
+    digest = hashlib.sha256(sys.version.encode() + Path(__file__).read_bytes())
+    found = find_spec("yaml")
+    if found is not None and found.origin:
+        stat = Path(found.origin).stat()
+        digest.update(f"{found.origin}:{stat.st_size}:{stat.st_mtime_ns}".encode())
+    return digest.digest()
 
 
 def format_path(path: Sequence[str | int]) -> str:

@@ -40,6 +40,7 @@ __all__ = [
     "Analysis",
     "Verdict",
     "analyse",
+    "analyse_after_probe",
     "analyse_both",
     "can_checkmate",
     "has_forced_win",  # US Chess 14E, from .forced_win: one import for the adjudicator
@@ -219,7 +220,8 @@ def keep_answer(board: Board, color: int, node_limit: int, analysis: Analysis) -
         _MEMO.put(_memo_base(board, node_limit) + (color,), analysis)
 
 
-def _analyse(board: Board, colors: tuple[int, ...], node_limit: int, stop_at_can: bool) -> dict[int, Analysis]:
+def _analyse(board: Board, colors: tuple[int, ...], node_limit: int, stop_at_can: bool,
+             probed: dict[int, int] | None = None) -> dict[int, Analysis]:
     base = _memo_base(board, node_limit)
     known: dict[int, Analysis] = {}
     for color in colors:
@@ -229,7 +231,7 @@ def _analyse(board: Board, colors: tuple[int, ...], node_limit: int, stop_at_can
     settled = stop_at_can and any(a.verdict is Verdict.CAN for a in known.values())
     missing = tuple(c for c in colors if c not in known)
     if missing and not settled:
-        for color, analysis in _schedule(board, missing, node_limit, stop_at_can).items():
+        for color, analysis in _schedule(board, missing, node_limit, stop_at_can, probed or {}).items():
             if color in missing:
                 known[color] = analysis
                 if analysis.stage != "stopped":
@@ -256,7 +258,8 @@ def _terminal(board: Board, colors: tuple[int, ...]) -> dict[int, Analysis] | No
     return results
 
 
-def _schedule(board: Board, colors: tuple[int, ...], node_limit: int, stop_at_can: bool) -> dict[int, Analysis]:
+def _schedule(board: Board, colors: tuple[int, ...], node_limit: int, stop_at_can: bool,
+              probed: dict[int, int]) -> dict[int, Analysis]:
     """The schedule, per colour asked (``node_limit`` each): a short compiled helpmate
     probe (ordinary game positions end here); the static stage and the material proof;
     a very short compiled exhaustive walk of the reachable space; two short compiled
@@ -271,7 +274,9 @@ def _schedule(board: Board, colors: tuple[int, ...], node_limit: int, stop_at_ca
     answer must not depend on which other colour was asked with it, or first, or
     parallel workers asking in different orders would get different answers near the
     limit. Only the helpmate searches after the probe run for the colours asked alone.
-    The result holds the colours asked and any other colour the shared stages decided."""
+    The result holds the colours asked and any other colour the shared stages decided.
+    ``probed``: colours whose probe was already made (the compiled batch's, the same
+    search) and found no mate, with the moves it made; it is not made again."""
     terminal = _terminal(board, colors)
     if terminal is not None:
         return terminal
@@ -289,6 +294,9 @@ def _schedule(board: Board, colors: tuple[int, ...], node_limit: int, stop_at_ca
         for color in (*colors, *(c for c in everyone if c not in colors)):
             if settled() or all(c in results for c in colors):
                 break  # the colours asked are answered: the others' probes serve nothing
+            if color in probed:
+                spent[color] += probed[color]  # made already, without a mate
+                continue
             _helpmate(board, color, min(PROBE_NODES, node_limit), results, spent)
     open_colors = [c for c in everyone if c not in results]
     if settled() or not any(c in open_colors for c in colors):
@@ -303,12 +311,12 @@ def _schedule(board: Board, colors: tuple[int, ...], node_limit: int, stop_at_ca
     asked = [c for c in colors if c in pending]
     if not asked:
         return answer()
-    probed = max(spent[c] for c in pending)
+    probe_spent = max(spent[c] for c in pending)
     first_helpmate = int(node_limit * FIRST_HELPMATE_SHARE)
     trial_plan = sum(int(first_helpmate * share) for share in FIRST_HELPMATE_TRIALS)  # at least the trials' budgets
-    first_walk = max(0, min(int(node_limit * FIRST_WALK_SHARE), node_limit - probed - trial_plan))
-    second_walk = max(0, min(int(node_limit * SECOND_WALK_SHARE), node_limit - probed - trial_plan - first_walk))
-    bulk_walk = node_limit - probed - first_walk - second_walk - first_helpmate
+    first_walk = max(0, min(int(node_limit * FIRST_WALK_SHARE), node_limit - probe_spent - trial_plan))
+    second_walk = max(0, min(int(node_limit * SECOND_WALK_SHARE), node_limit - probe_spent - trial_plan - first_walk))
+    bulk_walk = node_limit - probe_spent - first_walk - second_walk - first_helpmate
     # each walk serves the colours the walks before it left open, whatever the helpmate
     # searches found: its work must not depend on the colours asked (a colour already
     # decided keeps its answer)
@@ -437,6 +445,13 @@ def analyse(board: Board, color: int | str, node_limit: int = DEFAULT_NODE_LIMIT
     """Can ``color`` checkmate the other king by any series of legal moves (a helpmate)?"""
     color = color_of(color)
     return _analyse(board, (color,), node_limit, False)[color]
+
+
+def analyse_after_probe(board: Board, color: int, node_limit: int, probe_nodes: int) -> Analysis:
+    """:func:`analyse`, for a position with a legal move whose first probe for ``color``
+    (the compiled batch's: the same search with the same parameters) found no mate in
+    ``probe_nodes`` moves: the same answer, without making that probe again."""
+    return _analyse(board, (color,), node_limit, False, {color: probe_nodes})[color]
 
 
 def can_checkmate(board: Board, color: int | str, node_limit: int = DEFAULT_NODE_LIMIT) -> Verdict:

@@ -27,6 +27,8 @@
  *   csrc/forced_win.c    US Chess 14E's forced win (forced_win.py, compiled) and its entry point
  *   this file            the helpmate driver and its entry point
  *   csrc/batch.c         the batch: FEN text to verdict for many positions
+ *   csrc/pgnscan.c       the PGN scan of ``arbiter audit``
+ *   csrc/material.c      the material proof's search (material.py, compiled)
  *   this file            the other Python entry points
  */
 
@@ -336,6 +338,7 @@ done:
 /* ---------------------------------------------------------------- PGN scan (conformance.tools.audit.fast) */
 
 #include "csrc/pgnscan.c"
+#include "csrc/material.c"
 
 /* scan_pgn(tables, syntax, data, placement, turn, castling, ep) -> list of games, or None
  * when the partition must be read by the Python reader. Each game is
@@ -406,6 +409,8 @@ static PyMethodDef methods[] = {
      " -> (status, plies, line, nodes, positions)"},
     {"scan_pgn", py_scan_pgn, METH_VARARGS,
      "scan_pgn(tables, syntax, data, placement, turn, castling, ep) -> games replayed, or None"},
+    {"material_search", py_material_search, METH_VARARGS,
+     "material_search(tables, classes, winner, node_limit, symmetries, fen_ok) -> (status, board, nodes), or None"},
     {NULL, NULL, 0, NULL},
 };
 

@@ -52,10 +52,11 @@ from typing import NamedTuple
 
 from ..core.board import Board
 from ..errors import FenError
-from . import PROBE_NODES, PROOFS, Analysis, Verdict, analyse, native
+from . import PROBE_NODES, PROOFS, Analysis, Verdict, analyse, analyse_after_probe, native
+from . import QUICK_PROBE_NODES as QUICK_MATE_NODES
 
-__all__ = ["LineAnswer", "LineError", "QUICK_PROBE_NODES", "analyse_many", "answer_json", "json_lines", "run_lines",
-           "screen"]
+__all__ = ["LineAnswer", "LineError", "QUICK_PROBE_NODES", "analyse_many", "answer_json", "json_lines",
+           "mates_found_quickly", "run_lines", "screen"]
 
 #: Nodes of the helpmate probe in screening mode: none. A median real position needs
 #: about 56 moves of the probe (about 1,700 instructions each) and its line's replay,
@@ -71,7 +72,7 @@ CHUNK = 512
 _VERDICTS = (Verdict.CAN, Verdict.CANNOT, Verdict.UNDETERMINED)
 _STAGES = native.BATCH_STAGES
 _PROOFS = tuple(PROOFS.get(stage, "") for stage in _STAGES)
-_OPEN = 2
+_CAN, _OPEN = 0, 2
 #: Each stage's proof as JSON text, for the answers the compiled call writes itself.
 _PROOFS_JSON = tuple(json.dumps(proof) if proof else "null" for proof in _PROOFS)
 
@@ -152,6 +153,25 @@ def screen(items: Sequence[tuple[Board, int]]) -> list[Analysis]:
     return out  # type: ignore[return-value]
 
 
+def mates_found_quickly(items: Sequence[tuple[Board, int]], node_limit: int = QUICK_MATE_NODES) -> list[bool]:
+    """:func:`~reference_impl.unwinnability.mate_found_quickly` for each (board, colour)
+    of boards with a legal move, in one compiled call per colour: the same helpmate
+    search with the same parameters (so the same mates found), the line checked by the
+    compiled generator instead of the interpreter. Boards of one ruleset."""
+    out = [False] * len(items)
+    if node_limit <= 0:
+        return out
+    with _no_gc():
+        for color, indices in _by_color(items).items():
+            answers, stopped, _ = native.batch(items[indices[0]][0], [items[i][0] for i in indices], color,
+                                               probe=node_limit, full=True)
+            if stopped is not None:
+                raise stopped
+            for index, answer in zip(indices, answers):
+                out[index] = answer.verdict == _CAN
+    return out
+
+
 def analyse_many(items: Sequence[tuple[Board, int]], node_limit: int, *, verify: bool = False) -> list[Analysis]:
     """:func:`analyse`'s verdict and line for each (board, colour) with ``node_limit``:
     the screening first, then the full analysis (compiled first probe, then
@@ -160,6 +180,7 @@ def analyse_many(items: Sequence[tuple[Board, int]], node_limit: int, *, verify:
     on its probe first. ``verify``: replay every line with the interpreter too."""
     out = screen(items)
     pending = [i for i, a in enumerate(out) if a.verdict is Verdict.UNDETERMINED]
+    probed: dict[int, int] = {}  # the moves of a probe that found no mate, by item
     with _no_gc():
         for color, indices in _by_color([items[i] for i in pending]).items():
             chosen = [pending[i] for i in indices]
@@ -169,9 +190,12 @@ def analyse_many(items: Sequence[tuple[Board, int]], node_limit: int, *, verify:
                 raise stopped
             for index, answer in zip(chosen, answers):
                 out[index] = _analysis(answer)
+                if answer.verdict == _OPEN:
+                    probed[index] = answer.nodes
     for index, (board, color) in enumerate(items):
         if out[index].verdict is Verdict.UNDETERMINED:
-            out[index] = analyse(board, color, node_limit)
+            # analyse()'s first stage is the probe just made: not made again
+            out[index] = analyse_after_probe(board, color, node_limit, probed[index])
         elif verify and out[index].line:
             _replay(board, out[index].line, color)
     return out
@@ -292,8 +316,8 @@ def _run_chunk(template: Board, chunk: Sequence[tuple[int, str]], side: int | No
             if stopped is not None:
                 continue  # Ctrl-C came: the answers already made follow, this one is not
             board = boards.get(index) or Board.from_fen(_fen_of(text), template.rules)
-            try:
-                analysis = analyse(board, color, node_limit)
+            try:  # analyse()'s first stage is the probe just made: not made again
+                analysis = analyse_after_probe(board, color, node_limit, answer.nodes)
             except KeyboardInterrupt as interrupt:
                 stopped = interrupt
                 continue

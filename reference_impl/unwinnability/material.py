@@ -43,6 +43,12 @@ in turn (within counts and regions), one branch always stays inside ``P`` and, s
 (an obligation with no candidate) no mate exists. A leaf is confirmed by the Board's
 own checkmate test; a disagreement answers "no proof". Loser king squares are taken up to the board symmetries that keep
 every piece's moves and every region. Movement comes from the compiled tables only.
+
+The search runs compiled (``csrc/material.c``): the same partial positions grown in the
+same order with the same node count, the leaf confirmed here and the FEN test of O6
+asked of the Board here; :class:`_Search` is its specification
+(``tests/test_unwinnability_material.py`` compares the two answer by answer and node by
+node).
 """
 
 from __future__ import annotations
@@ -55,16 +61,26 @@ from ..core.board import Board
 from ..core.squares import BB_ALL, BLACK, WHITE, Bitboard, offset, scan
 from ..core.tables import MoveTables, PieceType
 from ..errors import FenError
+from . import _native  # type: ignore[attr-defined]  # the compiled extension: no stub
+from .native import pack_tables
 from .static import memo, piece_attacks
 
 #: Partial positions a proof may visit before it gives up (answers "no proof"); about
 #: a second of Python. The examples of the labelled data need a few thousand.
 NODE_LIMIT = 6_000
 
+#: Whether the search runs compiled (:func:`_compiled_search`); off, :class:`_Search`
+#: (its specification) runs: the same answers.
+COMPILED = True
+
 #: Answers per (move layer, colour, material signature, node limit).
 _RESULTS: dict[tuple, str | None] = {}
 _MAX_RESULTS = 50_000
 _TABLE_FACTS: dict[str, "_Facts"] = {}
+_SYMMETRIES: dict[str, tuple[bytes, ...]] = {}
+#: What the compiled search answers (its statuses): no mate, a leaf to confirm, the node
+#: limit, a rider reaching a square along two rays (no proof attempted).
+_NO_MATE, _LEAF, _LIMIT, _NO_PATHS = 0, 1, 2, 3
 
 
 @dataclass(frozen=True)
@@ -100,8 +116,7 @@ def find_mate_pattern(board: Board, color: int, node_limit: int = NODE_LIMIT) ->
     tables = board.tables
     if _has_pawns(board) or board.castling_rights:
         return "?"
-    facts = _facts(tables)
-    if facts.paths is None:
+    if not COMPILED and _facts(tables).paths is None:
         return "?"
     classes = material_classes(board)
     signature = tuple(sorted((c.color, c.type_index, c.region, c.count) for c in classes))
@@ -111,10 +126,75 @@ def find_mate_pattern(board: Board, color: int, node_limit: int = NODE_LIMIT) ->
             _RESULTS.clear()
         try:  # a sub-multiset of legal material is legal material (the leaves rely on it)
             reachable.check_material(board, board.fen())
-            _RESULTS[key] = _Search(board, facts, classes, color, node_limit).run()
+            if COMPILED:
+                _RESULTS[key] = _compiled_search(board, classes, color, node_limit)[0]
+            else:
+                _RESULTS[key] = _Search(board, _facts(tables), classes, color, node_limit).run()
         except (FenError, _Budget):
             _RESULTS[key] = "?"
     return _RESULTS[key]
+
+
+def _compiled_search(board: Board, classes: list[UnitClass], color: int, node_limit: int) -> tuple[str | None, int]:
+    """(:meth:`_Search.run`'s answer, the partial positions it visits) by the compiled
+    search; :class:`_Budget` at the node limit, as the search raises it. Material too
+    large for the compiled search is searched by :class:`_Search`."""
+    found = _native.material_search(
+        pack_tables(board.tables), tuple((c.color, c.type_index, c.region, c.count) for c in classes), color,
+        node_limit, _symmetry_maps(board.tables), lambda placement: _fen_ok(board, classes, color, placement))
+    if found is None:
+        search = _Search(board, _facts(board.tables), classes, color, node_limit)
+        return search.run(), search.nodes
+    status, placement, nodes = found
+    if status == _NO_MATE:
+        return None, nodes
+    if status == _LEAF:
+        return _confirm(board, classes, color, _placed(placement)), nodes
+    if status == _LIMIT:
+        raise _Budget
+    return "?", nodes  # _NO_PATHS: one blocker may not do
+
+
+def _placed(placement: bytes) -> dict[int, int]:
+    """Square -> class of a compiled search's board (the class + 1 on each square)."""
+    return {sq: cid - 1 for sq, cid in enumerate(placement) if cid}
+
+
+def _fen_ok(board: Board, classes: list[UnitClass], winner: int, placement: bytes) -> bool:
+    """O6 for the compiled search: does the Board's FEN test accept the placed units?"""
+    try:
+        Board.from_fen(_fen(board.tables, classes, 1 - winner, _placed(placement)), board.rules)
+    except FenError:
+        return False
+    return True
+
+
+def _fen(tables: MoveTables, classes: list[UnitClass], loser: int, placed: dict[int, int]) -> str:
+    """The FEN of the partial position ``placed`` (square -> class), the loser to move."""
+    rows = []
+    for rank in range(7, -1, -1):
+        row, empty = "", 0
+        for file in range(8):
+            cid = placed.get(rank * 8 + file)
+            if cid is None:
+                empty += 1
+                continue
+            cls = classes[cid]
+            letter = tables.types[cls.type_index].letter
+            row += (str(empty) if empty else "") + (letter if cls.color == WHITE else letter.lower())
+            empty = 0
+        rows.append(row + (str(empty) if empty else ""))
+    return "/".join(rows) + (" w" if loser == WHITE else " b") + " - - 0 1"
+
+
+def _confirm(board: Board, classes: list[UnitClass], winner: int, placed: dict[int, int]) -> str:
+    """The FEN of a leaf if the Board's own test agrees it is a legal mate, else ``"?"``
+    (the obligations missed something: no proof is claimed)."""
+    loser = 1 - winner
+    fen = _fen(board.tables, classes, loser, placed)
+    leaf = Board.from_fen(fen, board.rules)
+    winner_attacked = leaf.attackers(loser, leaf.king_square(winner))
+    return fen if leaf.is_checkmate() and not winner_attacked else "?"
 
 
 def _has_pawns(board: Board) -> bool:
@@ -154,6 +234,15 @@ def _facts(tables: MoveTables) -> _Facts:
     if facts is None:
         facts = _TABLE_FACTS[key] = _Facts(_paths(tables), _symmetries(tables))
     return facts
+
+
+def _symmetry_maps(tables: MoveTables) -> tuple[bytes, ...]:
+    """:func:`_symmetries` as the compiled search takes them (64 bytes a map)."""
+    key = tables.signature_without_castling
+    maps = _SYMMETRIES.get(key)
+    if maps is None:
+        maps = _SYMMETRIES[key] = tuple(bytes(m) for m in _symmetries(tables))
+    return maps
 
 
 def _directions(piece: PieceType, color: int) -> set[tuple[int, int]]:
@@ -289,12 +378,7 @@ class _Search:
         return None
 
     def _confirm(self, placed: dict[int, int]) -> str:
-        """The FEN of a leaf if the Board's own test agrees it is a legal mate, else
-        ``"?"`` (the obligations missed something: no proof is claimed)."""
-        fen = self.fen(placed)
-        board = Board.from_fen(fen, self.board.rules)
-        winner_attacked = board.attackers(self.loser, board.king_square(self.winner))
-        return fen if board.is_checkmate() and not winner_attacked else "?"
+        return _confirm(self.board, self.classes, self.winner, placed)
 
     def _enough(self, failed: list[list[tuple[int, int]]], used: list[int]) -> bool:
         """Whether the units left can meet the failed obligations: those whose candidate
@@ -319,20 +403,7 @@ class _Search:
         return True
 
     def fen(self, placed: dict[int, int]) -> str:
-        rows = []
-        for rank in range(7, -1, -1):
-            row, empty = "", 0
-            for file in range(8):
-                cid = placed.get(rank * 8 + file)
-                if cid is None:
-                    empty += 1
-                    continue
-                cls = self.classes[cid]
-                letter = self.tables.types[cls.type_index].letter
-                row += (str(empty) if empty else "") + (letter if cls.color == WHITE else letter.lower())
-                empty = 0
-            rows.append(row + (str(empty) if empty else ""))
-        return "/".join(rows) + (" w" if self.loser == WHITE else " b") + " - - 0 1"
+        return _fen(self.tables, self.classes, self.loser, placed)
 
     # -- obligations ------------------------------------------------------------------
 

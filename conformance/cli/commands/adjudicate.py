@@ -30,7 +30,7 @@ import click
 from reference_impl.errors import EXIT_FAILURE, ArbiterError, quote
 from reference_impl.notation.pgn import PgnGame, decode_lines, iter_games
 
-from conformance.tools.audit.execute import partition_bytes, strict_reader
+from conformance.tools.audit.execute import judging, partition_bytes, starting, strict_reader
 from conformance.tools.audit.fast import audit_text
 from conformance.tools.audit.judge import GameAudit, audit_record
 from conformance.tools.audit.laws import Chooser, cached_chooser
@@ -184,30 +184,33 @@ def _table(rows: list[dict[str, Any]], title: str | None) -> str:
 @click.pass_context
 def command(ctx: click.Context, pgn_file: Path, rules: str, as_json: bool, strict: bool) -> None:
     """Adjudicate every game of PGN_FILE (PGN, .gz, .bz2, .zst) and flag disagreements."""
-    choose = cached_chooser(rules)
+    with starting():
+        choose = cached_chooser(rules)
+        title: str | None = f"Adjudication under {rules_name(rules)}"
     total = good = disagree = skipped = 0
     damaged = False
     block: list[dict[str, Any]] = []
-    title: str | None = f"Adjudication under {rules_name(rules)}"
     damage: list[Damage] = []
-    for item, audit in _judged(pgn_file, choose, strict, damage):
-        total += 1
-        row = report(item, audit)
-        if row["error"] is not None:
-            line = f"arbiter: {pgn_file}: game {row['game']} ({row['white']} - {row['black']}): {row['error']}"
-            click.echo(line if line.isprintable() and len(line) <= ERROR_LINE else quote(line, ERROR_LINE), err=True)
-        elif row["skipped"] is not None:
-            skipped += 1
-        else:
-            good += 1
-            disagree += row["agrees"] is False
-        if as_json:
-            click.echo(json.dumps(row, ensure_ascii=False))
-        elif row["error"] is None:
-            block.append(row)
-            if len(block) == BLOCK:
-                click.echo(_table(block, title))
-                block, title = [], None
+    with judging():
+        for item, audit in _judged(pgn_file, choose, strict, damage):
+            total += 1
+            row = report(item, audit)
+            if row["error"] is not None:
+                line = f"arbiter: {pgn_file}: game {row['game']} ({row['white']} - {row['black']}): {row['error']}"
+                click.echo(line if line.isprintable() and len(line) <= ERROR_LINE else quote(line, ERROR_LINE),
+                           err=True)
+            elif row["skipped"] is not None:
+                skipped += 1
+            else:
+                good += 1
+                disagree += row["agrees"] is False
+            if as_json:
+                click.echo(json.dumps(row, ensure_ascii=False))
+            elif row["error"] is None:
+                block.append(row)
+                if len(block) == BLOCK:
+                    click.echo(_table(block, title))
+                    block, title = [], None
     for found in damage:
         damaged = True
         click.echo(f"arbiter: {pgn_file}: damaged after {found.at:,} bytes ({found.message}); "

@@ -24,7 +24,7 @@ import click
 
 from reference_impl.errors import EXIT_FAILURE, ArbiterError, UsageError, quote
 
-from conformance.tools.audit.execute import CONNECT_TIMEOUT, Item, PartResult, connect, run_dask, run_local
+from conformance.tools.audit.execute import CONNECT_TIMEOUT, Item, PartResult, connect, judging, run_dask, run_local, starting
 from conformance.tools.audit.judge import KINDS
 from conformance.tools.audit.laws import Family, cached_chooser
 from conformance.tools.audit.log import AuditLog, Numbering
@@ -122,7 +122,8 @@ def command(ctx: click.Context, files: tuple[Path, ...], rules: str, jobs: str, 
     paths = _check_files(files)
     if html_path is not None and not html_path.resolve().parent.is_dir():
         raise PgnFileError(f"{html_path}: no such directory for the HTML page")
-    rules_id = rules_name(rules)
+    with starting():
+        rules_id = rules_name(rules)
     header = {"rules": rules_id, "partition_bytes": partition_bytes, "files": [str(p) for p in paths],
               "strict_pgn": strict}
     client = connect(scheduler, connect_timeout) if scheduler else None
@@ -135,17 +136,18 @@ def command(ctx: click.Context, files: tuple[Path, ...], rules: str, jobs: str, 
     bar = _Progress(sum(p.stat().st_size for p in paths), sys.stderr.isatty() if progress is None else progress)
     began = time.perf_counter()
     try:
-        for item in results:
-            if isinstance(item, PartResult) and item.resumed:
-                records: list[dict[str, Any]] = []
-            else:
-                records = numbering.records(item)
-                if log is not None:
-                    log.write(records)
-                if kept is not None:
-                    kept += records
-            _echo(records)
-            bar.update(numbering.summary.size, numbering.summary.games)
+        with judging():
+            for item in results:
+                if isinstance(item, PartResult) and item.resumed:
+                    records: list[dict[str, Any]] = []
+                else:
+                    records = numbering.records(item)
+                    if log is not None:
+                        log.write(records)
+                    if kept is not None:
+                        kept += records
+                _echo(records)
+                bar.update(numbering.summary.size, numbering.summary.games)
     finally:
         bar.stop()
         if client is not None:

@@ -8,8 +8,10 @@ distributed run give the same findings.
 
 from __future__ import annotations
 
+import gc
 import time
 from collections import Counter, deque
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import partial
 from typing import Any, Callable, Iterable, Iterator
@@ -28,6 +30,10 @@ WINDOW_PER_WORKER = 2
 CONNECT_TIMEOUT = 10.0
 #: What is counted per server: games, time forfeits judged by the flag-fall rule, games unreadable.
 SITE_COUNTS = ("games", "flag_falls", "unreadable")
+#: New objects between two passes of the cyclic garbage collector over the young ones
+#: while games are judged (Python's default is 700): a run makes many short-lived
+#: objects and almost no cycles, so a pass seldom frees anything.
+YOUNG_OBJECTS = 20_000
 
 
 class SchedulerError(ArbiterError):
@@ -66,6 +72,35 @@ def strict_reader() -> bool:
     import inspect
 
     return "strict" in inspect.signature(iter_games).parameters
+
+
+@contextmanager
+def starting() -> Iterator[None]:
+    """The cyclic garbage collector off while a command reads its tables (rulesets,
+    laws, notation): they make many objects that all live on, and no garbage."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
+
+
+@contextmanager
+def judging() -> Iterator[None]:
+    """While games are judged in this process (and its ``-j`` workers, forked inside):
+    the young objects collected every :data:`YOUNG_OBJECTS` (the threshold restored
+    after), and the objects made before (modules, rulesets, tables: they live on) left
+    out of the collector's passes for good (``gc.freeze``; unfrozen, the interpreter's
+    last collection at exit would pass over them all)."""
+    thresholds = gc.get_threshold()
+    gc.freeze()
+    gc.set_threshold(YOUNG_OBJECTS, *thresholds[1:])
+    try:
+        yield
+    finally:
+        gc.set_threshold(*thresholds)
 
 
 def audit_partition(part: Partition, rules: str, strict: bool = False) -> PartResult:

@@ -40,7 +40,7 @@ from __future__ import annotations
 
 from array import array
 from dataclasses import dataclass
-from typing import Any, Callable, Hashable, Iterable, Iterator
+from typing import Any, Callable, Iterable, Iterator
 
 from reference_impl.core import Board
 from reference_impl.notation import fastsan
@@ -79,6 +79,11 @@ _SCANNED = PgnMove("", 0)
 #: judgements ask (flag falls, the dead-position check) go to the compiled batch in one
 #: call per stage and colour for all of them, instead of one call each.
 CHUNK = 512
+#: The tags the reader's tag checks read (:func:`~reference_impl.notation.pgn.tag_repairs`,
+#: :func:`~reference_impl.notation.pgn.tag_problems`): their answers are kept by the
+#: values of these tags (a database repeats a few of each), at most :data:`TAG_ANSWERS`.
+CHECKED_TAGS = ("Result", "SetUp", "FEN", "Termination", "TimeControl")
+TAG_ANSWERS = 4096
 
 
 @dataclass(frozen=True)
@@ -94,6 +99,8 @@ class _Setup:
 
 
 _setup_cache: dict[int, tuple[Chooser, _Setup | None]] = {}
+_repairs: dict[tuple[str | None, ...], tuple[pgn_module.TagRepair, ...]] = {}
+_tag_errors: dict[tuple[str | None, ...], str | None] = {}
 
 
 def _setup(choose: Chooser) -> _Setup | None:
@@ -253,7 +260,7 @@ def _prepare(item: tuple[Any, ...], index: int, setup: _Setup, choose: Chooser,
     _, begin, finish, line, tags, result, plies = item[:7]
     repaired: tuple[str, ...] = ()
     if LENIENT:
-        fixes = pgn_module.tag_repairs(tags)
+        fixes = _tag_repairs(tags)
         if fixes:
             if strict:
                 return None  # the reader names the departure as the game's error
@@ -344,23 +351,44 @@ def _judged(game: _Prepared) -> tuple[PgnGame, GameAudit]:
         if found is not None:
             return found
         # A dead position where the record stops: judged on a Board that holds the moves
-        # (the scan's, made without reading them again), with the position keys of every ply.
+        # (the scan's, made without reading them again). No repetition or move-rule end
+        # holds at any of its plies (the scan leaves such a game to the Python path), so,
+        # as for the first judgement, the last position's key stands for the positions.
         played = judge._start(None, rules)
-        key_of = judge._key_of(played, rules)
-        keys: list[Hashable] = [key_of()]
         for code in array("i", item[17]):
             played.push_code(code)
-            keys.append(key_of())
-        again = judge.conclude(pgn, rules, ending, played, keys, plies, None, None, dead=game.dead)
+        # the first judgement found the record's end dead (the check asked there, or the screening)
+        again = judge.conclude(pgn, rules, ending, played, [played.position_key()], plies, None, None, dead=True)
         assert again is not None  # replayed: a dead stretch is walked back on the board
         return again
 
     return pgn, judge.labelled(pgn, rules, game.choice, ending, judged)
 
 
+def _tag_repairs(tags: dict[str, str]) -> tuple[pgn_module.TagRepair, ...]:
+    """:func:`~reference_impl.notation.pgn.tag_repairs` of ``tags``, kept by :data:`CHECKED_TAGS`."""
+    key = tuple(tags.get(name) for name in CHECKED_TAGS)
+    found = _repairs.get(key)
+    if found is None:
+        if len(_repairs) >= TAG_ANSWERS:
+            _repairs.clear()
+        found = _repairs[key] = tuple(pgn_module.tag_repairs(tags))
+    return found
+
+
 def _tag_error(tags: dict[str, str]) -> str | None:
     """The first problem the reader reports in ``tags`` that the audit does not read past
-    (as :func:`~.judge.audit_game`: not those of the tags it reads by its own tables)."""
+    (as :func:`~.judge.audit_game`: not those of the tags it reads by its own tables),
+    kept by :data:`CHECKED_TAGS`."""
+    key = tuple(tags.get(name) for name in CHECKED_TAGS)
+    if key not in _tag_errors:
+        if len(_tag_errors) >= TAG_ANSWERS:
+            _tag_errors.clear()
+        _tag_errors[key] = _first_tag_error(tags)
+    return _tag_errors[key]
+
+
+def _first_tag_error(tags: dict[str, str]) -> str | None:
     problems = tag_problems(tags)
     if not problems:
         return None

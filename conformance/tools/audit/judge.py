@@ -323,7 +323,8 @@ def conclude(pgn: PgnGame, rules: Any, ending: Ending, board: Board, keys: list[
              dead: bool | None = None) -> GameAudit | None:
     """The judgement of a replayed record (``ending``: what it says ended the game):
     ``board`` after its first ``stop`` moves
-    (``keys``: the positions so far; ``illegal``: why move ``stop`` failed; ``end``: an
+    (``keys``: the positions so far, or only the last where no repetition or move-rule
+    end can hold at any ply, as in a game the compiled scan replayed; ``illegal``: why move ``stop`` failed; ``end``: an
     automatic end the per-ply check found; ``dead``: the dead-position check's answer
     at ``board`` when the caller already has it). ``None`` when ``replayed`` is false
     (``board`` holds no moves) and the record ends in a dead position: finding where
@@ -383,8 +384,10 @@ def _key_of(board: Board, rules: Any) -> Callable[[], Hashable]:
 
 def _walk_back(board: Board, ends: _Ends, ply: int) -> int:
     """Pop ``board`` back to the first position of the dead stretch ending at ``ply``."""
-    while ply > 0 and board.move_stack:
+    made = len(board.move_stack)
+    while ply > 0 and made:
         move = board.pop()
+        made -= 1
         if not ends.dead(board):
             board.push(move)
             return ply
@@ -500,7 +503,9 @@ def dead_by_screen(boards: Sequence[Board], tests: Sequence[DeadTest] | None = N
     otherwise a mate the check's short helpmate search finds for a colour not proven
     settles it as the check would (not dead: the proofs are sound, so a colour with a
     mate is never proven unable), asked before the proof by material the check makes
-    first (a search of its own, in Python); where none is found the check itself goes on.
+    first; where none is found the check itself goes on. The short searches of every
+    board with a legal move are made together (:func:`~reference_impl.unwinnability.batch.mates_found_quickly`:
+    the same searches, their lines checked by the compiled generator).
 
     Under the one-sided reading of the table's ``test`` (``tests``, one per board; the
     two-sided where not given) a colour proven unable is enough for a dead position, and
@@ -510,6 +515,7 @@ def dead_by_screen(boards: Sequence[Board], tests: Sequence[DeadTest] | None = N
         return []
     answers = batch.screen([(b, c) for b in boards for c in (0, 1)])
     out: list[bool | None] = []
+    searched: list[tuple[int, Board, tuple[int, ...]]] = []  # the short helpmate searches, made together
     for index, board in enumerate(boards):
         proven = [a.verdict is unwinnability.Verdict.CANNOT for a in answers[2 * index: 2 * index + 2]]
         two_sided = tests is None or tests[index] == verdicts.TWO_SIDED
@@ -521,7 +527,18 @@ def dead_by_screen(boards: Sequence[Board], tests: Sequence[DeadTest] | None = N
             out.append(None)
         else:
             unproven = tuple(c for c in (board.turn ^ 1, board.turn) if not proven[c])
-            out.append(False if unwinnability.mate_found_quickly(board, colors=unproven) else None)
+            if board.has_legal_move():
+                out.append(None)
+                searched.append((index, board, unproven))
+            else:
+                out.append(False if unwinnability.mate_found_quickly(board, colors=unproven) else None)
+    for turn in (0, 1):  # each colour in mate_found_quickly's order, the second only where the first found none
+        asked = [(index, board, colors[turn]) for index, board, colors in searched
+                 if len(colors) > turn and out[index] is None]
+        found = batch.mates_found_quickly([(board, color) for _, board, color in asked])
+        for (index, _, _), mate in zip(asked, found):
+            if mate:
+                out[index] = False
     return out
 
 
