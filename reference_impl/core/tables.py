@@ -16,6 +16,7 @@ from ..kept import KeptAnswers
 from ..rules.files import Ruleset
 from ..rules.model import BoardShape, Castling, Model, Vector
 from ..rules.reader import model_of
+from ..remembered import code_digest, remembered
 from .squares import BB_ALL, BB_RANKS, BLACK, FILE_NAMES, WHITE, Bitboard, offset
 
 #: The board the core's 64-bit square sets can hold (files, ranks).
@@ -87,6 +88,14 @@ class RiderGroup:
 
     @classmethod
     def build(cls, directions: frozenset[Vector]) -> "RiderGroup":
+        """The group of ``directions``, remembered on disk by them and this module's code
+        (:func:`~reference_impl.remembered.remembered`: a pure function of both)."""
+        key = code_digest(__file__) + repr(sorted(directions)).encode()
+        masks, table = remembered("rider-groups", key, lambda: cls._tables(directions))
+        return cls(directions, masks, table)
+
+    @staticmethod
+    def _tables(directions: frozenset[Vector]) -> tuple[list[Bitboard], list[dict[Bitboard, Bitboard]]]:
         masks, table = [], []
         for sq in range(64):
             rays = [_ray(sq, d) for d in directions]
@@ -106,7 +115,7 @@ class RiderGroup:
                 attacks_by_occupancy[occupied] = attacks
             masks.append(mask)
             table.append(attacks_by_occupancy)
-        return cls(directions, masks, table)
+        return masks, table
 
     def size(self) -> int:
         return sum(len(t) for t in self.table)

@@ -25,27 +25,19 @@ from importlib.util import find_spec
 from pathlib import Path
 from typing import Callable, Iterable
 
+from .. import remembered
 from .paths import spec_dir
 
-#: Environment variables: the cache folder (shared with the adapters' installs), and
-#: the switch (``0``: always check).
-CACHE_ENV = "ARBITER_CACHE"
-SWITCH_ENV = "ARBITER_CHECK_CACHE"
+#: Environment variables: the cache folder (shared with the adapters' installs and the
+#: start-up's remembered results), and the switch (``0``: always check).
+CACHE_ENV, SWITCH_ENV = remembered.CACHE_ENV, remembered.SWITCH_ENV
 #: The code of the rules package (the validators and the readers they use).
 _RULES_CODE = Path(__file__).resolve().parent
 
 
-def cache_root() -> Path:
-    """``$ARBITER_CACHE``, else ``$XDG_CACHE_HOME/arbiter``, else ``~/.cache/arbiter``."""
-    if os.environ.get(CACHE_ENV):
-        return Path(os.environ[CACHE_ENV])
-    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-    return Path(base) / "arbiter"
-
-
 def cache_folder() -> Path:
-    """``checked/`` of :func:`cache_root`."""
-    return cache_root() / "checked"
+    """``checked/`` of the cache folder (:func:`~reference_impl.remembered.cache_root`)."""
+    return remembered.cache_root() / "checked"
 
 
 def _add(digest: "hashlib._Hash", path: Path) -> None:

@@ -8,21 +8,16 @@ not strings, and integers too long to convert. :func:`read_yaml` returns the pla
 together with a :class:`LineMap` that answers "on which line is
 ``castling.sides.king_side``?".
 
-A file read once is remembered on disk (:func:`read_yaml`, :func:`read_plain`): what
-its reading gave (the data and its lines, as ``marshal`` writes them, with a digest of
-them) is kept under a digest of the file's bytes and of this reader (this module, the
-installed PyYAML, the Python version), in ``yaml/`` of the cache folder of the schema
-checks (:mod:`.checked`; ``ARBITER_CHECK_CACHE=0`` turns both off). A command then
-starts without importing or running PyYAML; any change to the file or the reader is
-another digest, and a record that does not match its digest is passed over.
+A file read once is remembered on disk (:func:`read_yaml`, :func:`read_plain`; see
+:mod:`reference_impl.remembered`): what its reading gave (the data and its lines) is kept under a
+digest of the file's bytes and of this reader (this module, the installed PyYAML), in
+``yaml/`` of the cache folder. A command then starts without importing or running
+PyYAML; any change to the file or the reader is another digest.
 """
 
 from __future__ import annotations
 
 import hashlib
-import marshal
-import os
-import sys
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -31,7 +26,7 @@ from typing import TYPE_CHECKING, Any, Callable, Sequence
 from reference_impl.errors import RulesetError
 from reference_impl.text import MAX_INT_DIGITS, quote
 
-from . import checked
+from ..remembered import code_digest, remembered
 
 if TYPE_CHECKING:
     import yaml
@@ -253,8 +248,6 @@ def _check_nodes(root: yaml.Node, name: str) -> None:
 
 _PARSED: dict[tuple[str, int, int], tuple[Any, LineMap]] = {}
 _PLAIN: dict[tuple[str, int, int], Any] = {}
-#: The first bytes of a record of the disk cache, before the digest of what follows.
-_MAGIC = b"arbiter-yaml 1\n"
 
 
 def read_yaml(path: Path) -> tuple[Any, LineMap]:
@@ -322,42 +315,18 @@ def _text(path: Path) -> tuple[str, bytes]:
 
 
 def _remembered(kind: str, raw: bytes, read: Callable[[], Any]) -> Any:
-    """What ``read`` gives for a file of bytes ``raw``: from the disk cache when a record
-    of the same bytes read by the same reader is there, else read and recorded (what
-    ``marshal`` cannot write, a date for instance, is not recorded)."""
-    if os.environ.get(checked.SWITCH_ENV, "1") == "0":
-        return read()
-    digest = hashlib.sha256(_reader_digest() + kind.encode() + b"\0" + raw).hexdigest()
-    record = checked.cache_root() / "yaml" / digest[:40]
-    try:
-        stored = record.read_bytes()
-        payload = stored[len(_MAGIC) + 32:]
-        if stored[:len(_MAGIC)] == _MAGIC and stored[len(_MAGIC):len(_MAGIC) + 32] == hashlib.sha256(payload).digest():
-            return marshal.loads(payload)
-    except (OSError, ValueError, EOFError, TypeError):
-        pass
-    found = read()
-    try:
-        payload = marshal.dumps(found)
-    except ValueError:
-        return found
-    try:
-        record.parent.mkdir(parents=True, exist_ok=True)
-        partial = record.with_name(f"{record.name}.{os.getpid()}")
-        partial.write_bytes(_MAGIC + hashlib.sha256(payload).digest() + payload)
-        os.replace(partial, record)
-    except OSError:
-        pass
-    return found
+    """What ``read`` gives for a file of bytes ``raw``, remembered on disk by those bytes
+    and this reader (:func:`~reference_impl.remembered.remembered`)."""
+    return remembered("yaml", _reader_digest() + kind.encode() + b"\0" + raw, read)
 
 
 @lru_cache(maxsize=1)
 def _reader_digest() -> bytes:
     """What the reading depends on besides the file: this module's code, the installed
-    PyYAML (its location, size and time) and the Python version (marshal's format)."""
+    PyYAML (its location, size and time)."""
     from importlib.util import find_spec
 
-    digest = hashlib.sha256(sys.version.encode() + Path(__file__).read_bytes())
+    digest = hashlib.sha256(code_digest(__file__))
     found = find_spec("yaml")
     if found is not None and found.origin:
         stat = Path(found.origin).stat()

@@ -367,7 +367,7 @@ def _judged(game: _Prepared) -> tuple[PgnGame, GameAudit]:
 
 def _tag_repairs(tags: dict[str, str]) -> tuple[pgn_module.TagRepair, ...]:
     """:func:`~reference_impl.notation.pgn.tag_repairs` of ``tags``, kept by :data:`CHECKED_TAGS`."""
-    key = tuple(tags.get(name) for name in CHECKED_TAGS)
+    key = tuple(map(tags.get, CHECKED_TAGS))
     found = _repairs.get(key)
     if found is None:
         if len(_repairs) >= TAG_ANSWERS:
@@ -380,7 +380,7 @@ def _tag_error(tags: dict[str, str]) -> str | None:
     """The first problem the reader reports in ``tags`` that the audit does not read past
     (as :func:`~.judge.audit_game`: not those of the tags it reads by its own tables),
     kept by :data:`CHECKED_TAGS`."""
-    key = tuple(tags.get(name) for name in CHECKED_TAGS)
+    key = tuple(map(tags.get, CHECKED_TAGS))
     if key not in _tag_errors:
         if len(_tag_errors) >= TAG_ANSWERS:
             _tag_errors.clear()

@@ -259,7 +259,7 @@ class Family:
         tags = pgn.tags
         # the tags as written decide the choice: look them up before reading any of them
         key = (tags.get("Variant"), _castling_fen(pgn) if "FEN" in tags else None, tags.get("TimeControl"),
-               *(tags.get(name) for name in self.tags))
+               *map(tags.get, self.tags))
         if "Variant" not in tags:
             skip = self.variants.by_event(tags.get("Event"))
             if skip is not None:

@@ -1,7 +1,8 @@
-"""A YAML file read once is remembered on disk by its bytes (reference_impl.rules.yamlio):
-read again without parsing, with the same data and lines; parsed again when the file
-changes or a record does not match its digest; never recorded when the cache is off or
-the data is more than marshal writes; the notation tables' plain reading alike."""
+"""What the start-up computes is remembered on disk (reference_impl.remembered): a YAML
+file by its bytes (reference_impl.rules.yamlio), read again without parsing, with the
+same data and lines; parsed again when the file changes or a record does not match its
+digest; never recorded when the cache is off or the data is more than marshal writes;
+the notation tables' plain reading alike; the rider tables by their directions."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from typing import Any
 import pytest
 import yaml
 
+from reference_impl.core.tables import RiderGroup
 from reference_impl.errors import RulesetError
 from reference_impl.rules import checked, yamlio
 from reference_impl.rules.paths import spec_dir
@@ -140,3 +142,20 @@ def test_a_plain_reading_of_no_yaml_names_the_parser_problem(cache: Path, tmp_pa
     path.write_text("a: [1, 2\n")
     with pytest.raises(yamlio.PlainYamlError, match="expected ',' or ']'"):
         yamlio.read_plain(path)
+
+
+@pytest.mark.parametrize("directions", [frozenset({(1, 0), (-1, 0)}), frozenset({(1, 1), (-1, -1), (1, -1), (-1, 1)}),
+                                        frozenset({(1, 2), (2, 4)})])
+def test_a_rider_group_from_its_record_is_the_one_computed(cache: Path, directions: frozenset[tuple[int, int]],
+                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    computed = RiderGroup._tables(directions)
+    first = RiderGroup.build(directions)
+
+    def not_again(directions: frozenset[tuple[int, int]]) -> Any:
+        raise AssertionError("computed again")
+
+    monkeypatch.setattr(RiderGroup, "_tables", staticmethod(not_again))
+    again = RiderGroup.build(directions)
+    assert (first.masks, first.table) == (again.masks, again.table) == computed
+    assert again.directions == directions
+    assert len(list((cache.parent / "rider-groups").iterdir())) == 1
