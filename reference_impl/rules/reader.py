@@ -242,6 +242,37 @@ def optional_type(tp: Any) -> tuple[Any, bool]:
     return tp, False
 
 
+#: Per entry class and schema nodes, what reading a field needs of the schema: (field
+#: name, YAML key, the key's subschemas, whether it merges over its parent entry, its
+#: ``x-default-from``, its ``default``) for every field, and every field's key. Kept by
+#: the nodes' identity, as :func:`expand`'s answers (each plan holds its nodes).
+_PLANS: dict[tuple[Any, ...], tuple[list[Node], tuple[tuple[Any, ...], ...], frozenset[str]]] = {}
+
+
+def _plan(cls: type, nodes: list[Node]) -> tuple[tuple[tuple[Any, ...], ...], frozenset[str]]:
+    key = (cls, *((id(node), doc) for node, doc in nodes))
+    hit = _PLANS.get(key)
+    if hit is None:
+        plan = []
+        for f in rule_fields(cls):
+            name = str(f.metadata.get("key", f.name))
+            sub = children(nodes, name)
+            plan.append((f.name, name, sub, keyword(sub, MERGE_OVER_PARENT) is True, keyword(sub, DEFAULT_FROM),
+                         keyword(sub, "default")))
+        if len(_PLANS) >= _EXPANDED_KEPT:
+            _PLANS.clear()
+        hit = _PLANS[key] = (list(nodes), tuple(plan), frozenset(p[1] for p in plan))
+    return hit[1], hit[2]
+
+
+@lru_cache(maxsize=None)
+def _shape(tp: Any) -> tuple[Any, bool, bool, Any, tuple[Any, ...]]:
+    """(the type without ``None``, whether ``None`` is allowed, whether it is an entry
+    class, its origin and arguments) of a field type, worked out once per type."""
+    inner, nullable = optional_type(tp)
+    return inner, nullable, isinstance(inner, type) and issubclass(inner, Entry), get_origin(inner), get_args(inner)
+
+
 def entry_type(tp: Any) -> type[Entry] | None:
     """The entry class a field type holds (directly, optionally, in a tuple or mapping)."""
     inner, _ = optional_type(tp)
@@ -273,48 +304,42 @@ class _Reader:
         types_ = hints(cls)
         values: dict[str, Any] = dict(given or {})
         built: dict[str, Any] = {}
-        known: set[str] = set()
-        for f in rule_fields(cls):
-            key = str(f.metadata.get("key", f.name))
-            known.add(key)
-            if f.name in values:
+        plan, known = _plan(cls, nodes)
+        for name, key, sub, merges, source, default in plan:
+            if name in values:
                 continue
-            sub = children(nodes, key)
             value = raw.get(key)
-            if keyword(sub, MERGE_OVER_PARENT) is True and value is not None:
+            if merges and value is not None:
                 parent = {k: v for k, v in raw.items() if k != key}
                 over = merge(parent, value)
-                inner, _ = optional_type(types_[f.name])
+                inner, _ = optional_type(types_[name])
                 here = path + (key,)
 
                 def inherited(p: KeyPath, base: KeyPath = path, at: KeyPath = here, find: Locate = locate) -> Source | None:
                     return find(p) or find(base + p[len(at):])
 
-                values[f.name] = built[key] = self.entry(inner, over, here, nodes, inherited)
+                values[name] = built[key] = self.entry(inner, over, here, nodes, inherited)
                 continue
             if value is None:
-                source = keyword(sub, DEFAULT_FROM)
                 if source is not MISSING:
                     if str(source) in built:
-                        values[f.name] = built[key] = built[str(source)]
+                        values[name] = built[key] = built[str(source)]
                         continue
                     raise self.fail(path + (key,), f"{DEFAULT_FROM}: {source!r} must be a field read before it")
-                default = keyword(sub, "default")
                 value = None if default is MISSING else default
-            values[f.name] = built[key] = self.value(value, types_[f.name], path + (key,), sub, locate)
+            values[name] = built[key] = self.value(value, types_[name], path + (key,), sub, locate)
         unknown = sorted(str(k) for k in raw if str(k) not in known and not str(k).startswith("x-"))
         if unknown:
             raise self.fail(path, f"unknown key {unknown[0]!r} (the model has no such field)")
         return cls(origin=Origin(path, locate), **values)
 
     def value(self, raw: Any, tp: Any, path: KeyPath, nodes: list[Node], locate: Locate) -> Any:
-        inner, nullable = optional_type(tp)
+        inner, nullable, entry, origin, args = _shape(tp)
         if raw is None:
             if nullable:
                 return None
             raise self.fail(path, "required (the schema gives no default)")
-        origin, args = get_origin(inner), get_args(inner)
-        if isinstance(inner, type) and issubclass(inner, Entry):
+        if entry:
             return self.entry(inner, raw, path, nodes, locate)
         if origin is tuple:
             if not isinstance(raw, (list, tuple)):
@@ -334,6 +359,10 @@ class _Reader:
         return self.scalar(raw, inner, path)
 
     def scalar(self, raw: Any, tp: Any, path: KeyPath) -> Any:
+        if tp is str:  # the commonest, as the checks below take it
+            if not isinstance(raw, str):
+                raise self.fail(path, f"expected str, not {type(raw).__name__} {raw!r}")
+            return raw
         if get_origin(tp) is Literal:
             if raw not in get_args(tp) or isinstance(raw, bool) != isinstance(get_args(tp)[0], bool):
                 raise self.fail(path, f"{raw!r} is not one of {', '.join(map(repr, get_args(tp)))}")
