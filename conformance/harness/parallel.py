@@ -30,7 +30,7 @@ from typing import Any
 
 from conformance.adapters.base import Adapter, AdapterStartError, StartInfo
 from . import records
-from .runner import Emit, Key, Options, Progress, late_duplicates, run_block
+from .runner import Emit, Key, Options, Progress, interrupts_held, late_duplicates, run_block
 from .select import Case
 
 #: Largest chunk handed to one worker at a time.
@@ -218,11 +218,12 @@ def run_parallel(
         futures = [executor.submit(_run_chunk, chunk) for chunk in chunks]
         for chunk, future in zip(chunks, futures):
             found, late = future.result()
-            progress.late_twice.extend(late)
-            for position, index in enumerate(chunk):
-                done[index] = _filled(cases[index], found[position]) if position < len(found) else None
-            if emit_ready():
-                break
+            with interrupts_held():  # a chunk's records are all kept or emitted before Ctrl-C counts
+                progress.late_twice.extend(late)
+                for position, index in enumerate(chunk):
+                    done[index] = _filled(cases[index], found[position]) if position < len(found) else None
+                if emit_ready():
+                    break
         if not progress.stopped_early:
             for finishing in [executor.submit(_finish_worker) for _ in range(jobs)]:
                 progress.late_twice.extend(finishing.result())

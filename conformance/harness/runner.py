@@ -81,6 +81,32 @@ def _deadline(seconds: float | None) -> Iterator[None]:
         signal.signal(signal.SIGALRM, previous)
 
 
+@contextmanager
+def interrupts_held() -> Iterator[None]:
+    """Hold Ctrl-C while records are handed on, and raise it once they all are.
+
+    A KeyboardInterrupt raised between taking a finished record and emitting it would
+    lose that record from the report; inside this block SIGINT is only noted, and the
+    handler that was in place runs when the block ends. Main thread only (elsewhere
+    signals are not delivered to Python code anyway); an ignored SIGINT stays ignored.
+    """
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.getsignal(signal.SIGINT)
+    if not callable(previous):  # SIG_IGN or SIG_DFL: nothing Python could raise midway
+        yield
+        return
+    noted: list[Any] = []
+    signal.signal(signal.SIGINT, lambda signum, frame: noted.append(frame))
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+        if noted:
+            previous(signal.SIGINT, noted[0])
+
+
 def execute(adapter: Adapter, case: Case, timeout: float | None) -> Outcome:
     """Send one case to the adapter and capture what happened (never raises Exception)."""
     own = getattr(adapter, "own_timeout", False)
@@ -265,10 +291,11 @@ def run_cases(
         for offset in range(0, len(pending), block):
             found, progress.interrupted = run_block(adapter, info, pending[offset : offset + block], options)
             progress.late_twice.extend(late_duplicates(adapter))
-            for record in found:
-                emit(record)
-                if progress.count(record, options):
-                    break
+            with interrupts_held():
+                for record in found:
+                    emit(record)
+                    if progress.count(record, options):
+                        break
             if progress.stopped_early or progress.interrupted:
                 break
     except KeyboardInterrupt:
