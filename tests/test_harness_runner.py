@@ -131,6 +131,27 @@ def test_ctrl_c_inside_interrupts_held_is_raised_when_the_block_ends() -> None:
     assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
 
 
+def test_a_stop_signal_inside_interrupts_held_runs_its_handler_when_the_block_ends() -> None:
+    """The CLI turns SIGTERM into an exception; held like Ctrl-C, then its handler runs."""
+    class Stopped(Exception):
+        pass
+
+    def stop(signum: int, frame: object) -> None:
+        raise Stopped(signum)
+
+    previous = signal.signal(signal.SIGTERM, stop)
+    try:
+        reached = []
+        with pytest.raises(Stopped):
+            with interrupts_held():
+                os.kill(os.getpid(), signal.SIGTERM)
+                for step in range(1000):
+                    reached.append(step)
+        assert len(reached) == 1000 and signal.getsignal(signal.SIGTERM) is stop
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
 class Pipelined(Scripted):
     """Answers a block of cases at once, as protocol adapters do."""
 

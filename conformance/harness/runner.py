@@ -81,30 +81,39 @@ def _deadline(seconds: float | None) -> Iterator[None]:
         signal.signal(signal.SIGALRM, previous)
 
 
+#: The signals a run's shell may turn into KeyboardInterrupt (Ctrl-C; the CLI's stop
+#: signals), held by :func:`interrupts_held`.
+HELD_SIGNALS = tuple(getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, name))
+
+
 @contextmanager
 def interrupts_held() -> Iterator[None]:
-    """Hold Ctrl-C while records are handed on, and raise it once they all are.
+    """Hold the stop signals while records are handed on, and act on them once all are.
 
     A KeyboardInterrupt raised between taking a finished record and emitting it would
-    lose that record from the report; inside this block SIGINT is only noted, and the
-    handler that was in place runs when the block ends. Main thread only (elsewhere
-    signals are not delivered to Python code anyway); an ignored SIGINT stays ignored.
+    lose that record from the report; inside this block each of :data:`HELD_SIGNALS`
+    whose handler is Python code is only noted, and that handler runs when the block
+    ends. Main thread only (elsewhere signals are not delivered to Python code anyway);
+    a signal ignored or at its default is left as it is.
     """
     if threading.current_thread() is not threading.main_thread():
         yield
         return
-    previous = signal.getsignal(signal.SIGINT)
-    if not callable(previous):  # SIG_IGN or SIG_DFL: nothing Python could raise midway
-        yield
-        return
-    noted: list[Any] = []
-    signal.signal(signal.SIGINT, lambda signum, frame: noted.append(frame))
+    handlers: dict[int, Callable[[int, Any], Any]] = {}
+    for number in HELD_SIGNALS:
+        handler = signal.getsignal(number)
+        if callable(handler):
+            handlers[number] = handler
+    noted: list[tuple[int, Any]] = []
+    for number in handlers:
+        signal.signal(number, lambda signum, frame: noted.append((signum, frame)))
     try:
         yield
     finally:
-        signal.signal(signal.SIGINT, previous)
-        if noted:
-            previous(signal.SIGINT, noted[0])
+        for number, handler in handlers.items():
+            signal.signal(number, handler)
+        for number, frame in noted:
+            handlers[number](number, frame)
 
 
 def execute(adapter: Adapter, case: Case, timeout: float | None) -> Outcome:
