@@ -28,7 +28,7 @@ from reference_impl.rules.model import Entry, Limits, Model
 from reference_impl.rules.reader import (
     DEFAULT_FROM, MERGE_OVER_PARENT, MISSING, Node, children, entry_type, expand, hints, keyword, limits_nodes,
     optional_type,
-    properties, required, root_nodes, rule_fields, yaml_key,
+    properties, read_section, required, root_nodes, rule_fields, yaml_key,
 )
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -153,6 +153,23 @@ def test_every_value_written_is_the_models_value_at_its_key_path(ruleset: str) -
             assert found == value, path
         checked += 1
     assert checked > 40 or ruleset == "orthodox"
+
+
+@pytest.mark.parametrize("ruleset", [r.id for r in list_rulesets()])
+def test_a_scope_read_alone_is_the_models_scope(ruleset: str) -> None:
+    """``Ruleset.scope`` before the model is read (the audit chooses by it) and after."""
+    clear_cache()
+    rules = load_ruleset(ruleset)
+    alone = rules.scope
+    assert "model" not in rules.__dict__
+    assert alone == rules.model.scope and rules.scope is rules.model.scope
+    assert alone.source_of("speed") == rules.model.scope.source_of("speed")
+    assert alone.origin.path == ("scope",)
+
+
+def test_a_field_read_from_another_cannot_be_read_alone() -> None:
+    with pytest.raises(ValueError, match="not alone"):
+        read_section(load_ruleset("fide-2023").data, "limits")
 
 
 def test_without_supervision_is_its_entry_with_its_own_keys_over_it() -> None:

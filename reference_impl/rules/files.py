@@ -20,7 +20,7 @@ from .paths import spec_dir
 from .yamlio import LineMap, read_yaml
 
 if TYPE_CHECKING:
-    from .model import Model
+    from .model import Model, Scope
 
 #: Suffixes that mark a ruleset name as a file path.
 YAML_SUFFIXES = (".yaml", ".yml")
@@ -60,6 +60,20 @@ class Ruleset:
         from .reader import locator, read_model
 
         return read_model(self.data, locate=locator(self.files, self.overrides, self.id))
+
+    @property
+    def scope(self) -> Scope:
+        """:attr:`model`'s ``scope``, without reading the rest of the model when it has
+        not been read (choosing among many rulesets by their scope reads one each)."""
+        model: Model | None = self.__dict__.get("model")
+        return model.scope if model is not None else self._scope_alone
+
+    @cached_property
+    def _scope_alone(self) -> Scope:
+        from .reader import locator, read_section
+
+        found: Scope = read_section(self.data, "scope", locate=locator(self.files, self.overrides, self.id))
+        return found
 
     @property
     def abstract(self) -> bool:

@@ -416,6 +416,25 @@ def read_model(data: Mapping[str, Any], *, locate: Locate | None = None,
         "signature_without_castling": signature(data, MOVES_WITHOUT_CASTLING)})
 
 
+def read_section(data: Mapping[str, Any], name: str, *, locate: Locate | None = None) -> Any:
+    """Field ``name`` of the model of ``data``, read alone exactly as :func:`read_model`
+    reads it (for a caller that needs one section of many rulesets: the ``scope`` of
+    every shipped ruleset, to choose among them). Only a field read from its own key
+    alone can be: not ``limits`` (the limits table under it), nor one with an
+    ``x-default-from`` or merged over its parent."""
+    reader = _Reader(str(data.get("id", "?")), locate or _nowhere)
+    plan, _ = _plan(Model, root_nodes())
+    for field_name, key, sub, merges, source, default in plan:
+        if field_name == name:
+            if merges or source is not MISSING or field_name == "limits":
+                raise ValueError(f"{name}: read with the other fields of the model, not alone")
+            value = data.get(key)
+            if value is None and default is not MISSING:
+                value = default
+            return reader.value(value, hints(Model)[field_name], (key,), sub, reader.locate)
+    raise KeyError(name)
+
+
 def limits_table() -> tuple[Mapping[str, Any], Locate]:
     """The limits table of the spec directory (schema-checked) and the lines of its keys."""
     from .limits import LIMITS_FILE, read_table

@@ -241,7 +241,7 @@ class Family:
         shipped = [r for r in list_rulesets() if r.data.get("federation") == federation]
         self.editions: list[Edition] = []
         for raw in entry["editions"]:
-            members: dict[tuple[str, str], str] = {(r.model.scope.variant or ORTHODOX, r.model.scope.speed): r.id
+            members: dict[tuple[str, str], str] = {(r.scope.variant or ORTHODOX, r.scope.speed): r.id
                        for r in shipped if str(r.data.get("edition")) == str(raw["edition"])}
             main = members.get((ORTHODOX, DEFAULT_SPEED))
             if main is None:
