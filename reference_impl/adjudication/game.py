@@ -22,6 +22,7 @@ from typing import Any, Union
 from reference_impl.core import Board, Move, parse_square
 from reference_impl.errors import ArbiterError, GameEventError
 from reference_impl.kept import KeptAnswers
+from reference_impl.records import record
 from reference_impl.rules.files import Ruleset
 from reference_impl.rules.loader import load_ruleset
 from reference_impl.rules.model import (
@@ -114,7 +115,7 @@ def first_end(ends: list[tuple[str, EndEntry]], board: Board, keys: Sequence[Has
     return None
 
 
-@dataclass(frozen=True)
+@record
 class Claim:
     """A draw claim open to the player to move: correct ``now`` and/or with ``moves``."""
 
@@ -124,7 +125,7 @@ class Claim:
     cite: str
 
 
-@dataclass(frozen=True)
+@record
 class Status:
     """The arbiter's view of the game at one point."""
 
@@ -142,7 +143,7 @@ class Status:
     offer_by: str | None = None
 
 
-@dataclass(frozen=True)
+@record
 class ClaimVerdict:
     """The ruling on a draw claim."""
 

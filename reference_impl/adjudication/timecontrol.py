@@ -21,8 +21,8 @@ class (FIDE A.1/B.1, US Chess 5C) is read from the ruleset's ``speed`` table; se
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from reference_impl.errors import GameEventError, quote
+from reference_impl.records import record
 from reference_impl.rules.model import Band, Speed
 from reference_impl.text import NumberError, parse_int
 
@@ -36,7 +36,7 @@ _EXTRA_KINDS = {"+": "increment", "d": "simple", "b": "bronstein"}
 _MAX_MS = 7 * 24 * 3600 * 1000
 
 
-@dataclass(frozen=True)
+@record
 class Period:
     """One period of a time control.
 
@@ -62,7 +62,7 @@ class Period:
         return out
 
 
-@dataclass(frozen=True)
+@record
 class TimeControl:
     """A parsed time control: periods in order. An empty tuple means none/unknown."""
 

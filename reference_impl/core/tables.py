@@ -11,6 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Iterable
 
+from reference_impl.records import record
+
 from ..errors import RulesetError
 from ..kept import KeptAnswers
 from ..rules.files import Ruleset
@@ -78,7 +80,7 @@ def _subsets(mask: Bitboard) -> Iterable[Bitboard]:
             return
 
 
-@dataclass(frozen=True)
+@record
 class RiderGroup:
     """Slides along ``directions``: ``table[sq][occupied & masks[sq]]`` is the attack set."""
 
@@ -188,7 +190,7 @@ class MoveTables:
                           for color in (WHITE, BLACK)]
 
 
-@dataclass(frozen=True)
+@record
 class CastlingSide:
     name: str
     king_to_file: int
@@ -196,7 +198,7 @@ class CastlingSide:
     king_side: bool  #: the rook stands on the king's higher-file side
 
 
-@dataclass(frozen=True)
+@record
 class CastlingTable:
     rook_type: int
     sides: tuple[CastlingSide, ...]

@@ -13,8 +13,10 @@ per move-table set (the spec a board's ruleset came from).
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any, TYPE_CHECKING
+
+from reference_impl.records import record
 
 from ..core import movegen
 from ..core.codes import FLAG_CASTLE, FLAG_DOUBLE
@@ -32,7 +34,7 @@ SQUARES = {f"{file}{rank}": rank * 8 - 8 + index for index, file in enumerate(FI
 GROUPS = ("castle", "piece", "file", "rank", "capture", "to", "promo", "mark", "suffix")
 
 
-@dataclass(frozen=True)
+@record
 class Syntax:
     """The canonical forms for one board's piece types: one compiled pattern and its keys."""
 

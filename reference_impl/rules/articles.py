@@ -11,18 +11,18 @@ wording, which a table inheriting them cites once, by design) and ``elsewhere``
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
 from reference_impl.errors import RulesetError
+from reference_impl.records import record
 
 from .paths import spec_dir
 from .yamlio import read_yaml
 
 
-@dataclass(frozen=True)
+@record
 class Article:
     """One entry of the registry."""
 
@@ -66,7 +66,7 @@ def article_title(cite: str) -> str:
         raise RulesetError(f"unknown article {cite!r} (not in spec/articles/)") from None
 
 
-@dataclass(frozen=True)
+@record
 class Borrowing:
     """Where a document's rulesets may cite another document, and why."""
 

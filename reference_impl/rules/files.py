@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterator
 
 from reference_impl.errors import RulesetError
+from reference_impl.records import record
 
 from .merge import inherit, merge
 from .paths import spec_dir
@@ -26,7 +27,7 @@ if TYPE_CHECKING:
 YAML_SUFFIXES = (".yaml", ".yml")
 
 
-@dataclass(frozen=True)
+@record
 class RawFile:
     """One ruleset file as written: its data and the line of every key."""
 

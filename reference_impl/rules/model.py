@@ -23,8 +23,10 @@ and type (``tests/test_rules_model.py`` checks that the classes and the schema a
 
 import sys
 from collections.abc import Callable, Mapping
-from dataclasses import MISSING, FrozenInstanceError, dataclass, field, fields
-from typing import Any, ClassVar, Literal, TypeVar, cast
+from dataclasses import field
+from typing import Any, Literal, TypeVar
+
+from reference_impl.records import record
 
 if sys.version_info >= (3, 11):
     from typing import dataclass_transform
@@ -54,7 +56,7 @@ def covers(*names: str) -> Any:
     return field(metadata={"covers": names})
 
 
-@dataclass(frozen=True)
+@record
 class Source:
     """Where a key was written: a file of the spec (``rulesets/fide-2023.yaml``) and a line
     (1-based); ``file`` names the derivation for a ruleset built in memory."""
@@ -66,7 +68,7 @@ class Source:
         return f"{self.file}:{self.line}"
 
 
-@dataclass(frozen=True)
+@record
 class Origin:
     """An entry's key path in the resolved ruleset and the way to its sources."""
 
@@ -86,37 +88,9 @@ E = TypeVar("E", bound="type[Entry]")
 
 @dataclass_transform(frozen_default=True, kw_only_default=True, field_specifiers=(field,))
 def entry(cls: E) -> E:
-    """Make ``cls`` an entry: a frozen, keyword-only dataclass whose methods are
-    :class:`Entry`'s, shared, instead of six compiled for each class (``dataclass(frozen=True)``
-    compiles its methods' source at import: 35 ms for this module's classes, a fifth of a
-    command's start-up). ``dataclasses.fields``, ``replace`` and ``is_dataclass`` work as
-    for any dataclass; equality, hashing and ``repr`` cover the fields that ``compare``
-    and ``repr`` say, as generated ones would."""
-    dataclass(init=False, repr=False, eq=False, kw_only=True)(cls)
-    known = fields(cast(Any, cls))
-    names = frozenset(f.name for f in known if f.init)
-    defaults = tuple((f.name, f.default) for f in known if f.init and f.default is not MISSING)
-    factories = tuple((f.name, f.default_factory) for f in known if f.init and f.default_factory is not MISSING)
-    required = names - {name for name, _ in defaults} - {name for name, _ in factories}
-
-    def __init__(self: "Entry", **values: Any) -> None:
-        if not required <= values.keys() <= names:
-            absent, unknown = sorted(required - values.keys()), sorted(values.keys() - names)
-            raise TypeError(f"{cls.__name__}(): " + "; ".join(
-                [f"missing keyword argument(s) {', '.join(absent)}"] * bool(absent)
-                + [f"unexpected keyword argument(s) {', '.join(unknown)}"] * bool(unknown)))
-        own = self.__dict__
-        for name, default in defaults:
-            own[name] = default
-        for name, factory in factories:
-            own[name] = factory()
-        own.update(values)
-
-    __init__.__qualname__ = f"{cls.__qualname__}.__init__"
-    setattr(cls, "__init__", __init__)
-    setattr(cls, "_compared", tuple(f.name for f in known if f.compare))
-    setattr(cls, "_shown", tuple(f.name for f in known if f.repr))
-    return cls
+    """Make ``cls`` an entry: a keyword-only :func:`~reference_impl.records.record` (a
+    frozen dataclass whose methods are shared, not compiled for each of these classes)."""
+    return record(kw_only=True)(cls)
 
 
 @entry
@@ -124,26 +98,6 @@ class Entry:
     """A mapping of a ruleset: its fields are its keys (see the subclasses)."""
 
     origin: Origin = field(compare=False, repr=False)
-    _compared: ClassVar[tuple[str, ...]]
-    _shown: ClassVar[tuple[str, ...]]
-
-    def __eq__(self, other: object) -> bool:
-        if other.__class__ is not self.__class__:
-            return NotImplemented
-        return all(getattr(self, name) == getattr(other, name) for name in self._compared)
-
-    def __hash__(self) -> int:
-        return hash((self.__class__.__name__, *(getattr(self, name) for name in self._compared)))
-
-    def __repr__(self) -> str:
-        shown = ", ".join(f"{name}={getattr(self, name)!r}" for name in self._shown)
-        return f"{self.__class__.__qualname__}({shown})"
-
-    def __setattr__(self, name: str, value: Any) -> None:
-        raise FrozenInstanceError(f"cannot assign to field {name!r}")
-
-    def __delattr__(self, name: str) -> None:
-        raise FrozenInstanceError(f"cannot delete field {name!r}")
 
     def cite_of(self, name: str) -> str | None:
         """The article field ``name`` carries: its ``X_cite`` (or an ``X_cite`` whose

@@ -18,12 +18,12 @@ PyYAML; any change to the file or the reader is another digest.
 from __future__ import annotations
 
 import hashlib
-from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 from reference_impl.errors import RulesetError
+from reference_impl.records import record
 from reference_impl.text import MAX_INT_DIGITS, quote
 
 from ..remembered import code_digest, remembered
@@ -57,7 +57,7 @@ class YamlError(RulesetError):
 Lines = tuple[Any, ...]
 
 
-@dataclass(frozen=True)
+@record
 class LineMap:
     """1-based line numbers of the nodes of one YAML document, looked up by key path."""
 

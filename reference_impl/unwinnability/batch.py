@@ -46,9 +46,10 @@ import gc
 import json
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
 from functools import partial
 from typing import NamedTuple
+
+from reference_impl.records import record
 
 from ..core.board import Board
 from ..errors import FenError
@@ -214,7 +215,7 @@ class LineAnswer(NamedTuple):
     analysis: Analysis
 
 
-@dataclass(frozen=True)
+@record
 class LineError:
     """Input line ``number`` could not be asked: ``message`` says why."""
 

@@ -48,7 +48,8 @@ node budget ran out first, or the mate found could run past the move rule.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+
+from reference_impl.records import record
 
 from ..core import codes
 from ..core.board import Board
@@ -72,7 +73,7 @@ PROOF_NUMBER_SHARE = 0.5
 _NEVER, _UNBOUNDED = -1, 1 << 30
 
 
-@dataclass(frozen=True)
+@record
 class ForcedMate:
     """The outcome of a forced-mate search.
 

@@ -56,6 +56,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable, Iterator
 
+from reference_impl.records import record
+
 from ..core import reachable
 from ..core.board import Board
 from ..core.squares import BB_ALL, BLACK, WHITE, Bitboard, offset, scan
@@ -83,7 +85,7 @@ _SYMMETRIES: dict[str, tuple[bytes, ...]] = {}
 _NO_MATE, _LEAF, _LIMIT, _NO_PATHS = 0, 1, 2, 3
 
 
-@dataclass(frozen=True)
+@record
 class UnitClass:
     """Interchangeable units: same colour, type and region; ``count`` of them today."""
 

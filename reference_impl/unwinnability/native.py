@@ -13,8 +13,9 @@ from __future__ import annotations
 
 import struct
 from array import array
-from dataclasses import dataclass
 from typing import Callable, Iterable, NamedTuple
+
+from reference_impl.records import record
 
 from ..core.board import Board
 from ..core.fen import _initial_squares
@@ -150,7 +151,7 @@ def static_open(board: Board, colors: Iterable[int]) -> set[int]:
     return {c for c in (0, 1) if open_ >> c & 1}
 
 
-@dataclass(frozen=True)
+@record
 class NativeResult:
     """``status``: ``"mate"`` (``line`` holds it), ``"exhausted"`` (every line the search
     could play was tried) or ``"limit"`` (the node limit ran out); ``nodes`` moves made."""
@@ -307,7 +308,7 @@ def batch(
     return [a if a is None or a is True or a.__class__ is str else make(a) for a in answers], stopped, blocks
 
 
-@dataclass(frozen=True)
+@record
 class NativeExploration:
     """What :func:`explore` found: ``complete`` when every reachable position was visited
     (a proof for each colour without a mate), a mating line per colour, the moves made

@@ -42,6 +42,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from reference_impl.records import record
+
 from ..core.squares import BB_ALL, BLACK, WHITE, Bitboard, scan
 from ..core.tables import MoveTables, PieceType
 from ..kept import KeptAnswers
@@ -50,7 +52,7 @@ from ..kept import KeptAnswers
 _MAX_ROUNDS = 64
 
 
-@dataclass(frozen=True)
+@record
 class Placement:
     """What the static stage needs to know about a position."""
 

@@ -12,12 +12,13 @@ import gc
 import time
 from collections import Counter, deque
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import field
 from functools import partial
 from typing import Any, Callable, Iterable, Iterator
 
 from reference_impl.errors import EXIT_ADAPTER, ArbiterError
 from reference_impl.notation.pgn import iter_games
+from reference_impl.records import record
 
 from .fast import audit_text
 from .judge import GameAudit, site_host
@@ -42,7 +43,7 @@ class SchedulerError(ArbiterError):
     exit_code = EXIT_ADAPTER
 
 
-@dataclass(frozen=True)
+@record
 class PartResult:
     """What a task returns: games read, and the games with something to say."""
 

@@ -51,6 +51,7 @@ from reference_impl.notation.tables import suffix_annotations, table
 from reference_impl.rules.loader import load_ruleset
 from reference_impl import unwinnability
 from reference_impl.adjudication import verdicts
+from reference_impl.records import record
 from reference_impl.unwinnability import native
 
 from . import judge
@@ -86,7 +87,7 @@ CHECKED_TAGS = ("Result", "SetUp", "FEN", "Termination", "TimeControl")
 TAG_ANSWERS = 4096
 
 
-@dataclass(frozen=True)
+@record
 class _Setup:
     """What the scan is given for one chooser: the packed syntax of its rulesets' shared
     move tables with the lowest of their per-ply thresholds (the scan leaves a game to

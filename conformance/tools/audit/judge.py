@@ -56,6 +56,7 @@ from reference_impl.rules.model import DeadPosition, DeadTest
 from reference_impl.notation.errors import NotationError, clip
 from reference_impl.notation.pgn import PgnGame, tag_problems
 from reference_impl.notation.san import read_san
+from reference_impl.records import record
 
 from .laws import Chooser, Choice, Skip
 from .terminations import UNKNOWN_WARNING, Ending, read_ending
@@ -92,7 +93,7 @@ _starts: dict[tuple[int, str | None], Board] = {}
 _ends: "_Ends | None" = None
 
 
-@dataclass(frozen=True)
+@record
 class Finding:
     """A disagreement between a record and the Laws."""
 

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -24,6 +23,7 @@ from typing import Any
 from reference_impl.adjudication.timecontrol import classify, parse, speed_minutes
 from reference_impl.errors import ArbiterError, quote
 from reference_impl.notation.pgn import PgnGame
+from reference_impl.records import record
 from reference_impl.rules.loader import list_rulesets, load_ruleset
 
 from .datafile import read_checked
@@ -51,7 +51,7 @@ class LawsTableError(ArbiterError):
     """The laws table is unreadable, violates its schema or names no shipped ruleset."""
 
 
-@dataclass(frozen=True)
+@record
 class Choice:
     """The ruleset a game is judged under, and why (one sentence)."""
 
@@ -63,7 +63,7 @@ class Choice:
         return str(self.rules.id)
 
 
-@dataclass(frozen=True)
+@record
 class Skip:
     """A game not judged: ``kind`` for the summary's count, ``reason`` for its line."""
 
@@ -71,7 +71,7 @@ class Skip:
     reason: str
 
 
-@dataclass(frozen=True)
+@record
 class Edition:
     edition: str
     start: dt.date

@@ -15,9 +15,10 @@ from __future__ import annotations
 
 import bz2
 import zlib
-from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any, Callable, Iterator
+
+from reference_impl.records import record
 
 #: Bytes read from a file at a time.
 CHUNK = 1 << 16
@@ -79,7 +80,7 @@ def compression(path: Path) -> str | None:
     return path.suffix.lower() if path.suffix.lower() in FORMATS else None
 
 
-@dataclass(frozen=True)
+@record
 class Partition:
     """Part ``number`` of ``path``: the bytes ``start``..``end`` of a plain file, or for
     a compressed one its decompressed ``text``; ``size`` raw bytes of the file it covers."""
@@ -96,7 +97,7 @@ class Partition:
         return f"{self.path}#{self.number}"
 
 
-@dataclass(frozen=True)
+@record
 class Damage:
     """A compressed file found truncated or corrupt after ``at`` raw bytes."""
 

@@ -14,12 +14,13 @@ fall of X's opponent).
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import field
 from pathlib import Path
 from typing import Any
 
 from reference_impl.errors import ArbiterError
 from reference_impl.notation.pgn import PgnGame
+from reference_impl.records import record
 
 from .datafile import read_checked
 
@@ -42,7 +43,7 @@ class TerminationTableError(ArbiterError):
     """The termination table is unreadable, violates its schema or contradicts itself."""
 
 
-@dataclass(frozen=True)
+@record
 class Phrase:
     """One source's phrase: literal ``text`` or a whole-match ``pattern``."""
 
@@ -52,7 +53,7 @@ class Phrase:
     pattern: re.Pattern[str] | None = None
 
 
-@dataclass(frozen=True)
+@record
 class Ending:
     """What the record says ended the game."""
 
@@ -74,7 +75,7 @@ class Ending:
     last_move_illegal: bool = False
 
 
-@dataclass(frozen=True)
+@record
 class Vocabulary:
     """The whole table, indexed for reading: literal phrases by lower-case text, patterns
     in table order, per place (``termination`` or ``comment``)."""
