@@ -22,7 +22,7 @@ import pytest
 from conformance.tools.audit import fast
 from conformance.tools.audit.execute import audit_partition
 from conformance.tools.audit.judge import audit_record
-from conformance.tools.audit.laws import cached_chooser
+from conformance.tools.audit.laws import Exact, cached_chooser
 from conformance.tools.audit.sources import partitions
 from reference_impl.notation.pgn import decode_lines, iter_games
 
@@ -384,13 +384,13 @@ def test_the_dead_check_screened_together_answers_as_the_check_itself() -> None:
 
     rules = cached_chooser("fide-2023")
     setup = fast._setup(rules)
-    assert setup is not None
+    assert setup is not None and isinstance(rules, Exact)
     boards = []
     for path in PGN_FILES:
         for item in scanned(path.read_bytes(), rules) or []:
             if item[0]:
                 boards.append(fast._Scanned.at(setup.start, *item[7:17]))
-    ends = _ends_of(setup.rulesets[next(iter(setup.rulesets))][0])
+    ends = _ends_of(rules.rules)
     sparse = [b for b in boards if bin(b.occupied).count("1") <= 8]
     answers = dead_by_screen(boards)
     settled = [(b, a) for b, a in zip(boards, answers) if a is not None]
@@ -405,3 +405,24 @@ def test_the_dead_check_screened_together_answers_as_the_check_itself() -> None:
     assert len(literal) >= 0.8 * len(boards)
     assert all(verdicts.is_dead_cheap(b, limit, "player_cannot_be_checkmated") == a for b, a in literal)
     assert sum(a for _, a in literal) > sum(a for _, a in settled)
+
+
+def test_the_rulesets_of_a_family_are_checked_when_a_game_first_chooses_them() -> None:
+    """The scan's setup reads one ruleset; another the family may pick is checked when a
+    game first picks it: the same moves and thresholds serve it, and a ruleset whose
+    75-move threshold is lower than the scan's (the scan would play past that end) takes
+    the Python path."""
+    from reference_impl.rules import derive_ruleset, load_ruleset
+
+    setup = fast._build_setup(fast._candidates(cached_chooser("fide")))
+    assert setup is not None and setup.checked == {}
+    blitz, old = load_ruleset("fide-2023-blitz"), load_ruleset("fide-2014")
+    assert setup.known(blitz) == (blitz, setup.known(blitz)[1]) and list(setup.checked) == [id(blitz)]
+    assert setup.known(old) is not None
+    lower = derive_ruleset("fide-2023", {"move_rule": {"automatic": {"plies": 120}}}, id="fide-2023-lower")
+    assert fast._Setup(setup.start, setup.syntax, setup.plies, setup.occurrences,
+                       {id(lower): lower}).known(lower) is None
+    same = derive_ruleset("fide-2023", {"title": "the same moves and ends"}, id="fide-2023-same")
+    assert fast._Setup(setup.start, setup.syntax, setup.plies, setup.occurrences,
+                       {id(same): same}).known(same) is not None
+    assert setup.known(same) is None  # not a ruleset the chooser may pick

@@ -21,8 +21,9 @@ judged on a Board that makes the scan's moves (finding where the dead stretch be
 needs them).
 
 The Laws are chosen per game as on the Python path (:mod:`.laws`): the scan is given
-the move tables the chooser's orthodox rulesets share and the lowest of their per-ply
-thresholds (so it leaves a game to the Python path wherever any of them may end it), and
+the move tables and per-ply thresholds of the chooser's first ruleset (it leaves a game
+to the Python path wherever they may end it); another ruleset the chooser may pick is
+checked when a game first picks it (the same moves and start, thresholds no lower), and
 each scanned game is judged under the ruleset its tags choose, read through the
 termination vocabularies, with the reader's tag complaints the audit reads past
 (Termination, TimeControl) left out as :func:`~.judge.audit_game` does. So
@@ -32,8 +33,8 @@ termination vocabularies, with the reader's tag complaints the audit reads past
 family and single rulesets).
 
 The letters and marks the scan reads come from the notation tables (``pieces.yaml``,
-``marks.yaml``, ``nags.yaml``, ``results.yaml``) and the thresholds from the rulesets'
-automatic ends, packed once per chooser.
+``marks.yaml``, ``nags.yaml``, ``results.yaml``) and the thresholds from the first
+ruleset's automatic ends, packed once per chooser.
 """
 
 from __future__ import annotations
@@ -87,16 +88,43 @@ CHECKED_TAGS = ("Result", "SetUp", "FEN", "Termination", "TimeControl")
 TAG_ANSWERS = 4096
 
 
-@record
 class _Setup:
-    """What the scan is given for one chooser: the packed syntax of its rulesets' shared
-    move tables with the lowest of their per-ply thresholds (the scan leaves a game to
-    the Python path wherever one of them may hold, so it is right for each), and the
-    rulesets it may judge from, by id, each with its start position."""
+    """What the scan is given for one chooser: the packed syntax of the move tables of its
+    first ruleset (the latest edition's standard one, or the one given) with that
+    ruleset's per-ply thresholds, and the rulesets the chooser may pick for an orthodox
+    game, each checked when a game first chooses it (:meth:`known`): one whose moves,
+    start or syntax differ, or whose thresholds are lower than the scan's (the scan
+    leaves a game to the Python path wherever the thresholds may end it, so they must be
+    the lowest of every ruleset it serves), takes the Python path."""
 
-    start: Board
-    syntax: tuple[Any, ...]
-    rulesets: dict[int, tuple[Any, Board]]
+    def __init__(self, first: Board, syntax: tuple[Any, ...], plies: int, occurrences: int,
+                 candidates: dict[int, Any]) -> None:
+        self.start, self.syntax = first, syntax
+        self.plies, self.occurrences = plies, occurrences
+        self.candidates = candidates
+        self.packed = native.pack_tables(first.tables)
+        self.moves = fastsan.syntax(first.tables)
+        self.checked: dict[int, tuple[Any, Board] | None] = {}
+
+    def known(self, rules: Any) -> tuple[Any, Board] | None:
+        """``rules`` with its start position if the scan's games may be judged under it."""
+        if self.candidates.get(id(rules)) is not rules:
+            return None
+        if id(rules) not in self.checked:
+            self.checked[id(rules)] = self._check(rules)
+        return self.checked[id(rules)]
+
+    def _check(self, rules: Any) -> tuple[Any, Board] | None:
+        start = judge._start(None, rules)
+        if start.fen() != self.start.fen() or native.pack_tables(start.tables) != self.packed \
+                or fastsan.syntax(start.tables) != self.moves:
+            return None  # other move tables or start: its games take the Python path
+        ends = judge._ends_of(rules)
+        if ends.plies < self.plies or ends.occurrences < self.occurrences:
+            return None  # an end the scan's thresholds would pass over
+        if ends.end(start, [start.position_key()], 0) is not None:
+            return None  # the initial position already ends the game: the Python path says so
+        return rules, start
 
 
 _setup_cache: dict[int, tuple[Chooser, _Setup | None]] = {}
@@ -118,32 +146,22 @@ def _setup(choose: Chooser) -> _Setup | None:
 
 def _candidates(choose: Chooser) -> list[Any]:
     """The rulesets ``choose`` may pick for a game of orthodox chess without a FEN tag
-    (the scan leaves the others to the Python path): the given one, or every orthodox
-    member of the family's editions, in the family's order."""
+    (the scan leaves the others to the Python path), the scan's first ruleset first: the
+    given one, or the standard ruleset of the family's latest edition, then every other
+    orthodox member of its editions, in the family's order."""
     if isinstance(choose, Exact):
         return [choose.rules]
-    ids = [ruleset for edition in choose.editions for (variant, _), ruleset in edition.rulesets.items()
-           if variant == ORTHODOX]
+    ids = [choose.editions[-1].main] + [ruleset for edition in choose.editions
+                                         for (variant, _), ruleset in edition.rulesets.items() if variant == ORTHODOX]
     return [load_ruleset(ruleset) for ruleset in dict.fromkeys(ids)]
 
 
 def _build_setup(candidates: list[Any]) -> _Setup | None:
-    first = judge._start(None, candidates[0])
-    packed, fen = native.pack_tables(first.tables), first.fen()
-    rulesets: dict[int, tuple[Any, Board]] = {}
-    plies = occurrences = MAX_THRESHOLD
-    for rules in candidates:
-        start = judge._start(None, rules)
-        if start.fen() != fen or native.pack_tables(start.tables) != packed \
-                or fastsan.syntax(start.tables) != fastsan.syntax(first.tables):
-            continue  # other move tables or start: its games take the Python path
-        ends = judge._ends_of(rules)
-        if ends.end(start, [start.position_key()], 0) is not None:
-            continue  # the initial position already ends the game: the Python path says so
-        rulesets[id(rules)] = (rules, start)
-        plies, occurrences = min(plies, ends.plies), min(occurrences, ends.occurrences)
-    if not rulesets:
-        return None
+    first_rules = candidates[0]
+    first = judge._start(None, first_rules)
+    ends = judge._ends_of(first_rules)
+    if ends.end(first, [first.position_key()], 0) is not None:
+        return None  # the initial position already ends the game: the Python path says so
     syntax = fastsan.syntax(first.tables)
     letters = bytearray(b"\xff" * 256)
     for letter, index in syntax.types.items():
@@ -161,6 +179,7 @@ def _build_setup(candidates: list[Any]) -> _Setup | None:
     # the scan leaves every non-ASCII byte outside comments to the Python reader
     aliases = {k for k in table("results").get("aliases", {}) if k != "=" and not LENIENT}
     ascii_aliases = tuple(a.encode() for a in sorted(aliases) if a.isascii())
+    plies, occurrences = min(ends.plies, MAX_THRESHOLD), min(ends.occurrences, MAX_THRESHOLD)
     values: tuple[Any, ...] = (
         bytes(letters),
         king_side.encode(),
@@ -175,7 +194,7 @@ def _build_setup(candidates: list[Any]) -> _Setup | None:
         plies,
         occurrences,
     )
-    return _Setup(first, values, rulesets)
+    return _Setup(first, values, plies, occurrences, {id(rules): rules for rules in candidates})
 
 
 def _lines(data: bytes) -> list[bytes]:
@@ -292,8 +311,8 @@ def _prepare(item: tuple[Any, ...], index: int, setup: _Setup, choose: Chooser,
         # The reader reports these when the game is complete; the scan read the rest
         # without a problem, so the first of them is the game's first error.
         return pgn, GameAudit(index, error=problem, kind=judge.UNREADABLE)
-    known = setup.rulesets.get(id(choice.rules))
-    if known is None or known[0] is not choice.rules:
+    known = setup.known(choice.rules)
+    if known is None:
         return None
     rules, start = known
     return _Prepared(pgn, rules, start, choice, read_ending(pgn), item)
