@@ -25,9 +25,16 @@ the rates without it. The in-process lines time the audit of each file after a w
 with an empty unwinnability cache, and the share of its CPU spent in the compiled
 unwinnability searches (flag falls, dead positions). Then ``-j 2`` against ``-j 1`` on
 the concatenation at 256 KiB partitions, and unless ``--no-dask`` a local Dask cluster
-of one and of two worker processes on loopback. Run::
+of one and of two worker processes on loopback.
 
-    python benchmarks/bench_audit.py [--copies N] [--rounds N] [--no-dask]
+``--instructions`` counts instead the instructions each whole process executes
+(Valgrind's cachegrind without its cache simulation, about fifty times slower than a run):
+the same figure on every run whatever else the machine is doing, for the audit,
+``adjudicate`` and python-chess on the one-game file and on each real file, with the
+ratio to python-chess and the ratio without each program's start-up. CPU time is what the
+target is stated in; the count shows what a loaded machine hides. Run::
+
+    python benchmarks/bench_audit.py [--copies N] [--rounds N] [--no-dask] [--instructions]
 """
 
 from __future__ import annotations
@@ -112,6 +119,46 @@ def least_cpu(path: Path, out: Path, rounds: int) -> dict[str, float]:
             out.unlink(missing_ok=True)  # no resumed audit
             least[name] = min(least.get(name, float("inf")), timed(command)[0])
     return least
+
+
+def instructions(command: list[str]) -> int:
+    """Instructions the whole process executes (cachegrind, no cache simulation)."""
+    with tempfile.NamedTemporaryFile() as summary:
+        done = subprocess.run(["valgrind", "--tool=cachegrind", "--cache-sim=no",
+                               f"--cachegrind-out-file={summary.name}", *command],
+                              stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=environment())
+        if done.returncode not in (0, 1):
+            raise SystemExit(f"valgrind {command[0]} exited {done.returncode}: {done.stderr.decode(errors='replace')[-500:]}")
+        found = [line for line in Path(summary.name).read_text().splitlines() if line.startswith("summary:")]
+    if not found:
+        raise SystemExit(f"valgrind gave no instruction count for {command[0]}")
+    return int(found[0].split()[1])
+
+
+def count_instructions(files: dict[str, Path], one_game: Path, out: Path) -> None:
+    """Print the instructions of each program on the one-game file and on each file."""
+    if shutil.which("valgrind") is None:
+        raise SystemExit("--instructions needs valgrind (Debian package valgrind)")
+    names = (AUDIT, ADJUDICATE, PYTHON_CHESS)
+
+    def counted(path: Path) -> dict[str, int]:
+        found = {}
+        for name in names:
+            out.unlink(missing_ok=True)
+            found[name] = instructions(commands(path, out)[name])
+        return found
+
+    counted(one_game)  # bytecode caches, remembered schema checks
+    fixed = counted(one_game)
+    print("instructions, start-up (a one-game file): " + ", ".join(f"{n} {c / 1e6:,.0f}M" for n, c in fixed.items()))
+    for source, path in files.items():
+        games, found = games_in(path), counted(path)
+        ratio, marginal = (found[PYTHON_CHESS] / found[AUDIT],
+                           (found[PYTHON_CHESS] - fixed[PYTHON_CHESS]) / (found[AUDIT] - fixed[AUDIT]))
+        print(f"{source}: {games} games; instructions per game (whole process): "
+              + ", ".join(f"{n} {c / games:,.0f}" for n, c in found.items())
+              + f"; python-chess / {AUDIT}: {ratio:.1f}x whole process, {marginal:.1f}x without the start-up; "
+              f"{ADJUDICATE} / {AUDIT}: {found[ADJUDICATE] / found[AUDIT]:.2f}")
 
 
 def games_in(path: Path) -> int:
@@ -201,6 +248,8 @@ def main() -> None:
     parser.add_argument("--copies", type=int, default=1, help="repeats of each file")
     parser.add_argument("--rounds", type=int, default=3, help="runs of each program, interleaved")
     parser.add_argument("--no-dask", action="store_true")
+    parser.add_argument("--instructions", action="store_true",
+                        help="count each process's instructions with valgrind instead of timing")
     args = parser.parse_args()
     print(f"{load()}; python {sys.version.split()[0]}")
     with tempfile.TemporaryDirectory() as tmp:
@@ -214,6 +263,9 @@ def main() -> None:
         files["all"].write_bytes(b"\n".join(files[s].read_bytes().rstrip(b"\n") + b"\n" for s in SOURCES))
         one_game = folder / "one.pgn"
         one_game.write_bytes(ONE_GAME)
+        if args.instructions:
+            count_instructions(files, one_game, out)
+            return
         least_cpu(one_game, out, 1)  # bytecode caches, remembered schema checks
         fixed = least_cpu(one_game, out, max(args.rounds, 3))
         print("start-up (a one-game file): " + ", ".join(f"{n} {s:.3f} s" for n, s in fixed.items()))
