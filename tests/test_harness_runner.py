@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 import signal
 import time
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -119,6 +120,18 @@ def test_record_carries_what_renderers_need() -> None:
     assert record["duration_ms"] >= 0
 
 
+@pytest.fixture
+def ctrl_c_raises() -> Iterator[None]:
+    """SIGINT raising KeyboardInterrupt in this process, as at an interactive prompt, even
+    where the tests run with it ignored (in the background)."""
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
+@pytest.mark.usefixtures("ctrl_c_raises")
 def test_ctrl_c_inside_interrupts_held_is_raised_when_the_block_ends() -> None:
     """The Ctrl-C is noted, the block runs to its end, then the handler in place runs."""
     reached = []
@@ -159,6 +172,7 @@ class Pipelined(Scripted):
         return [(self.run(*request), 0.0) for request in requests]
 
 
+@pytest.mark.usefixtures("ctrl_c_raises")
 def test_ctrl_c_while_a_block_is_emitted_loses_none_of_it() -> None:
     """Ctrl-C arriving while the first record of a 64-case block is handed on: the whole
     block is in the report (the CI failure this guards against lost one record)."""
