@@ -17,6 +17,7 @@ from reference_impl.errors import UsageError
 
 from conformance.adapters.base import Adapter, StartInfo
 from . import fixtures, records, rulesets, xfail
+from .collector import collector_paused
 from .parallel import AdapterRecipe, run_parallel
 from .runner import Options, Progress, late_duplicates, rejudge_late, run_cases
 from .select import Case, Selection, expand, narrow_star
@@ -88,20 +89,6 @@ def plan(config: Config) -> Plan:
     stale = xfail.stale(entries, [f["id"] for f in corpus.fixtures]) if entries else []
     files = {t.id: t.name for t in targets if t.is_file}
     return Plan(cases, corpus.revision, options, recipe, stale, files)
-
-
-@contextmanager
-def collector_paused() -> Iterator[None]:
-    """Python's cycle collector off while the corpus is read: reading makes hundreds of
-    thousands of objects and no cycle, and each full collection on the way walks all
-    those made so far (half the time of reading the shipped corpus)."""
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.enable()
 
 
 @contextmanager

@@ -30,7 +30,8 @@ import click
 from reference_impl.errors import EXIT_FAILURE, ArbiterError, quote
 from reference_impl.notation.pgn import PgnGame, decode_lines, iter_games
 
-from conformance.tools.audit.execute import judging, partition_bytes, starting, strict_reader
+from conformance.harness.collector import collector_paused
+from conformance.tools.audit.execute import judging, partition_bytes, strict_reader
 from conformance.tools.audit.fast import audit_text
 from conformance.tools.audit.judge import GameAudit, audit_record
 from conformance.tools.audit.laws import Chooser, cached_chooser
@@ -184,7 +185,7 @@ def _table(rows: list[dict[str, Any]], title: str | None) -> str:
 @click.pass_context
 def command(ctx: click.Context, pgn_file: Path, rules: str, as_json: bool, strict: bool) -> None:
     """Adjudicate every game of PGN_FILE (PGN, .gz, .bz2, .zst) and flag disagreements."""
-    with starting():
+    with collector_paused():
         choose = cached_chooser(rules)
         title: str | None = f"Adjudication under {rules_name(rules)}"
     total = good = disagree = skipped = 0

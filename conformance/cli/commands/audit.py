@@ -24,7 +24,8 @@ import click
 
 from reference_impl.errors import EXIT_FAILURE, ArbiterError, UsageError, quote
 
-from conformance.tools.audit.execute import CONNECT_TIMEOUT, Item, PartResult, connect, judging, run_dask, run_local, starting
+from conformance.harness.collector import collector_paused
+from conformance.tools.audit.execute import CONNECT_TIMEOUT, Item, PartResult, connect, judging, run_dask, run_local
 from conformance.tools.audit.judge import KINDS
 from conformance.tools.audit.laws import Family, cached_chooser
 from conformance.tools.audit.log import AuditLog, Numbering
@@ -122,7 +123,7 @@ def command(ctx: click.Context, files: tuple[Path, ...], rules: str, jobs: str, 
     paths = _check_files(files)
     if html_path is not None and not html_path.resolve().parent.is_dir():
         raise PgnFileError(f"{html_path}: no such directory for the HTML page")
-    with starting():
+    with collector_paused():
         rules_id = rules_name(rules)
     header = {"rules": rules_id, "partition_bytes": partition_bytes, "files": [str(p) for p in paths],
               "strict_pgn": strict}

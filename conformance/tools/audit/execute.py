@@ -76,19 +76,6 @@ def strict_reader() -> bool:
 
 
 @contextmanager
-def starting() -> Iterator[None]:
-    """The cyclic garbage collector off while a command reads its tables (rulesets,
-    laws, notation): they make many objects that all live on, and no garbage."""
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.enable()
-
-
-@contextmanager
 def judging() -> Iterator[None]:
     """While games are judged in this process (and its ``-j`` workers, forked inside):
     the young objects collected every :data:`YOUNG_OBJECTS` (the threshold restored
