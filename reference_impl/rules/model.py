@@ -1,4 +1,5 @@
-"""The resolved ruleset as typed values: one frozen dataclass (:func:`entry`) per table of ``spec/``.
+"""The resolved ruleset as typed values: one frozen dataclass per table of ``spec/``
+(``@record(kw_only=True)``, :mod:`reference_impl.records`).
 
 Each field is named as its YAML key (``else_`` and ``class_`` for the two keys Python
 reserves; the field's ``key`` metadata says so) and typed as the schema types it: an
@@ -21,17 +22,11 @@ and type (``tests/test_rules_model.py`` checks that the classes and the schema a
 # type hints, and annotations evaluated once at import cost a fifth of strings evaluated
 # then (12 ms of a command's start-up).
 
-import sys
 from collections.abc import Callable, Mapping
 from dataclasses import field
-from typing import Any, Literal, TypeVar
+from typing import Any, Literal
 
 from reference_impl.records import record
-
-if sys.version_info >= (3, 11):
-    from typing import dataclass_transform
-else:  # pragma: no cover - Python 3.10
-    from typing_extensions import dataclass_transform
 
 KeyPath = tuple[str | int, ...]
 
@@ -83,17 +78,7 @@ def _nowhere(path: KeyPath) -> Source | None:
 NOWHERE = Origin((), _nowhere)
 
 
-E = TypeVar("E", bound="type[Entry]")
-
-
-@dataclass_transform(frozen_default=True, kw_only_default=True, field_specifiers=(field,))
-def entry(cls: E) -> E:
-    """Make ``cls`` an entry: a keyword-only :func:`~reference_impl.records.record` (a
-    frozen dataclass whose methods are shared, not compiled for each of these classes)."""
-    return record(kw_only=True)(cls)
-
-
-@entry
+@record(kw_only=True)
 class Entry:
     """A mapping of a ruleset: its fields are its keys (see the subclasses)."""
 
@@ -117,7 +102,7 @@ class Entry:
 # -- the move layer (movement.schema.json) --------------------------------------------
 
 
-@entry
+@record(kw_only=True)
 class Scope(Entry):
     speed: Literal["standard", "rapid", "blitz", "any"]
     variant: Literal["orthodox", "chess960"] | None
@@ -125,7 +110,7 @@ class Scope(Entry):
     note: str | None
 
 
-@entry
+@record(kw_only=True)
 class BoardShape(Entry):
     files: int
     ranks: int
@@ -133,7 +118,7 @@ class BoardShape(Entry):
     note: str | None
 
 
-@entry
+@record(kw_only=True)
 class PieceRule(Entry):
     letter: str
     royal: bool
@@ -145,34 +130,34 @@ class PieceRule(Entry):
     note: str | None
 
 
-@entry
+@record(kw_only=True)
 class PawnPush(Entry):
     vector: Vector
     cite: str
     note: str | None
 
 
-@entry
+@record(kw_only=True)
 class DoubleStep(Entry):
     from_rank: int
     cite: str
     note: str | None
 
 
-@entry
+@record(kw_only=True)
 class PawnCaptures(Entry):
     vectors: tuple[Vector, ...]
     cite: str
     note: str | None
 
 
-@entry
+@record(kw_only=True)
 class EnPassant(Entry):
     cite: str
     note: str | None
 
 
-@entry
+@record(kw_only=True)
 class Promotion(Entry):
     rank: int
     to: tuple[str, ...]
@@ -180,14 +165,14 @@ class Promotion(Entry):
     note: str | None
 
 
-@entry
+@record(kw_only=True)
 class ForbiddenRanks(Entry):
     ranks: tuple[int, ...]
     cite: str
     note: str | None
 
 
-@entry
+@record(kw_only=True)
 class Pawn(Entry):
     push: PawnPush
     double_step: DoubleStep | None
@@ -197,7 +182,7 @@ class Pawn(Entry):
     forbidden_ranks: ForbiddenRanks | None
 
 
-@entry
+@record(kw_only=True)
 class CastlingSide(Entry):
     king_to: File
     rook_to: File
@@ -205,14 +190,14 @@ class CastlingSide(Entry):
     note: str | None
 
 
-@entry
+@record(kw_only=True)
 class MustBeEmpty(Entry):
     squares: tuple[Literal["king_path", "rook_path"], ...]
     cite: str
     note: str | None
 
 
-@entry
+@record(kw_only=True)
 class MustNotBeAttacked(Entry):
     squares: tuple[Literal["king_from", "king_path", "king_to"], ...]
     rook_removed: bool
@@ -220,14 +205,14 @@ class MustNotBeAttacked(Entry):
     note: str | None
 
 
-@entry
+@record(kw_only=True)
 class RightsLost(Entry):
     by: tuple[Literal["king_move", "rook_move", "rook_captured"], ...]
     cite: str
     note: str | None
 
 
-@entry
+@record(kw_only=True)
 class Castling(Entry):
     rights_require: Literal["initial_squares", "king_between_rooks"]
     rook: str
@@ -241,7 +226,7 @@ class Castling(Entry):
     note: str | None
 
 
-@entry
+@record(kw_only=True)
 class BackRank(Entry):
     rank: int
     pieces: Mapping[str, int]
@@ -249,14 +234,14 @@ class BackRank(Entry):
     note: str | None
 
 
-@entry
+@record(kw_only=True)
 class PawnRank(Entry):
     rank: int
     cite: str
     note: str | None
 
 
-@entry
+@record(kw_only=True)
 class Constraint(Entry):
     """One of the schema's constraint forms: ``between`` (``outer``) or ``opposite_colours``."""
 
@@ -267,7 +252,7 @@ class Constraint(Entry):
     note: str | None
 
 
-@entry
+@record(kw_only=True)
 class NumberingStep(Entry):
     """One of the schema's step forms: ``place`` on one of ``files``, ``place`` on the
     ``nth_empty`` square, or ``fill_empty`` with one of its codes."""
@@ -280,7 +265,7 @@ class NumberingStep(Entry):
     note: str | None
 
 
-@entry
+@record(kw_only=True)
 class Numbering(Entry):
     scheme: str
     first: int
@@ -291,7 +276,7 @@ class Numbering(Entry):
     note: str | None
 
 
-@entry
+@record(kw_only=True)
 class Setup(Entry):
     kind: Literal["fixed", "chess960"]
     initial_fen: str
@@ -308,7 +293,7 @@ class Setup(Entry):
 # -- adjudication (adjudication.schema.json) -------------------------------------------
 
 
-@entry
+@record(kw_only=True)
 class ResultEntry(Entry):
     result: Result
     draw_if_opponent_cannot_checkmate: bool
@@ -316,7 +301,7 @@ class ResultEntry(Entry):
     note: str | None
 
 
-@entry
+@record(kw_only=True)
 class DeadPosition(Entry):
     kind: Literal["automatic", "as_of_last_move", "claim"]
     test: DeadTest
@@ -325,21 +310,21 @@ class DeadPosition(Entry):
     note: str | None
 
 
-@entry
+@record(kw_only=True)
 class Agreement(Entry):
     min_moves_each: int
     cite: str | None
     note: str | None
 
 
-@entry
+@record(kw_only=True)
 class Precedence(Entry):
     order: tuple[EndName, ...]
     cite: str | None
     note: str | None
 
 
-@entry
+@record(kw_only=True)
 class Termination(Entry):
     checkmate: ResultEntry | None
     stalemate: ResultEntry | None
@@ -351,7 +336,7 @@ class Termination(Entry):
     note: str | None
 
 
-@entry
+@record(kw_only=True)
 class SamePosition(Entry):
     side_to_move: bool | None
     castling: Literal["rights_lost_by_moving"] | None
@@ -362,7 +347,7 @@ class SamePosition(Entry):
     note: str | None
 
 
-@entry
+@record(kw_only=True)
 class RepetitionClaim(Entry):
     kind: Literal["claim"]
     by: Literal["player_to_move"] | None
@@ -378,7 +363,7 @@ class RepetitionClaim(Entry):
     note: str | None
 
 
-@entry
+@record(kw_only=True)
 class RepetitionAutomatic(Entry):
     kind: RuleKind
     occurrences: int
@@ -387,7 +372,7 @@ class RepetitionAutomatic(Entry):
     note: str | None
 
 
-@entry
+@record(kw_only=True)
 class Repetition(Entry):
     same_position: SamePosition
     claim: RepetitionClaim | None
@@ -396,7 +381,7 @@ class Repetition(Entry):
     note: str | None
 
 
-@entry
+@record(kw_only=True)
 class MoveRuleClaim(Entry):
     kind: Literal["claim"]
     by: Literal["player_to_move"] | None
@@ -414,7 +399,7 @@ class MoveRuleClaim(Entry):
     note: str | None
 
 
-@entry
+@record(kw_only=True)
 class MoveRuleAutomatic(Entry):
     kind: RuleKind
     plies: int
@@ -423,7 +408,7 @@ class MoveRuleAutomatic(Entry):
     note: str | None
 
 
-@entry
+@record(kw_only=True)
 class MoveRule(Entry):
     claim: MoveRuleClaim | None
     automatic: MoveRuleAutomatic | None
@@ -431,7 +416,7 @@ class MoveRule(Entry):
     note: str | None
 
 
-@entry
+@record(kw_only=True)
 class MaterialRow(Entry):
     opponent_has: Mapping[str, int]
     player_has_none_of: tuple[str, ...]
@@ -440,7 +425,7 @@ class MaterialRow(Entry):
     note: str | None
 
 
-@entry
+@record(kw_only=True)
 class BothFlags(Entry):
     last_period: Literal["draw", "continue"]
     other_period: Literal["draw", "continue"]
@@ -452,7 +437,7 @@ class BothFlags(Entry):
     note: str | None
 
 
-@entry
+@record(kw_only=True)
 class FlagFall(Entry):
     result: Result
     draw_test: Literal["opponent_cannot_checkmate", "material_table"]
@@ -469,7 +454,7 @@ class FlagFall(Entry):
     note: str | None
 
 
-@entry
+@record(kw_only=True)
 class IllegalRegime(Entry):
     """One regime's illegal-move rules; ``without_supervision`` is the same entry with its
     ``without_supervision`` keys merged over it (the reader merges them, as the schema says)."""
@@ -484,7 +469,7 @@ class IllegalRegime(Entry):
     note: str | None
 
 
-@entry
+@record(kw_only=True)
 class IllegalMoves(Entry):
     completed_by: Literal["clock_press"] | None
     completed_cite: str | None = covers("completed_by")
@@ -497,7 +482,7 @@ class IllegalMoves(Entry):
     note: str | None
 
 
-@entry
+@record(kw_only=True)
 class Obligation(Entry):
     """A touch-move obligation (``must``), for own, opponent's or no movable pieces."""
 
@@ -506,7 +491,7 @@ class Obligation(Entry):
     note: str | None
 
 
-@entry
+@record(kw_only=True)
 class BothColours(Entry):
     must: Literal["capture_with_first_own_else_first_movable"] | None
     unclear_order: Literal["own_first"] | None
@@ -514,7 +499,7 @@ class BothColours(Entry):
     note: str | None
 
 
-@entry
+@record(kw_only=True)
 class KingAndRook(Entry):
     castle_if_legal: bool
     else_: Literal["king_move"] | None = key("else")
@@ -523,14 +508,14 @@ class KingAndRook(Entry):
     note: str | None
 
 
-@entry
+@record(kw_only=True)
 class RookFirst(Entry):
     castling_allowed: bool
     cite: str | None
     note: str | None
 
 
-@entry
+@record(kw_only=True)
 class TouchMove(Entry):
     own_piece: Obligation
     opponent_piece: Obligation
@@ -542,27 +527,27 @@ class TouchMove(Entry):
     note: str | None
 
 
-@entry
+@record(kw_only=True)
 class Increment(Entry):
     cite: str | None
     note: str | None
 
 
-@entry
+@record(kw_only=True)
 class Delay(Entry):
     kinds: tuple[Literal["simple", "bronstein"], ...]
     cite: str | None
     note: str | None
 
 
-@entry
+@record(kw_only=True)
 class Periods(Entry):
     carry_over: bool
     cite: str | None
     note: str | None
 
 
-@entry
+@record(kw_only=True)
 class PenaltyEntry(Entry):
     seconds: int
     full_supervision: Literal["this_regime", "competition_rules"]
@@ -571,14 +556,14 @@ class PenaltyEntry(Entry):
     note: str | None
 
 
-@entry
+@record(kw_only=True)
 class Penalty(Entry):
     standard: PenaltyEntry | None
     rapid: PenaltyEntry | None
     blitz: PenaltyEntry | None
 
 
-@entry
+@record(kw_only=True)
 class Clocks(Entry):
     increment: Increment | None
     delay: Delay | None
@@ -588,7 +573,7 @@ class Clocks(Entry):
     note: str | None
 
 
-@entry
+@record(kw_only=True)
 class Band(Entry):
     class_: str = key("class")
     regime: Regime
@@ -598,7 +583,7 @@ class Band(Entry):
     note: str | None
 
 
-@entry
+@record(kw_only=True)
 class Speed(Entry):
     moves_assumed: int
     counts: tuple[Literal["increment", "delay"], ...]
@@ -610,23 +595,23 @@ class Speed(Entry):
 # -- the search budgets (limits.schema.json) ----------------------------------------------
 
 
-@entry
+@record(kw_only=True)
 class DeadPositionLimits(Entry):
     node_limit: int
     move_node_limit: int
 
 
-@entry
+@record(kw_only=True)
 class FlagFallLimits(Entry):
     node_limit: int
 
 
-@entry
+@record(kw_only=True)
 class ForcedWinLimits(Entry):
     node_limit: int
 
 
-@entry
+@record(kw_only=True)
 class Limits(Entry):
     """The search budgets: ``spec/limits.yaml`` with the ruleset's ``limits:`` over it."""
 
@@ -638,7 +623,7 @@ class Limits(Entry):
 # -- the whole ruleset ---------------------------------------------------------------------
 
 
-@entry
+@record(kw_only=True)
 class Model(Entry):
     """A resolved ruleset (ruleset.schema.json)."""
 
