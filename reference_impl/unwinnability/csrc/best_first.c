@@ -172,8 +172,8 @@ static int best_first(Search *S, long long budget) {
             while (seen[slot] && seen[slot] != key) slot = (slot + 1) & (seen_size - 1);
             if (!seen[slot]) {
                 seen[slot] = key;
-                int replies[MAXMOVES];
-                if (S->P.turn != S->winner && legal_moves(T, &S->P, replies) == 0 && in_check(T, &S->P)) {
+                int reply[1];
+                if (S->P.turn != S->winner && in_check(T, &S->P) && legal_moves_upto(T, &S->P, reply, 1) == 0) {
                     unmake(T, &S->P, &u);
                     nodes[count].parent = item.node; nodes[count].move = moves[i];
                     replay(S, nodes, count, &root);
