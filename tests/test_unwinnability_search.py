@@ -81,3 +81,40 @@ def test_fide_2023_6_9_lichess_tail_lines_replay_within_the_report_bound(fen: st
     assert result.verdict is Verdict.CAN
     assert len(result.line) <= MAX_REPORTED_LINE
     assert mates(fen, result.line, chess.WHITE if side == WHITE else chess.BLACK)
+
+
+#: Moves the compiled helpmate search may make on the positions below: each was found
+#: only past 90,000 moves (91,329 to 199,381 by the whole analysis) before the mirror
+#: picture, and is found within 21,000 now.
+LONE_MINOR_BOUND = 25_000
+
+
+@pytest.mark.parametrize(
+    ("fen", "side"),
+    [
+        # Lichess flag falls: a lone minor against pawns (and a rook or bishop) that
+        # must become its blockers. The mates the search finds: K+N against K+2P, Ka8
+        # behind its promoted bishop on a7 (the corner's file); K+N against K+R+4P, Ka8
+        # behind its pawns on a7 and b7; K+B against K+R+3P, Kh1 behind its pawn on h2
+        # (the file); K+B against K+2P, Kh1 beside its promoted knight on g1 (the rank).
+        ("8/8/5n2/3k4/3P3P/3K4/8/8 w - - 5 74", BLACK),
+        ("8/pp4pk/8/2pp2N1/8/5K2/r7/8 b - - 1 40", WHITE),
+        ("8/8/1p6/5pk1/5r1p/8/4K3/3B4 b - - 1 60", WHITE),
+        ("2b5/2P5/1K6/P7/1k6/8/8/8 w - - 7 61", BLACK),
+    ],
+)
+def test_fide_2023_6_9_lone_minor_mates_beside_a_blocker_on_either_side_of_the_corner(fen: str, side: int) -> None:
+    found = native.helpmate(Board.from_fen(fen, RULES), side, 50_000)
+    assert found.status == "mate" and found.nodes <= LONE_MINOR_BOUND
+    line = native.verified_line(Board.from_fen(fen, RULES), found.line, side)
+    assert mates(fen, line, chess.WHITE if side == WHITE else chess.BLACK)
+
+
+def test_fide_2023_6_9_loser_promotes_to_the_unit_that_reaches_the_blocker_square() -> None:
+    # K+B against K+Q+4P (a Lichess flag fall): Black's pawns promote, and a queen that
+    # can step onto the blocker's square next is progress like a minor piece. The probe's
+    # budget (20,000 moves) finds it; before, 251,970 moves were needed.
+    fen = "8/q5k1/p5p1/1p1Bp3/5p2/5K2/8/8 b - - 3 43"
+    found = native.helpmate(Board.from_fen(fen, RULES), WHITE, 20_000)
+    assert found.status == "mate"
+    assert mates(fen, native.verified_line(Board.from_fen(fen, RULES), found.line, WHITE), chess.WHITE)

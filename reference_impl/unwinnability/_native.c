@@ -212,7 +212,11 @@ static int run_helpmate(Search *S, long long limit, long long local_limit, int m
      * a lone minor with loser's pawns on the board, each is first tried (on a quarter of
      * the iteration's share) with every loser's pawn step counted as progress: those
      * pawns promote into the blockers the picture needs; against a lone minor, each is
-     * tried again in waiting mode. An iteration's share starts
+     * tried again in waiting mode; against a lone minor whose blockers the loser must
+     * promote, all of them again in the mirror picture (see choose_targets: which
+     * neighbour of the corner the blocker takes is not known in advance, and the
+     * mirror lines are not worth their cost elsewhere: K+P against two bishops of one
+     * colour, say, then needs more than 10,000,000 moves). An iteration's share starts
      * small and grows fourfold each round, so that one picture whose free lines explode
      * does not spend the budget another would solve in a few nodes; a round goes deeper
      * only while some picture finished its depth within the share. */
@@ -221,15 +225,16 @@ static int run_helpmate(Search *S, long long limit, long long local_limit, int m
         if (share > local_limit) share = local_limit;
         for (int depth = 1; depth <= max_iter_depth && !found && !S->aborted; depth++) {
             int all_starved = 1;
-            for (int variant = 0; variant < 16 && !found && !S->aborted; variant++) {
+            for (int variant = 0; variant < 32 && !found && !S->aborted; variant++) {
                 S->P = root;
-                choose_targets(S, variant & 3);
+                choose_targets(S, (variant & 3) | (variant >> 2 & 4));
                 S->lone_minor = lone_minor(S);
                 S->need_loser_promotion = loser_needs_promotion(S);
+                if (variant >> 4 && !(S->lone_minor && S->need_loser_promotion)) break; /* mirror pictures: for promoted blockers only */
                 if (S->need_loser_promotion && !S->lone_minor) /* the king covers the corner's other neighbours */
                     S->king_target = S->blocker + (S->king_target - S->corner);
                 S->pawn_mode = !(variant >> 2 & 1);
-                S->waiting = variant >> 3;
+                S->waiting = variant >> 3 & 1;
                 if (S->pawn_mode && (!S->lone_minor || S->need_loser_promotion || T->pawn < 0 || !root.bb[winner ^ 1][T->pawn])) continue;
                 if (S->waiting && !S->lone_minor) continue;
                 S->max_depth = depth;

@@ -9,8 +9,8 @@
  * cooperating, by iterative deepening. The depth a move costs depends on whether it
  * makes progress toward a mating picture: the loser's king in a chosen corner, the
  * winner's king two squares in front of it, the loser's other units next to the corner
- * as self-blockers, the winner's pawns promoting and its units taking what is in the
- * way. Progress costs no depth, an ordinary move one ply (none right after progress),
+ * as self-blockers (beside it on its rank, or in the mirror picture on its file), the
+ * winner's pawns promoting and its units taking what is in the way. Progress costs no depth, an ordinary move one ply (none right after progress),
  * a move that undoes the picture (a loser's capture) three. Lines of pure progress are
  * thus followed far beyond the nominal depth, which is how long helpmates are found.
  * Moves are tried progress first. A transposition table keeps, per position, the most
@@ -124,9 +124,11 @@ static int only_weak_units(const Search *S) {
     return 1;
 }
 
-/* The mating picture of ``variant`` (0 to 3): a corner whose colour suits the winner's
- * colour-bound pieces (or, failing those, the loser's, which must then block), the
- * nearer of two such corners first. */
+/* The mating picture of ``variant`` (0 to 7): a corner (bits 0-1) whose colour suits the
+ * winner's colour-bound pieces (or, failing those, the loser's, which must then block),
+ * the nearer of two such corners first; the winner's king two squares in front of it on
+ * its file, the loser's blocker beside it on its rank, or with bit 2 the mirror picture
+ * (the king two squares along the rank, the blocker on the file). */
 static void choose_targets(Search *S, int variant) {
     const Tables *T = S->T;
     const Pos *P = &S->P;
@@ -162,11 +164,16 @@ static void choose_targets(Search *S, int variant) {
             k = corners[j]; corners[j] = corners[j - 1]; corners[j - 1] = k;
         }
     int rank = rank_of(corners[variant & 3]), file = file_of(corners[variant & 3]);
-    int toward = rank == 7 ? -1 : 1;
+    int toward = rank == 7 ? -1 : 1, inward = file == 7 ? -1 : 1;
     S->offer_strong = only_weak_units(S);
     S->corner = rank * 8 + file;
-    S->king_target = (rank + 2 * toward) * 8 + file;
-    S->blocker = rank * 8 + (file ? file - 1 : 1);
+    if (variant & 4) { /* the mirror picture: the winner's king two squares along the rank, the blocker up the file */
+        S->king_target = rank * 8 + file + 2 * inward;
+        S->blocker = (rank + toward) * 8 + file;
+    } else {
+        S->king_target = (rank + 2 * toward) * 8 + file;
+        S->blocker = rank * 8 + file + inward;
+    }
     S->blocker_distance = leaper_distance_table(T, w ^ 1, S->blocker);
 }
 
@@ -254,18 +261,23 @@ static int classify(Search *S, int m) {
     if (t == T->royal) return closer ? REWARD : NORMAL;
     if (t == T->pawn) {
         /* pawns become blockers: by promoting (not to the strongest piece, which could
-         * spoil the picture) or by walking up to the corner */
+         * spoil the picture, unless against a lone minor it steps onto the blocker's
+         * square next) or by walking up to the corner */
         if (promo) {
             int strong = T->ray_reach[promo - 1][P->turn] >= 14;
+            if (S->lone_minor && S->need_loser_promotion && attacks(T, promo - 1, P->turn, to, P->all & ~(1ULL << from)) >> S->blocker & 1)
+                return REWARD;
             return strong ? NORMAL : REWARD;
         }
         if (S->need_loser_promotion || (S->lone_minor && (closer || S->pawn_mode))) return REWARD;
         return NORMAL;
     }
     /* the loser's other units gather next to the corner, as self-blockers; against a
-     * lone minor, a unit strong enough to spoil the picture is offered to the winner */
+     * lone minor, a unit strong enough to spoil the picture is offered to the winner, or
+     * where the blockers must be promoted, it may take the blocker's square */
     if ((S->lone_minor || S->offer_strong) && strong(T, t, P->turn))
-        return attacked(T, P, to, w, P->all & ~(1ULL << from)) ? REWARD : NORMAL;
+        return to == S->blocker && S->lone_minor && S->need_loser_promotion ? REWARD
+               : attacked(T, P, to, w, P->all & ~(1ULL << from)) ? REWARD : NORMAL;
     if (S->need_loser_promotion && S->blocker_distance[t][from] != 255) /* a leaper: to the blocker's square */
         return S->blocker_distance[t][to] < S->blocker_distance[t][from] ? REWARD : NORMAL;
     if (closer && to != S->corner) return REWARD;
