@@ -14,7 +14,7 @@ import pytest
 
 from reference_impl import BLACK, WHITE, Board, load_ruleset
 from reference_impl.adjudication.verdicts import flag_fall_node_limit
-from reference_impl.unwinnability import MAX_REPORTED_LINE, Verdict, analyse, native
+from reference_impl.unwinnability import FIRST_WALK_SHARE, MAX_REPORTED_LINE, PROBE_NODES, Verdict, analyse, native
 
 from helpmate_oracle import mates
 
@@ -118,3 +118,13 @@ def test_fide_2023_6_9_loser_promotes_to_the_unit_that_reaches_the_blocker_squar
     found = native.helpmate(Board.from_fen(fen, RULES), WHITE, 20_000)
     assert found.status == "mate"
     assert mates(fen, native.verified_line(Board.from_fen(fen, RULES), found.line, WHITE), chess.WHITE)
+
+
+def test_fide_2023_6_9_a_mate_just_past_the_probe_is_tried_before_the_first_walk() -> None:
+    # K+N against K+2P (a Lichess flag fall): the probe misses the mate, the tiny walk
+    # does not close, the early helpmate trial finds it; the 50,000-move walk is not made.
+    fen = "8/8/5n2/3k4/3P3P/3K4/8/8 w - - 5 74"
+    result = analyse(Board.from_fen(fen, RULES), BLACK, FLAG_FALL_LIMIT)
+    assert result.verdict is Verdict.CAN and result.stage == "helpmate"
+    assert result.nodes < PROBE_NODES + int(FLAG_FALL_LIMIT * FIRST_WALK_SHARE)
+    assert mates(fen, result.line, chess.BLACK)

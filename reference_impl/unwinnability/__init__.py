@@ -62,7 +62,12 @@ PROBE_NODES = 20_000
 #: Nodes per side of :func:`mate_found_quickly`, the gate of the check after every move.
 QUICK_PROBE_NODES = 2_000
 #: Shares of the node budget, in the order they are spent after the static stage: a
-#: very short walk (FIRST_WALK_SHARE: the small reachable spaces, most of the walks'
+#: tiny walk of the reachable space (QUICK_WALK_SHARE: on the labelled vectors 113 of
+#: the 164 spaces the 50,000-move walk closes take under 5,000 moves), a helpmate trial
+#: per colour asked (EARLY_HELPMATE_TRIAL of the first helpmate search's share: on the
+#: 14,986 Lichess flag falls 8 of the 14 mates the probe misses are found here, each
+#: within 40,000 moves; the 50,000-move walk that came first found 2 of them), a very
+#: short walk (FIRST_WALK_SHARE: the other small reachable spaces, most of the walks'
 #: proofs, close here), the trials of the helpmate search per colour asked (see
 #: FIRST_HELPMATE_TRIALS), a short walk from the start (SECOND_WALK_SHARE), the rest of
 #: the first helpmate search's share (FIRST_HELPMATE_SHARE: ordinary long mates turn up
@@ -74,6 +79,8 @@ QUICK_PROBE_NODES = 2_000
 #: in all with one trial instead of 11.7 million, 6.5 million with two; the labelled
 #: vectors 86 million with one instead of 93, 101 million with two). Scheduling only; no
 #: verdict rests on it.
+QUICK_WALK_SHARE = 0.0005
+EARLY_HELPMATE_TRIAL = 0.025
 FIRST_WALK_SHARE = 0.005
 SECOND_WALK_SHARE = 0.05
 FIRST_HELPMATE_SHARE = 0.2
@@ -81,7 +88,7 @@ FIRST_HELPMATE_SHARE = 0.2
 #: before the rest: the compiled search's iteration shares grow with its budget, and a
 #: mate its small shares find is found sooner on a small budget (K+B against K+Q+P:
 #: 175,528 moves on 200,000, 1,255,528 on 2,000,000); a mate its depth-first part finds
-#: only past the first trial's needs the second (K+B against K+Q+4P: 251,970 moves on
+#: only past the first trial's needs the second (K+B against K+Q+4P: 253,663 moves on
 #: 500,000, not found on 200,000), before the 500,000-node walk.
 FIRST_HELPMATE_TRIALS = (0.1, 0.25)
 #: Partial positions the material proof may visit for each material a walk reaches (the
@@ -262,10 +269,11 @@ def _schedule(board: Board, colors: tuple[int, ...], node_limit: int, stop_at_ca
               probed: dict[int, int]) -> dict[int, Analysis]:
     """The schedule, per colour asked (``node_limit`` each): a short compiled helpmate
     probe (ordinary game positions end here); the static stage and the material proof;
-    a very short compiled exhaustive walk of the reachable space; two short compiled
-    helpmate searches (FIRST_HELPMATE_TRIALS); a short walk; the rest of that helpmate
-    search's share; the walk again with the bulk; the helpmate search with what is left
-    (see FIRST_WALK_SHARE). ``node_limit=0`` runs the static stage alone.
+    a tiny compiled exhaustive walk of the reachable space; a short compiled helpmate
+    search (EARLY_HELPMATE_TRIAL); a very short walk; two more short helpmate searches
+    (FIRST_HELPMATE_TRIALS); a short walk; the rest of that helpmate search's share; the
+    walk again with the bulk; the helpmate search with what is left (see
+    QUICK_WALK_SHARE). ``node_limit=0`` runs the static stage alone.
 
     Once a colour asked is still open after its probe, the probes, the static stage and
     the walks run for both colours, asked or not (one walk serves every colour still
@@ -313,7 +321,9 @@ def _schedule(board: Board, colors: tuple[int, ...], node_limit: int, stop_at_ca
         return answer()
     probe_spent = max(spent[c] for c in pending)
     first_helpmate = int(node_limit * FIRST_HELPMATE_SHARE)
-    trial_plan = sum(int(first_helpmate * share) for share in FIRST_HELPMATE_TRIALS)  # at least the trials' budgets
+    trials = (EARLY_HELPMATE_TRIAL, *FIRST_HELPMATE_TRIALS)
+    trial_plan = sum(int(first_helpmate * share) for share in trials)  # at least the trials' budgets
+    quick_walk = max(0, min(int(node_limit * QUICK_WALK_SHARE), node_limit - probe_spent - trial_plan))
     first_walk = max(0, min(int(node_limit * FIRST_WALK_SHARE), node_limit - probe_spent - trial_plan))
     second_walk = max(0, min(int(node_limit * SECOND_WALK_SHARE), node_limit - probe_spent - trial_plan - first_walk))
     bulk_walk = node_limit - probe_spent - first_walk - second_walk - first_helpmate
@@ -334,16 +344,23 @@ def _schedule(board: Board, colors: tuple[int, ...], node_limit: int, stop_at_ca
     def unsettled() -> bool:
         return not settled() and any(c not in results for c in asked)
 
-    if first_walk > 0 and walk(first_walk):
+    if quick_walk > 0 and walk(quick_walk):
         return answer()
     share_of = {color: min(first_helpmate, node_limit - spent[color]) for color in asked}
     rest = dict(share_of)
-    for share in FIRST_HELPMATE_TRIALS:
+
+    def trial(share: float) -> None:
         for color in asked:
             if color not in results and not settled():
-                trial = int(share_of[color] * share)
-                _helpmate(board, color, trial, results, spent)
-                rest[color] -= trial
+                budget = int(share_of[color] * share)
+                _helpmate(board, color, budget, results, spent)
+                rest[color] -= budget
+
+    trial(EARLY_HELPMATE_TRIAL)
+    if unsettled() and first_walk > quick_walk and walk(first_walk):
+        return answer()
+    for share in FIRST_HELPMATE_TRIALS:
+        trial(share)
     if unsettled() and (second_walk <= first_walk or not walk(second_walk)):
         for color in asked:
             if color not in results and not settled():
