@@ -10,11 +10,12 @@
  * makes progress toward a mating picture: the loser's king in a chosen corner, the
  * winner's king two squares in front of it, the loser's other units next to the corner
  * as self-blockers (beside it on its rank, or in the mirror picture on its file), the
- * winner's pawns promoting and its units taking what is in the way. Progress costs no depth, an ordinary move one ply (none right after progress),
- * a move that undoes the picture (a loser's capture) three. Lines of pure progress are
- * thus followed far beyond the nominal depth, which is how long helpmates are found.
- * Moves are tried progress first. A transposition table keeps, per position, the most
- * depth already searched below it.
+ * winner's pawns promoting and its units taking what is in the way. Progress costs no
+ * depth, an ordinary move one ply (none right after progress), a move that undoes the
+ * picture (a loser's capture) three. Lines of pure progress are thus followed far
+ * beyond the nominal depth, which is how long helpmates are found. Moves are tried
+ * progress first. A transposition table keeps, per position, the most depth already
+ * searched below it.
  */
 
 enum { NORMAL = 0, REWARD = 1, PUNISH = 2 };
