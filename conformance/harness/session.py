@@ -13,11 +13,11 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from reference_impl.collector import collector_paused
 from reference_impl.errors import UsageError
 
 from conformance.adapters.base import Adapter, StartInfo
 from . import fixtures, records, rulesets, xfail
-from .collector import collector_paused
 from .parallel import AdapterRecipe, run_parallel
 from .runner import Options, Progress, late_duplicates, rejudge_late, run_cases
 from .select import Case, Selection, expand, narrow_star

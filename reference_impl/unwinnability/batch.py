@@ -42,15 +42,14 @@ lost. For FEN text, :func:`run_lines` answers numbered lines and reports bad one
 
 from __future__ import annotations
 
-import gc
 import json
 from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
 from functools import partial
 from typing import NamedTuple
 
 from reference_impl.records import record
 
+from ..collector import collector_paused
 from ..core.board import Board
 from ..errors import FenError
 from . import PROBE_NODES, PROOFS, Analysis, Verdict, analyse, analyse_after_probe, native
@@ -76,19 +75,6 @@ _PROOFS = tuple(PROOFS.get(stage, "") for stage in _STAGES)
 _CAN, _OPEN = 0, 2
 #: Each stage's proof as JSON text, for the answers the compiled call writes itself.
 _PROOFS_JSON = tuple(json.dumps(proof) if proof else "null" for proof in _PROOFS)
-
-
-@contextmanager
-def _no_gc() -> Iterator[None]:
-    """The cyclic garbage collector off while answers are made by the thousand (they
-    hold no cycles; its passes over them would cost more than the answers)."""
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.enable()
 
 
 #: The analyses of the answers without a line or nodes (nearly all of a screening), by
@@ -142,7 +128,7 @@ def screen(items: Sequence[tuple[Board, int]]) -> list[Analysis]:
     colour's checkmate), ``CANNOT`` with a proof (terminal, static), else
     ``UNDETERMINED``. Boards of one ruleset; compiled throughout."""
     out: list[Analysis | None] = [None] * len(items)
-    with _no_gc():
+    with collector_paused():
         for color, indices in _by_color(items).items():
             template = items[indices[0]][0]
             answers, stopped, _ = native.batch(template, [items[i][0] for i in indices], color,
@@ -162,7 +148,7 @@ def mates_found_quickly(items: Sequence[tuple[Board, int]], node_limit: int = QU
     out = [False] * len(items)
     if node_limit <= 0:
         return out
-    with _no_gc():
+    with collector_paused():
         for color, indices in _by_color(items).items():
             answers, stopped, _ = native.batch(items[indices[0]][0], [items[i][0] for i in indices], color,
                                                probe=node_limit, full=True)
@@ -182,7 +168,7 @@ def analyse_many(items: Sequence[tuple[Board, int]], node_limit: int, *, verify:
     out = screen(items)
     pending = [i for i, a in enumerate(out) if a.verdict is Verdict.UNDETERMINED]
     probed: dict[int, int] = {}  # the moves of a probe that found no mate, by item
-    with _no_gc():
+    with collector_paused():
         for color, indices in _by_color([items[i] for i in pending]).items():
             chosen = [pending[i] for i in indices]
             answers, stopped, _ = _compiled(items[chosen[0]][0], [items[i][0] for i in chosen], color, False,
@@ -276,7 +262,7 @@ def _run_chunk(template: Board, chunk: Sequence[tuple[int, str]], side: int | No
     """The answers of one compiled call over ``chunk`` (with ``text``: those the call
     wrote as JSON text, as that text, a run of consecutive lines in one str), then what
     the interpreter must do."""
-    with _no_gc():
+    with collector_paused():
         answers, stopped, blocks = _compiled(template, [line for _, line in chunk], side, quick, node_limit,
                                              [number for number, _ in chunk] if text else None)
     written = iter(blocks)
@@ -297,7 +283,7 @@ def _run_chunk(template: Board, chunk: Sequence[tuple[int, str]], side: int | No
             continue
         retry.append(index)
     if retry and stopped is None:  # the interpreter validated them: the compiled stages again
-        with _no_gc():
+        with collector_paused():
             again, stopped, _ = _compiled(template, [boards[i] for i in retry], side, quick, node_limit)
         for index, answer in zip(retry, again):
             answers[index] = answer

@@ -27,10 +27,10 @@ from typing import Any, Iterator
 
 import click
 
+from reference_impl.collector import collector_paused
 from reference_impl.errors import EXIT_FAILURE, ArbiterError, quote
 from reference_impl.notation.pgn import PgnGame, decode_lines, iter_games
 
-from conformance.harness.collector import collector_paused
 from conformance.tools.audit.execute import judging, partition_bytes, strict_reader
 from conformance.tools.audit.fast import audit_text
 from conformance.tools.audit.judge import GameAudit, audit_record

@@ -22,9 +22,9 @@ from typing import Any, Iterator
 
 import click
 
+from reference_impl.collector import collector_paused
 from reference_impl.errors import EXIT_FAILURE, ArbiterError, UsageError, quote
 
-from conformance.harness.collector import collector_paused
 from conformance.tools.audit.execute import CONNECT_TIMEOUT, Item, PartResult, connect, judging, run_dask, run_local
 from conformance.tools.audit.judge import KINDS
 from conformance.tools.audit.laws import Family, cached_chooser
