@@ -88,8 +88,8 @@ FIRST_HELPMATE_SHARE = 0.2
 #: before the rest: the compiled search's iteration shares grow with its budget, and a
 #: mate its small shares find is found sooner on a small budget (K+B against K+Q+P:
 #: 175,528 moves on 200,000, 1,255,528 on 2,000,000); a mate its depth-first part finds
-#: only past the first trial's needs the second (K+B against K+Q+4P: 253,663 moves on
-#: 500,000, not found on 200,000), before the 500,000-node walk.
+#: only past the first trial's needs the second (K+B against K+Q+2R+N+5P: 253,663 moves
+#: on 500,000, not found on 200,000), before the 500,000-node walk.
 FIRST_HELPMATE_TRIALS = (0.1, 0.25)
 #: Partial positions the material proof may visit for each material a walk reaches (the
 #: question's own material gets the proof's full budget).
